@@ -1,0 +1,232 @@
+"""The proof engine: decide `lhs == rhs` as proved, refuted or unknown (GUIDE.md §3).
+
+- **proved** only when an exact procedure reduces the residual `lhs − rhs` to the literal `0`.
+  Procedures, tried in order and recorded in the decision:
+  `structural` (SymPy's automatic evaluation already gives 0), `expand`, `groebner-trig` (sin/cos of each
+  distinct angle replaced by symbols `c, s`, the numerator reduced modulo the ideal of `c² + s² − 1`: a
+  remainder of 0 is a certificate), `exp-rational` (trigonometric functions rewritten as exponentials, the
+  residual treated as a rational function of `exp(·)` atoms, its numerator expanded to 0).
+  Denominators that the procedure cleared are reported as side conditions (the identity holds where they
+  do not vanish).
+- **refuted** only from a point at which the residual is *certified* non-zero by interval arithmetic
+  (`proofs._interval`); a point where the residual is undefined is skipped, never counted.
+- **unknown** otherwise. `.equals()`, `simplify(e) != 0` and float agreement are never used to decide.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+
+import sympy as sp
+
+from ._certificate import Counterexample, Decision, Verdict
+from ._interval import certify_nonzero
+
+Point = Mapping[sp.Symbol, sp.Expr]
+
+
+# --------------------------------------------------------------------------------------------- proving
+def _numerator_and_conditions(expr: sp.Expr) -> tuple[sp.Expr, tuple[str, ...]]:
+    numerator, denominator = sp.fraction(sp.together(expr))
+    conditions: tuple[str, ...] = ()
+    if denominator.free_symbols:
+        factors = sp.factor_list(denominator)[1]
+        conditions = tuple(f"{sp.sstr(f)} != 0" for f, _ in factors if f.free_symbols)
+    return numerator, conditions
+
+
+def _trig_atoms_to_symbols(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
+    """Replace `sin(u)`, `cos(u)` by fresh symbols per distinct `u`; return the relations `c² + s² − 1`."""
+    arguments: list[sp.Expr] = []
+    for atom in expr.atoms(sp.sin, sp.cos):
+        if atom.args[0] not in arguments:
+            arguments.append(atom.args[0])
+    arguments.sort(key=sp.default_sort_key)
+    substitutions: dict[sp.Expr, sp.Symbol] = {}
+    relations: list[sp.Expr] = []
+    for k, u in enumerate(arguments):
+        c, s = sp.Dummy(f"c{k}"), sp.Dummy(f"s{k}")
+        substitutions[sp.cos(u)] = c
+        substitutions[sp.sin(u)] = s
+        relations.append(c**2 + s**2 - 1)
+    return expr.xreplace(substitutions), relations
+
+
+def _prove_by_groebner_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
+    split = sp.expand_trig(sp.expand(residual))
+    split = sp.expand(split)
+    if split == 0:
+        return True, ()
+    numerator, conditions = _numerator_and_conditions(split)
+    polynomial, relations = _trig_atoms_to_symbols(sp.expand(numerator))
+    if polynomial.has(sp.sin, sp.cos, sp.tan, sp.exp):
+        return False, ()
+    if not relations:
+        return sp.expand(polynomial) == 0, conditions
+    generators = sorted(polynomial.free_symbols | set().union(*(r.free_symbols for r in relations)), key=str)
+    try:
+        # The relations live in disjoint pairs of variables with coprime leading terms, so they already
+        # form a Groebner basis; `groebner` recomputes it anyway, which also guards against that reasoning.
+        basis = sp.groebner(relations, *generators, order="grevlex")
+        _, remainder = basis.reduce(sp.expand(polynomial))
+    except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
+        return False, ()
+    return sp.expand(remainder) == 0, conditions
+
+
+def _prove_by_exp_rational(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
+    rewritten = residual.rewrite(sp.exp)
+    rewritten = sp.expand(rewritten, power_exp=True, mul=True, multinomial=True, power_base=False, log=False)
+    rewritten = sp.powsimp(rewritten, combine="exp")
+    rewritten = sp.expand(rewritten, power_exp=True)
+    numerator, conditions = _numerator_and_conditions(rewritten)
+    numerator = sp.expand(numerator, power_exp=True)
+    return numerator == 0, conditions
+
+
+def prove_zero(residual: sp.Expr) -> Decision:
+    """Try to reduce `residual` to the literal 0 with exact procedures.
+
+    **Arguments:**
+
+    - `residual`: a SymPy expression (symbols carry their assumptions).
+
+    **Returns:** a `Decision` that is `proved` (with the method and side conditions) or `unknown`.
+    """
+    residual = sp.sympify(residual)
+    if residual == 0:
+        return Decision(Verdict.PROVED, "structural")
+    expanded = sp.expand(residual)
+    if expanded == 0:
+        return Decision(Verdict.PROVED, "expand")
+    attempts = (("groebner-trig", _prove_by_groebner_trig), ("exp-rational", _prove_by_exp_rational))
+    for name, procedure in attempts:
+        try:
+            ok, conditions = procedure(residual)
+        except (RecursionError, NotImplementedError, TypeError, ValueError, AttributeError):
+            continue
+        if ok:
+            return Decision(Verdict.PROVED, name, conditions=conditions)
+    return Decision(Verdict.UNKNOWN, "no exact procedure reduced the residual to 0")
+
+
+# ------------------------------------------------------------------------------------------ refuting
+def _candidate_values(symbol: sp.Symbol) -> list[sp.Expr]:
+    half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+    if symbol.is_integer:
+        values = [1, 2, 3, 0, 5, 7]
+        if not symbol.is_nonnegative:
+            values += [-1, -2]
+        if symbol.is_positive:
+            values = [v for v in values if v > 0]
+        return [sp.Integer(v) for v in values]
+    if symbol.is_positive:
+        return [sp.Integer(1), sp.Integer(2), half, sp.Integer(3), third, sp.Rational(5, 4)]
+    if symbol.is_nonnegative:
+        return [sp.Integer(1), sp.Integer(0), half, sp.Integer(2)]
+    if symbol.is_real:
+        return [sp.Integer(1), -sp.Integer(1), half, sp.Integer(2), -sp.Rational(3, 2), third]
+    return [sp.Integer(1), sp.I, 1 + sp.I, -sp.Integer(1), half - 2 * sp.I, -sp.Rational(3, 2) + sp.I / 3]
+
+
+def candidate_points(symbols: Sequence[sp.Symbol], limit: int = 48) -> Iterable[dict[sp.Symbol, sp.Expr]]:
+    """Deterministic exact sample points respecting each symbol's assumptions."""
+    ordered = sorted(symbols, key=str)
+    if not ordered:
+        yield {}
+        return
+    pools = [_candidate_values(s) for s in ordered]
+    # Diagonal walks first (cheap, varied), then a bounded slice of the product.
+    width = max(len(p) for p in pools)
+    seen = 0
+    for shift in range(width):
+        yield {s: pool[(k * (shift + 1) + shift) % len(pool)] for k, (s, pool) in enumerate(zip(ordered, pools))}
+        seen += 1
+    for combo in itertools.product(*pools):
+        if seen >= limit:
+            return
+        yield dict(zip(ordered, combo))
+        seen += 1
+
+
+def certify_counterexample(residuals: Sequence[sp.Expr], point: Point) -> Counterexample | None:
+    """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure)."""
+    for residual in residuals:
+        value = sp.sympify(residual).xreplace(dict(point))
+        if value.free_symbols:
+            continue
+        certified = certify_nonzero(value)
+        if certified is None:
+            continue
+        box, bits = certified
+        return Counterexample(
+            point={str(k): sp.sstr(v) for k, v in point.items()},
+            residual=sp.sstr(value),
+            interval=box.describe(),
+            precision_bits=bits,
+        )
+    return None
+
+
+def search_counterexample(
+    residuals: Sequence[sp.Expr], hints: Sequence[Point] = (), limit: int = 48
+) -> Counterexample | None:
+    """Look for a certified counterexample: the given hints first, then deterministic sample points."""
+    for hint in hints:
+        found = certify_counterexample(residuals, hint)
+        if found is not None:
+            return found
+    symbols: set[sp.Symbol] = set()
+    for r in residuals:
+        symbols |= sp.sympify(r).free_symbols
+    for point in candidate_points(list(symbols), limit=limit):
+        found = certify_counterexample(residuals, point)
+        if found is not None:
+            return found
+    return None
+
+
+# ------------------------------------------------------------------------------------------ deciding
+def residuals_of(lhs: sp.Basic, rhs: sp.Basic) -> list[sp.Expr]:
+    """Entry-wise residuals `lhs − rhs` for scalars or matrices of equal shape."""
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        if not (isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase)):
+            raise ValueError("one side is a matrix and the other is not")
+        if lhs.shape != rhs.shape:
+            raise ValueError(f"shape mismatch: {lhs.shape} vs {rhs.shape}")
+        return [sp.sympify(a - b) for a, b in zip(lhs, rhs)]
+    return [sp.sympify(lhs - rhs)]
+
+
+def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), search: bool = True) -> Decision:
+    """Decide `lhs == rhs` (scalars or matrices) for all values of the free symbols.
+
+    **Arguments:**
+
+    - `lhs`, `rhs`: SymPy expressions or matrices; symbols carry their domains as assumptions.
+    - `hints`: exact points to try first as counterexamples (they are certified like any other point).
+    - `search`: also walk deterministic sample points when the hints do not refute.
+
+    **Returns:** a `Decision`.
+    """
+    residuals = residuals_of(lhs, rhs)
+    methods: list[str] = []
+    conditions: list[str] = []
+    unproved: list[sp.Expr] = []
+    for residual in residuals:
+        decision = prove_zero(residual)
+        if decision.verdict is Verdict.PROVED:
+            if decision.method not in methods:
+                methods.append(decision.method)
+            conditions.extend(c for c in decision.conditions if c not in conditions)
+        else:
+            unproved.append(residual)
+    if not unproved:
+        return Decision(Verdict.PROVED, "+".join(methods) or "structural", conditions=tuple(conditions))
+    counterexample = search_counterexample(unproved, hints) if (hints or search) else None
+    if counterexample is None and hints and search is False:
+        counterexample = None
+    if counterexample is not None:
+        return Decision(Verdict.REFUTED, "interval-counterexample", counterexample=counterexample)
+    return Decision(Verdict.UNKNOWN, "neither an exact zero residual nor a certified counterexample was found")

@@ -1,0 +1,265 @@
+"""Statement kinds the ledger is written in; each one knows how the engine decides it.
+
+- `Identity`: `lhs == rhs` for all values of its symbols (scalars or matrices).
+- `Witness`: an existence statement `∃ point: expr ≠ 0` (or `> 0`), proved by a certified value at an
+  explicit point. The *negation* of a universal claim is a witness; so is "adding X breaks Y".
+- `NonPositive`: a universal inequality `expr ≤ 0` for all values; refuted by a certified positive value at
+  a hinted point; never proved on its own (inequalities are proved through a `Derivation`).
+- `AllOf`: a conjunction; proved if every part is, refuted if any part is.
+- `Induction`: a statement about every length `n ≥ n0`, proved from an exact base case and an exact step.
+- `Derivation`: proved when every step is proved and the closing inference is a named, standard rule
+  (triangle inequality, reindexing by a bijection, …); it never refutes.
+- `Refutation`: the claim is the *universal* statement `inner`, refuted by the certified witness `against`
+  of its negation (used when the counterexample needs more than one evaluation point).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import sympy as sp
+
+from ._certificate import Counterexample, Decision, Step, Verdict
+from ._engine import decide_identity
+from ._interval import certify_nonzero, certify_positive
+
+
+def _latex(expr: object) -> str:
+    return sp.latex(expr) if isinstance(expr, sp.Basic) else str(expr)
+
+
+@dataclass(frozen=True)
+class Identity:
+    """`lhs == rhs` for every value of the free symbols (their assumptions are their domains)."""
+
+    lhs: sp.Basic
+    rhs: sp.Basic
+    name: str = "identity"
+    hints: Sequence[Mapping[sp.Symbol, sp.Expr]] = ()
+
+    @property
+    def latex(self) -> str:
+        return f"{_latex(self.lhs)} = {_latex(self.rhs)}"
+
+    def decide(self) -> Decision:
+        return decide_identity(self.lhs, self.rhs, hints=self.hints)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """`expr ≠ 0` (relation `"nonzero"`) or `expr > 0` (`"positive"`) at an explicit exact point."""
+
+    expr: sp.Expr
+    point: Mapping[sp.Symbol, sp.Expr]
+    relation: str = "nonzero"
+    name: str = "witness"
+    description: str = ""
+
+    @property
+    def latex(self) -> str:
+        rel = r"\neq 0" if self.relation == "nonzero" else "> 0"
+        return f"{_latex(self.expr)} {rel}"
+
+    def value(self) -> sp.Expr:
+        return sp.sympify(self.expr).xreplace(dict(self.point))
+
+    def decide(self) -> Decision:
+        value = self.value()
+        certify = certify_nonzero if self.relation == "nonzero" else certify_positive
+        certified = certify(value) if not value.free_symbols else None
+        if certified is None:
+            return Decision(Verdict.UNKNOWN, f"witness value not certified {self.relation}")
+        box, bits = certified
+        witness = Counterexample(
+            point={str(k): sp.sstr(v) for k, v in self.point.items()},
+            residual=sp.sstr(value),
+            interval=box.describe(),
+            precision_bits=bits,
+        )
+        return Decision(Verdict.PROVED, f"certified-witness ({self.relation})", counterexample=witness)
+
+
+@dataclass(frozen=True)
+class NonPositive:
+    """`expr ≤ 0` for all values; refuted by a certified positive value at one of `hints`."""
+
+    expr: sp.Expr
+    hints: Sequence[Mapping[sp.Symbol, sp.Expr]]
+    name: str = "inequality"
+
+    @property
+    def latex(self) -> str:
+        return f"{_latex(self.expr)} \\le 0"
+
+    def decide(self) -> Decision:
+        for hint in self.hints:
+            value = sp.sympify(self.expr).xreplace(dict(hint))
+            if value.free_symbols:
+                continue
+            certified = certify_positive(value)
+            if certified is not None:
+                box, bits = certified
+                return Decision(
+                    Verdict.REFUTED,
+                    "interval-counterexample",
+                    counterexample=Counterexample(
+                        point={str(k): sp.sstr(v) for k, v in hint.items()},
+                        residual=sp.sstr(value),
+                        interval=box.describe(),
+                        precision_bits=bits,
+                    ),
+                )
+        return Decision(Verdict.UNKNOWN, "no certified positive value at the hinted points")
+
+
+def _step(name: str, statement: Statement, decision: Decision) -> Step:
+    detail = ""
+    if decision.counterexample is not None:
+        detail = f"at {decision.counterexample.point}: {decision.counterexample.residual}"
+    elif decision.conditions:
+        detail = "where " + ", ".join(decision.conditions)
+    return Step(name=name, latex=statement.latex, verdict=decision.verdict, method=decision.method, detail=detail)
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """A conjunction of named parts."""
+
+    parts: Sequence[Statement]
+    name: str = "all of"
+
+    @property
+    def latex(self) -> str:
+        return r" \quad\wedge\quad ".join(p.latex for p in self.parts)
+
+    def decide(self) -> Decision:
+        steps, refuting = [], None
+        for part in self.parts:
+            decision = part.decide()
+            steps.append(_step(part.name, part, decision))
+            if decision.verdict is Verdict.REFUTED and refuting is None:
+                refuting = decision
+        if refuting is not None:
+            return Decision(Verdict.REFUTED, refuting.method, tuple(steps), refuting.counterexample)
+        if all(s.verdict is Verdict.PROVED for s in steps):
+            return Decision(Verdict.PROVED, "conjunction", tuple(steps))
+        return Decision(Verdict.UNKNOWN, "some part is undecided", tuple(steps))
+
+
+@dataclass(frozen=True)
+class Induction:
+    """`P(n)` for all integers `n ≥ n0`: exact base case `P(n0)` and exact step `P(n) ⇒ P(n+1)`.
+
+    The step is given as an identity that is *equivalent* to the implication for this kind of statement
+    (e.g. for `Σ_{i<n} a_i = F(n)`, the step identity is `F(n) + a_n = F(n+1)`).
+    """
+
+    base: Identity
+    step: Identity
+    name: str = "induction"
+    description: str = ""
+
+    @property
+    def latex(self) -> str:
+        return f"\\text{{base: }} {self.base.latex};\\quad \\text{{step: }} {self.step.latex}"
+
+    def decide(self) -> Decision:
+        base, step = self.base.decide(), self.step.decide()
+        steps = (_step("base case", self.base, base), _step("inductive step", self.step, step))
+        if base.verdict is Verdict.PROVED and step.verdict is Verdict.PROVED:
+            return Decision(Verdict.PROVED, "induction", steps)
+        if base.verdict is Verdict.REFUTED:
+            return Decision(Verdict.REFUTED, "base case refuted", steps, base.counterexample)
+        return Decision(Verdict.UNKNOWN, "induction not closed", steps)
+
+
+RULES = {
+    "triangle-inequality": "|Σ a_i| ≤ Σ |a_i| and |a·b| = |a|·|b|",
+    "reindexing": "a sum over a finite index set is unchanged by a bijection of the index set",
+    "bound-by-maximum": "Σ |a_i|·|b_i| ≤ (max_i |a_i|)·Σ |b_i|",
+    "substitution": "equal expressions may replace each other inside any expression",
+    "limit-of-bounded-over-n": "if |a_N| ≤ C/N for all N ≥ 1 with C independent of N, then a_N → 0",
+    "not-tending-to-zero": "if every window of k consecutive integers holds a point with |f| ≥ c > 0, "
+    "then f(Δ) does not tend to 0 as Δ → ∞",
+    "dimension-count": "an invertible linear map of R^d keeps d numbers per vector",
+}
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Steps that are each decided, closed by a named standard inference rule from `RULES`."""
+
+    steps: Sequence[Statement]
+    rule: str
+    conclusion: str
+    name: str = "derivation"
+
+    def __post_init__(self) -> None:
+        if self.rule not in RULES:
+            raise ValueError(f"unknown inference rule {self.rule!r}")
+
+    @property
+    def latex(self) -> str:
+        return self.conclusion
+
+    def decide(self) -> Decision:
+        steps = []
+        for part in self.steps:
+            decision = part.decide()
+            steps.append(_step(part.name, part, decision))
+        if all(s.verdict is Verdict.PROVED for s in steps):
+            return Decision(Verdict.PROVED, f"derivation ({self.rule})", tuple(steps), notes=(RULES[self.rule],))
+        return Decision(Verdict.UNKNOWN, "a step of the derivation is not proved", tuple(steps))
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A universal claim `inner` refuted by a proved existence statement `against` of its negation.
+
+    `inner` is kept for display and for the numeric mirrors; the engine first tries to decide `inner`
+    directly, and falls back to the witness only when that is inconclusive.
+    """
+
+    inner: Statement
+    against: Statement
+    name: str = "refutation"
+
+    @property
+    def latex(self) -> str:
+        return self.inner.latex
+
+    def decide(self) -> Decision:
+        direct = self.inner.decide()
+        if direct.verdict is Verdict.PROVED:
+            return direct
+        if direct.verdict is Verdict.REFUTED:
+            return direct
+        witness = self.against.decide()
+        steps = (_step("claim as stated", self.inner, direct), _step("negation witness", self.against, witness))
+        if witness.verdict is Verdict.PROVED:
+            return Decision(Verdict.REFUTED, "certified witness of the negation", steps, witness.counterexample)
+        return Decision(Verdict.UNKNOWN, "negation witness not certified", steps)
+
+
+Statement = Identity | Witness | NonPositive | AllOf | Induction | Derivation | Refutation
+
+
+def check_certificate(decision: Decision) -> None:
+    """Internal consistency: a refuted decision must carry a counterexample, a proved one must not be empty."""
+    if decision.verdict is Verdict.REFUTED and decision.counterexample is None:
+        raise AssertionError("refuted without a counterexample")
+
+
+__all__ = [
+    "RULES",
+    "AllOf",
+    "Derivation",
+    "Identity",
+    "Induction",
+    "NonPositive",
+    "Refutation",
+    "Statement",
+    "Witness",
+    "check_certificate",
+]
