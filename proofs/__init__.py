@@ -8,7 +8,6 @@ from ._certificate import Counterexample, Decision, Step, Verdict
 from ._claim import Claim, Correction, Source
 from ._engine import decide_identity, prove_zero, search_counterexample
 from ._ledger import all_claims, claim_ids, get_claim
-from ._parse import BadStatement, parse_identity
 from ._statements import AllOf, Derivation, Identity, Induction, NonPositive, Refutation, Witness
 
 __all__ = [

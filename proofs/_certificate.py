@@ -33,20 +33,25 @@ class Counterexample:
     - `interval`: an mpmath interval (real part, and imaginary part where present) that encloses the
       residual and excludes 0, as strings `"[lo, hi]"`.
     - `precision_bits`: the interval working precision that was needed.
+    - `description`: for witnesses, what the point shows (e.g. "the score at distance 12 exceeds 11").
     """
 
     point: dict[str, str]
     residual: str
     interval: dict[str, str]
     precision_bits: int
+    description: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "point": dict(self.point),
             "residual": self.residual,
             "interval": dict(self.interval),
             "precision_bits": self.precision_bits,
         }
+        if self.description:
+            out["description"] = self.description
+        return out
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._certificate import Decision, Verdict
+from ._certificate import Decision
 from ._statements import Statement
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import sympy as sp
 
 from ._certificate import Counterexample, Decision, Verdict
-from ._interval import certify_nonzero
+from ._interval import Box, certify_nonzero
 
 Point = Mapping[sp.Symbol, sp.Expr]
 
@@ -31,8 +31,11 @@ def _numerator_and_conditions(expr: sp.Expr) -> tuple[sp.Expr, tuple[str, ...]]:
     numerator, denominator = sp.fraction(sp.together(expr))
     conditions: tuple[str, ...] = ()
     if denominator.free_symbols:
-        factors = sp.factor_list(denominator)[1]
-        conditions = tuple(f"{sp.sstr(f)} != 0" for f, _ in factors if f.free_symbols)
+        try:
+            factors = [f for f, _ in sp.factor_list(denominator)[1]]
+        except sp.polys.polyerrors.BasePolynomialError:
+            factors = list(sp.Mul.make_args(denominator))
+        conditions = tuple(f"{sp.sstr(f)} != 0" for f in factors if f.free_symbols)
     return numerator, conditions
 
 
@@ -53,11 +56,13 @@ def _trig_atoms_to_symbols(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
     return expr.xreplace(substitutions), relations
 
 
+def _prove_by_trig_expand(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
+    """Angle-addition expansion alone (no use of sin² + cos² = 1)."""
+    return sp.expand(sp.expand_trig(sp.expand(residual))) == 0, ()
+
+
 def _prove_by_groebner_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    split = sp.expand_trig(sp.expand(residual))
-    split = sp.expand(split)
-    if split == 0:
-        return True, ()
+    split = sp.expand(sp.expand_trig(sp.expand(residual)))
     numerator, conditions = _numerator_and_conditions(split)
     polynomial, relations = _trig_atoms_to_symbols(sp.expand(numerator))
     if polynomial.has(sp.sin, sp.cos, sp.tan, sp.exp):
@@ -85,6 +90,30 @@ def _prove_by_exp_rational(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
     return numerator == 0, conditions
 
 
+def _prove_by_complex_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
+    """Split into real and imaginary parts (`expand_complex`, exact), then decide each by `groebner-trig`."""
+    if not residual.has(sp.I, sp.re, sp.im, sp.conjugate, sp.exp):
+        return False, ()
+    real_part, imaginary_part = sp.expand_complex(residual).as_real_imag()
+    conditions: list[str] = []
+    for part in (real_part, imaginary_part):
+        ok, extra = _prove_by_groebner_trig(part)
+        if not ok:
+            return False, ()
+        conditions.extend(c for c in extra if c not in conditions)
+    return True, tuple(conditions)
+
+
+_TRANSCENDENTAL = (sp.sin, sp.cos, sp.tan, sp.exp, sp.log, sp.re, sp.im, sp.conjugate, sp.Abs, sp.Piecewise)
+
+
+def _is_rational_function(expr: sp.Expr) -> bool:
+    """No transcendental functions and only integer powers: clearing denominators decides it."""
+    if expr.has(*_TRANSCENDENTAL) or expr.has(sp.I):
+        return False
+    return all(power.exp.is_Integer for power in expr.atoms(sp.Pow))
+
+
 def prove_zero(residual: sp.Expr) -> Decision:
     """Try to reduce `residual` to the literal 0 with exact procedures.
 
@@ -100,11 +129,24 @@ def prove_zero(residual: sp.Expr) -> Decision:
     expanded = sp.expand(residual)
     if expanded == 0:
         return Decision(Verdict.PROVED, "expand")
-    attempts = (("groebner-trig", _prove_by_groebner_trig), ("exp-rational", _prove_by_exp_rational))
+    if _is_rational_function(residual):
+        # A rational function of its symbols: clearing denominators and expanding decides it completely.
+        if all(power.exp > 0 for power in expanded.atoms(sp.Pow)):
+            return Decision(Verdict.UNKNOWN, "polynomial with a non-zero expansion")
+        numerator, conditions = _numerator_and_conditions(expanded)
+        if sp.expand(numerator) == 0:
+            return Decision(Verdict.PROVED, "rational", conditions=conditions)
+        return Decision(Verdict.UNKNOWN, "rational function with a non-zero numerator")
+    attempts = (
+        ("trig-expand", _prove_by_trig_expand),
+        ("groebner-trig", _prove_by_groebner_trig),
+        ("exp-rational", _prove_by_exp_rational),
+        ("complex-trig", _prove_by_complex_trig),
+    )
     for name, procedure in attempts:
         try:
             ok, conditions = procedure(residual)
-        except (RecursionError, NotImplementedError, TypeError, ValueError, AttributeError):
+        except Exception:
             continue
         if ok:
             return Decision(Verdict.PROVED, name, conditions=conditions)
@@ -150,6 +192,23 @@ def candidate_points(symbols: Sequence[sp.Symbol], limit: int = 48) -> Iterable[
         seen += 1
 
 
+def expression_text(expr: sp.Basic, limit: int = 600) -> str:
+    """Short SymPy text for reports (unsorted printing: sorting a large sum evaluates every term)."""
+    text = sp.sstr(expr, order="none")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def counterexample_from(point: Point, value: sp.Expr, box: Box, bits: int, description: str = "") -> Counterexample:
+    """Package a certified point (exact value, enclosing box, precision) as a `Counterexample`."""
+    return Counterexample(
+        point={str(k): expression_text(v) for k, v in point.items()},
+        residual=expression_text(value),
+        interval=box.describe(),
+        precision_bits=bits,
+        description=description,
+    )
+
+
 def certify_counterexample(residuals: Sequence[sp.Expr], point: Point) -> Counterexample | None:
     """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure)."""
     for residual in residuals:
@@ -160,12 +219,7 @@ def certify_counterexample(residuals: Sequence[sp.Expr], point: Point) -> Counte
         if certified is None:
             continue
         box, bits = certified
-        return Counterexample(
-            point={str(k): sp.sstr(v) for k, v in point.items()},
-            residual=sp.sstr(value),
-            interval=box.describe(),
-            precision_bits=bits,
-        )
+        return counterexample_from(point, value, box, bits)
     return None
 
 
@@ -225,8 +279,6 @@ def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), s
     if not unproved:
         return Decision(Verdict.PROVED, "+".join(methods) or "structural", conditions=tuple(conditions))
     counterexample = search_counterexample(unproved, hints) if (hints or search) else None
-    if counterexample is None and hints and search is False:
-        counterexample = None
     if counterexample is not None:
         return Decision(Verdict.REFUTED, "interval-counterexample", counterexample=counterexample)
     return Decision(Verdict.UNKNOWN, "neither an exact zero residual nor a certified counterexample was found")

@@ -172,7 +172,7 @@ def enclose(expr: sp.Expr) -> Box:
 
 
 def _enclose(e: sp.Basic) -> Box:
-    if e is sp.nan or e is sp.zoo or e.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    if e in (sp.nan, sp.zoo, sp.oo, -sp.oo):
         raise NotEnclosable("undefined value (division by zero or infinity)")
     if isinstance(e, sp.Integer):
         return Box(iv.mpf(int(e)), _zero())

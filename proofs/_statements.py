@@ -10,18 +10,19 @@
 - `Derivation`: proved when every step is proved and the closing inference is a named, standard rule
   (triangle inequality, reindexing by a bijection, …); it never refutes.
 - `Refutation`: the claim is the *universal* statement `inner`, refuted by the certified witness `against`
-  of its negation (used when the counterexample needs more than one evaluation point).
+  of its negation (used when the counterexample needs more than one evaluation point, or is a construction).
+- `Claimed`: a claim with no directly decidable formula ("X is impossible"); only a `Refutation` decides it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy as sp
 
 from ._certificate import Counterexample, Decision, Step, Verdict
-from ._engine import decide_identity
+from ._engine import counterexample_from, decide_identity
 from ._interval import certify_nonzero, certify_positive
 
 
@@ -71,12 +72,7 @@ class Witness:
         if certified is None:
             return Decision(Verdict.UNKNOWN, f"witness value not certified {self.relation}")
         box, bits = certified
-        witness = Counterexample(
-            point={str(k): sp.sstr(v) for k, v in self.point.items()},
-            residual=sp.sstr(value),
-            interval=box.describe(),
-            precision_bits=bits,
-        )
+        witness = counterexample_from(self.point, value, box, bits, self.description)
         return Decision(Verdict.PROVED, f"certified-witness ({self.relation})", counterexample=witness)
 
 
@@ -101,14 +97,7 @@ class NonPositive:
             if certified is not None:
                 box, bits = certified
                 return Decision(
-                    Verdict.REFUTED,
-                    "interval-counterexample",
-                    counterexample=Counterexample(
-                        point={str(k): sp.sstr(v) for k, v in hint.items()},
-                        residual=sp.sstr(value),
-                        interval=box.describe(),
-                        precision_bits=bits,
-                    ),
+                    Verdict.REFUTED, "interval-counterexample", counterexample=counterexample_from(hint, value, box, bits)
                 )
         return Decision(Verdict.UNKNOWN, "no certified positive value at the hinted points")
 
@@ -183,6 +172,10 @@ RULES = {
     "not-tending-to-zero": "if every window of k consecutive integers holds a point with |f| ≥ c > 0, "
     "then f(Δ) does not tend to 0 as Δ → ∞",
     "dimension-count": "an invertible linear map of R^d keeps d numbers per vector",
+    "blockwise": "sums, products and transposes of block-diagonal matrices with equal block sizes act block by "
+    "block, so a per-block identity for a generic block holds for every even d",
+    "termwise": "two finite sums are equal when their terms are equal index by index",
+    "cauchy-schwarz": "|a·cos x − b·sin x| ≤ sqrt(a² + b²) for real a, b, x",
 }
 
 
@@ -204,13 +197,35 @@ class Derivation:
         return self.conclusion
 
     def decide(self) -> Decision:
-        steps = []
+        steps, witness = [], None
         for part in self.steps:
             decision = part.decide()
             steps.append(_step(part.name, part, decision))
+            if isinstance(part, Witness) and decision.counterexample is not None:
+                witness = decision.counterexample
         if all(s.verdict is Verdict.PROVED for s in steps):
-            return Decision(Verdict.PROVED, f"derivation ({self.rule})", tuple(steps), notes=(RULES[self.rule],))
+            return Decision(
+                Verdict.PROVED, f"derivation ({self.rule})", tuple(steps), witness, notes=(RULES[self.rule],)
+            )
         return Decision(Verdict.UNKNOWN, "a step of the derivation is not proved", tuple(steps))
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A claim that has no universal formula the engine can decide directly (e.g. "X is impossible").
+
+    It is decided only through a `Refutation` whose witness is a proved construction or certified value.
+    """
+
+    text: str
+    name: str = "claim as stated"
+
+    @property
+    def latex(self) -> str:
+        return f"\\text{{{self.text}}}"
+
+    def decide(self) -> Decision:
+        return Decision(Verdict.UNKNOWN, "not directly decidable; see the witness of its negation")
 
 
 @dataclass(frozen=True)
@@ -238,11 +253,17 @@ class Refutation:
         witness = self.against.decide()
         steps = (_step("claim as stated", self.inner, direct), _step("negation witness", self.against, witness))
         if witness.verdict is Verdict.PROVED:
-            return Decision(Verdict.REFUTED, "certified witness of the negation", steps, witness.counterexample)
+            counterexample = witness.counterexample or Counterexample(
+                point={},
+                residual="0",
+                interval={},
+                precision_bits=0,
+                description=f"construction proved by {witness.method}: {self.against.latex}",
+            )
+            return Decision(Verdict.REFUTED, "proved negation: " + witness.method, steps, counterexample)
         return Decision(Verdict.UNKNOWN, "negation witness not certified", steps)
 
 
-Statement = Identity | Witness | NonPositive | AllOf | Induction | Derivation | Refutation
 
 
 def check_certificate(decision: Decision) -> None:
@@ -254,6 +275,8 @@ def check_certificate(decision: Decision) -> None:
 __all__ = [
     "RULES",
     "AllOf",
+    "BlockInstances",
+    "Claimed",
     "Derivation",
     "Identity",
     "Induction",
@@ -263,3 +286,35 @@ __all__ = [
     "Witness",
     "check_certificate",
 ]
+
+
+@dataclass(frozen=True)
+class BlockInstances:
+    """An explicit-size cross-check of a per-block statement: every 2×2 block of a `d × d` instance.
+
+    `build(θ)` gives `(lhs, rhs)` for the block with frequency `θ`; each of the `len(frequencies)` blocks is
+    decided on its own (block-diagonal algebra makes the full matrix identity the conjunction of these),
+    which keeps `d = 4096` fast. The decision reports how many blocks each method closed.
+    """
+
+    build: Callable[[sp.Expr], tuple[sp.Basic, sp.Basic]]
+    frequencies: Sequence[sp.Expr]
+    name: str = "explicit instance"
+
+    @property
+    def latex(self) -> str:
+        lhs, rhs = self.build(sp.Symbol(r"\theta_i"))
+        return f"{_latex(lhs)} = {_latex(rhs)},\\ i = 0,\\dots,{len(self.frequencies) - 1}"
+
+    def decide(self) -> Decision:
+        methods: dict[str, int] = {}
+        for index, frequency in enumerate(self.frequencies):
+            decision = decide_identity(*self.build(frequency), search=False)
+            if decision.verdict is not Verdict.PROVED:
+                return Decision(Verdict.UNKNOWN, f"block {index} not proved: {decision.method}")
+            methods[decision.method] = methods.get(decision.method, 0) + 1
+        summary = ", ".join(f"{count} blocks by {method}" for method, count in methods.items())
+        return Decision(Verdict.PROVED, "blockwise instance", notes=(summary,))
+
+
+Statement = Identity | Witness | NonPositive | AllOf | Induction | Derivation | Refutation | Claimed | BlockInstances

@@ -1,0 +1,1 @@
+"""Parse a user identity `"LHS == RHS"` for `ropecheck prove` (filled in below)."""
