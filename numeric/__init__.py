@@ -1,0 +1,33 @@
+"""ropecheck's numeric side: mirrors of the ledger in JAX and mpmath, tolerances, the fast high-precision
+reference and the RoPE auditor.
+
+Heavy modules (JAX, torch) load only when a name that needs them is first used, so `import numeric` and the
+pytest plugin stay light.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_LAZY = {
+    "audit": ("._audit", "audit"),
+    "AuditReport": ("._audit", "AuditReport"),
+    "numeric_evidence": ("._evidence", "numeric_evidence"),
+    "inverse_frequencies": ("._reference", "inverse_frequencies"),
+    "angles_mod_2pi": ("._reference", "angles_mod_2pi"),
+    "reference_cos_sin": ("._reference", "reference_cos_sin"),
+    "DoubleDouble": ("._reference", "DoubleDouble"),
+    "tolerances": (".tolerances", None),
+    "main": ("._cli", "main"),
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'numeric' has no attribute {name!r}")
+    module_name, attribute = _LAZY[name]
+    module = import_module(module_name, __name__)
+    return module if attribute is None else getattr(module, attribute)

@@ -8,6 +8,7 @@ from ._certificate import Counterexample, Decision, Step, Verdict
 from ._claim import Claim, Correction, Source
 from ._engine import decide_identity, prove_zero, search_counterexample
 from ._ledger import all_claims, claim_ids, get_claim
+from ._parse import BadStatement, ParsedIdentity, parse_identity
 from ._statements import AllOf, Derivation, Identity, Induction, NonPositive, Refutation, Witness
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Identity",
     "Induction",
     "NonPositive",
+    "ParsedIdentity",
     "Refutation",
     "Source",
     "Step",

@@ -1,0 +1,175 @@
+"""The `ropecheck` command line: `claims`, `prove` and `audit`.
+
+Exit codes are part of the interface:
+
+| command | 0 | 1 | 2 | 3 |
+|---|---|---|---|---|
+| `claims` | every claim decided | some claim unknown | bad usage | — |
+| `prove` | proved | refuted | bad input | unknown |
+| `audit` | conforms | a property fails | bad usage / target cannot be loaded or called | — |
+
+Bad input never shows a traceback: one line on stderr and the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line with exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"ropecheck: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ropecheck", description="Verify claims about positional encodings; audit RoPE code.")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    claims = commands.add_parser("claims", help="print the claims ledger with live verdicts")
+    claims.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    claims.add_argument("--id", dest="ids", action="append", default=[], metavar="ID", help="only these claims")
+    claims.add_argument(
+        "--numeric", action="store_true", help="add numeric evidence (JAX in four dtypes and mpmath) per claim"
+    )
+
+    prove = commands.add_parser("prove", help="decide an identity 'LHS == RHS' with the proof engine")
+    prove.add_argument("statement", help="e.g. 'sin(x)**2 + cos(x)**2 == 1'")
+    for domain in ("real", "positive", "integer"):
+        prove.add_argument(f"--{domain}", action="append", default=[], metavar="SYM", help=f"declare SYM {domain}")
+    prove.add_argument("--json", action="store_true")
+
+    commands.add_parser("audit", help="certify a RoPE implementation (see 'ropecheck audit --help')", add_help=False)
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------- claims
+def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]:
+    from proofs import all_claims, get_claim
+
+    selected = [get_claim(i) for i in ids] if ids else list(all_claims())
+    entries = [claim.to_json() for claim in selected]
+    if with_numeric:
+        from ._evidence import numeric_evidence
+
+        for claim, entry in zip(selected, entries, strict=True):
+            entry["numeric"] = numeric_evidence(claim)
+    return entries
+
+
+def _print_claims_table(entries: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="ropecheck claims ledger", show_lines=False)
+    table.add_column("ID", style="bold", no_wrap=True)
+    table.add_column("verdict")
+    table.add_column("method")
+    table.add_column("sources")
+    table.add_column("title")
+    has_numeric = any("numeric" in e for e in entries)
+    if has_numeric:
+        table.add_column("numeric f16·bf16·f32·f64·mp")
+    colour = {"proved": "green", "refuted": "red", "unknown": "yellow"}
+    for entry in entries:
+        verdict = entry["verdict"]
+        if entry.get("correction"):
+            verdict += f" (correction {entry['correction']['verdict']})"
+        sources = ", ".join(sorted({s["document"].split("_")[0] for s in entry["sources"]}))
+        row = [entry["id"], f"[{colour[entry['verdict']]}]{verdict}[/]", entry["method"], sources, entry["title"]]
+        if has_numeric:
+            row.append(_numeric_cell(entry.get("numeric", {})))
+        table.add_row(*row)
+    Console(width=200).print(table)
+
+
+def _numeric_cell(numeric: dict[str, Any]) -> str:
+    marks = []
+    for key in ("float16", "bfloat16", "float32", "float64", "mpmath"):
+        check = numeric.get(key)
+        marks.append("·" if not check else ("✓" if check.get("agrees", False) else "✗"))
+    return "".join(marks)
+
+
+def _run_claims(args: argparse.Namespace) -> int:
+    from proofs import claim_ids
+
+    unknown = [i for i in args.ids if i not in claim_ids()]
+    if unknown:
+        sys.stderr.write(f"ropecheck: error: unknown claim ID: {', '.join(unknown)}\n")
+        return EXIT_USAGE
+    entries = _claims_json(args.ids, args.numeric)
+    if args.json:
+        json.dump({"claims": entries}, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        _print_claims_table(entries)
+    undecided = [e["id"] for e in entries if e["verdict"] == "unknown"]
+    return EXIT_FAIL if undecided else EXIT_OK
+
+
+# ----------------------------------------------------------------------------------------------- prove
+def _run_prove(args: argparse.Namespace) -> int:
+    from proofs import BadStatement, Verdict, decide_identity, parse_identity
+
+    try:
+        parsed = parse_identity(args.statement, real=args.real, positive=args.positive, integer=args.integer)
+    except BadStatement as error:
+        sys.stderr.write(f"ropecheck: bad statement: {error}\n")
+        return EXIT_USAGE
+    decision = decide_identity(parsed.lhs, parsed.rhs)
+    out: dict[str, Any] = {"verdict": str(decision.verdict), "method": decision.method}
+    if decision.counterexample is not None:
+        out["counterexample"] = decision.counterexample.point
+        out["residual"] = decision.counterexample.residual
+        out["interval"] = decision.counterexample.interval
+    if decision.conditions:
+        out["conditions"] = list(decision.conditions)
+    if args.json:
+        json.dump(out, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        line = f"{out['verdict']} ({out['method']})"
+        if "counterexample" in out:
+            line += f"; counterexample {out['counterexample']}, residual {out['residual']} in {out['interval']}"
+        if "conditions" in out:
+            line += f"; where {', '.join(out['conditions'])}"
+        sys.stdout.write(line + "\n")
+    codes = {Verdict.PROVED: EXIT_OK, Verdict.REFUTED: EXIT_FAIL, Verdict.UNKNOWN: EXIT_UNKNOWN}
+    return codes[decision.verdict]
+
+
+# ------------------------------------------------------------------------------------------------ main
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `ropecheck` console script; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "audit":
+        from ._audit_cli import main as audit_main
+
+        return audit_main(argv[1:])
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    runners = {"claims": _run_claims, "prove": _run_prove}
+    try:
+        return runners[args.command](args)
+    except KeyboardInterrupt:
+        sys.stderr.write("ropecheck: interrupted\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # output piped into e.g. `head`: not an error of ropecheck
+        sys.stderr.close()
+        return EXIT_OK
+
