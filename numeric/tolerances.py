@@ -122,6 +122,18 @@ def _as_result(value: np.ndarray) -> FloatOrArray:
     return float(value) if np.ndim(value) == 0 else value
 
 
+def _cap_value_error(error: np.ndarray) -> np.ndarray:
+    """Cap an error of a value in [−1, 1] at 2, except that an infinite (overflowed) error stays infinite: an
+    angle that overflowed turns cos/sin into NaN, about which nothing can be said."""
+    return np.where(np.isinf(error), np.inf, np.minimum(error, 2.0))
+
+
+def _infinite_where_undefined(bound: np.ndarray) -> np.ndarray:
+    """0·inf arises where an overflowed (infinite) error meets a zero weight; NaN results overflow too, so the
+    bound is infinite there."""
+    return np.where(np.isnan(bound), np.inf, bound)
+
+
 def unit_roundoff(dtype: Any) -> float:
     """The unit roundoff u of a dtype: the largest relative error of one rounding to nearest.
 
@@ -243,7 +255,8 @@ def trigonometric_error(dtype: Any, argument_error: FloatOrArray = 0.0) -> Float
     """Absolute error of one computed cos or sin in the dtype, its argument off by `argument_error`.
 
     |cos′| and |sin′| are at most 1, so an argument error passes through unchanged; the evaluation adds
-    `TRIGONOMETRIC_ERROR_UNITS`·u. Capped at 2, the largest possible difference of two values in [−1, 1].
+    `TRIGONOMETRIC_ERROR_UNITS`·u. Capped at 2, the largest possible difference of two values in [−1, 1], unless
+    the argument overflowed (infinite `argument_error`): cos/sin are then NaN and the bound stays infinite.
 
     **Arguments:**
 
@@ -255,7 +268,7 @@ def trigonometric_error(dtype: Any, argument_error: FloatOrArray = 0.0) -> Float
     The bound, a float or an array shaped like `argument_error`.
     """
     error = np.asarray(argument_error, dtype=np.float64) + TRIGONOMETRIC_ERROR_UNITS * unit_roundoff(dtype)
-    return _as_result(np.minimum(error, 2.0))
+    return _as_result(_cap_value_error(error))
 
 
 def expression_bound(
@@ -350,7 +363,7 @@ def _rotation_coefficients(
     angle_dtype = dtype if angle_dtype is None else angle_dtype
     angle_error = np.asarray(angle_error_bound(position, theta, angle_dtype), dtype=np.float64)
     cast = unit_roundoff(dtype) if unit_roundoff(dtype) > unit_roundoff(angle_dtype) else 0.0
-    cos_sin_error = np.minimum(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast, 2.0)
+    cos_sin_error = _cap_value_error(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast)
     slope = cos_sin_error + gamma(2, dtype) * (1 + cos_sin_error)
     return slope, 3 * underflow_error(dtype)
 
@@ -383,7 +396,9 @@ def rotation_output_bound(
     The bound, a float or a broadcast array.
     """
     slope, offset = _rotation_coefficients(position, theta, dtype, angle_dtype)
-    return _as_result(slope * np.asarray(x_abs_pair_sum, dtype=np.float64) + offset)
+    with np.errstate(invalid="ignore"):
+        bound = slope * np.asarray(x_abs_pair_sum, dtype=np.float64) + offset
+    return _as_result(_infinite_where_undefined(bound))
 
 
 def relative_score_bound(
@@ -429,7 +444,7 @@ def relative_score_bound(
     rotation_part = q_norm * error_k + error_q * k_norm + error_q * error_k
     accumulation = dtype if accumulation_dtype is None else accumulation_dtype
     score_part = dot_product_bound((q_norm + error_q) * (k_norm + error_k), d, accumulation)
-    return float(rotation_part + score_part)
+    return float(_infinite_where_undefined(np.float64(rotation_part + score_part)))
 
 
 def largest_position_within(
@@ -534,15 +549,16 @@ def partial_sums_modulus_bound(
     angle_dtype = dtype if angle_dtype is None else angle_dtype
     cast = unit_roundoff(dtype) if unit_roundoff(dtype) > unit_roundoff(angle_dtype) else 0.0
     angle_error = np.asarray(angle_error_bound(distance, thetas, angle_dtype), dtype=np.float64)
-    term_error = np.minimum(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast, 2.0)
+    term_error = _cap_value_error(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast)
     lengths = np.arange(1, count + 1)
     accumulated = np.cumsum(term_error)
     roundings = np.array([gamma(int(j) - 1, dtype) for j in lengths])
-    component_error = accumulated + roundings * (lengths + accumulated)
-    modulus_error = math.sqrt(2) * component_error
-    modulus_error = modulus_error + gamma(3, dtype) * (lengths + modulus_error)
-    total = float(np.sum(modulus_error))
-    return total + gamma(max(count - 1, 0), dtype) * float(np.sum(lengths + modulus_error))
+    with np.errstate(invalid="ignore"):
+        component_error = _infinite_where_undefined(accumulated + roundings * (lengths + accumulated))
+        modulus_error = math.sqrt(2) * component_error
+        modulus_error = modulus_error + gamma(3, dtype) * (lengths + modulus_error)
+        total = np.sum(modulus_error) + gamma(max(count - 1, 0), dtype) * np.sum(lengths + modulus_error)
+    return float(_infinite_where_undefined(total))
 
 
 def mpmath_tolerance(dps: int) -> float:

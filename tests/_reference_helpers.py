@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from numeric._reference import DoubleDouble, mpmath_angles_mod_2pi
-from numeric.tolerances import REFERENCE_ANGLE_ABS_ERROR
+from numeric.tolerances import REFERENCE_ANGLE_ABS_ERROR, largest_finite
 
 #: Positions where precision changes: exact-integer limits of bfloat16 (256), float16 (2048), float16's largest
 #: finite value, float32's limit, a typical long context, and the largest int32.
@@ -38,8 +38,16 @@ def as_dtype(values: object, dtype: str) -> np.ndarray:
 
 
 def floats_in(dtype: str, low: float, high: float) -> st.SearchStrategy[float]:
-    """Finite, normal floats in [low, high] that are exact in the dtype."""
-    strategy = st.floats(low, high, width=_WIDTHS[dtype], allow_nan=False, allow_infinity=False, allow_subnormal=False)
+    """Finite, normal floats in [low, high] (clipped to the dtype's range) that are exact in the dtype."""
+    largest = largest_finite(dtype)
+    strategy = st.floats(
+        max(low, -largest),
+        min(high, largest),
+        width=_WIDTHS[dtype],
+        allow_nan=False,
+        allow_infinity=False,
+        allow_subnormal=False,
+    )
     return strategy.map(lambda value: float(as_dtype(value, dtype)))
 
 
