@@ -1,0 +1,27 @@
+"""Built-in audit targets: the RoPE of real libraries behind the auditor's `fn(x, positions) -> y` contract.
+
+Each adapter calls its library exactly as the library's documentation shows users calling it; where the
+library's API takes no positions, the adapter says so in `AdapterSpec.wraps` and `AdapterSpec.positions`
+instead of emulating them. Libraries are imported only when an adapter is built.
+
+```python
+from numeric._adapters import AdapterConfig, get_adapter, is_available
+
+spec = get_adapter("transformers.yarn")
+ok, reason = is_available(spec)
+fn = spec.build(AdapterConfig(head_dim=64, dtype="bfloat16", module_cast=True))
+y = fn(x, positions)  # x: (..., L, 64); positions: (L,) integers
+```
+"""
+
+from numeric._adapters._registry import get_adapter, installed_version, is_available, list_adapters
+from numeric._adapters._spec import AdapterConfig, AdapterSpec
+
+__all__ = [
+    "AdapterConfig",
+    "AdapterSpec",
+    "get_adapter",
+    "installed_version",
+    "is_available",
+    "list_adapters",
+]

@@ -1,0 +1,154 @@
+"""Built-in adapters: each installed library builds, runs on a small input and, unscaled, matches a plain RoPE.
+
+Under test: `numeric._adapters` (registry and adapters), not the libraries' correctness — a scaled variant is
+checked for shape and finiteness only; the auditor compares it with the scaling reference formulas.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+
+from numeric._adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters
+
+LENGTH = 16
+HEAD_DIM = 64
+SEED = 20240521
+
+
+def reference_rope(x: np.ndarray, positions: np.ndarray, layout: str, base: float) -> np.ndarray:
+    """Counter-clockwise RoPE in float64: θᵢ = base^(−2i/d), pairs (i, i + d/2) or (2i, 2i+1)."""
+    d = x.shape[-1]
+    theta = base ** (-np.arange(d // 2, dtype=np.float64) * 2.0 / d)
+    angles = positions.astype(np.float64)[:, None] * theta[None, :]
+    cos, sin = np.cos(angles), np.sin(angles)
+    x = x.astype(np.float64)
+    if layout == "half":
+        first, second = x[..., : d // 2], x[..., d // 2 :]
+        return np.concatenate([first * cos - second * sin, first * sin + second * cos], axis=-1)
+    first, second = x[..., 0::2], x[..., 1::2]
+    y = np.empty_like(x)
+    y[..., 0::2] = first * cos - second * sin
+    y[..., 1::2] = first * sin + second * cos
+    return y
+
+
+def to_numpy(y: object) -> np.ndarray:
+    """An adapter's output (torch, JAX or MLX array) as float64 NumPy."""
+    if hasattr(y, "detach"):
+        return y.detach().cpu().double().numpy()
+    return np.asarray(y, dtype=np.float64)
+
+
+def output_tolerance(max_abs_x: float) -> float:
+    """Bound for float32 RoPE of positions below LENGTH: angle error ~ position·u, plus a few roundings."""
+    tolerances = pytest.importorskip(
+        "numeric.tolerances", reason="numeric.tolerances not there yet: comparison with the reference skipped"
+    )
+    return float(tolerances.gamma(2 * LENGTH + 8, "float32")) * 2.0 * max_abs_x
+
+
+def require(spec: AdapterSpec) -> None:
+    available, reason = is_available(spec)
+    if not available:
+        pytest.skip(f"{spec.name}: {reason}")
+
+
+@pytest.fixture
+def sample() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(SEED)
+    return rng.standard_normal((2, LENGTH, HEAD_DIM)).astype(np.float32), np.arange(LENGTH)
+
+
+@pytest.mark.parametrize("spec", list_adapters(), ids=lambda spec: spec.name)
+def test_adapter_builds_and_keeps_shape(spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]) -> None:
+    require(spec)
+    x, positions = sample
+    y = to_numpy(spec.build(AdapterConfig(head_dim=HEAD_DIM, max_position=256))(x, positions))
+    assert y.shape == x.shape
+    assert np.all(np.isfinite(y))
+
+
+@pytest.mark.parametrize(
+    "spec", [spec for spec in list_adapters() if spec.scaling_kind is None], ids=lambda spec: spec.name
+)
+def test_unscaled_adapter_matches_reference_rope(spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]) -> None:
+    require(spec)
+    x, positions = sample
+    y = to_numpy(spec.build(AdapterConfig(head_dim=HEAD_DIM, max_position=256))(x, positions))
+    wanted = reference_rope(x, positions, spec.layout, spec.default_base)
+    error = np.max(np.abs(y - wanted))
+    assert error <= output_tolerance(float(np.max(np.abs(x)))), f"{spec.name}: max |got − wanted| = {error:.3e}"
+
+
+def test_get_adapter_names_known_adapters_when_unknown() -> None:
+    with pytest.raises(KeyError, match=r"transformers\.yarn"):
+        get_adapter("no-such-library")
+
+
+def test_registry_lists_every_required_adapter() -> None:
+    names = {spec.name for spec in list_adapters()}
+    required = {
+        "transformers",
+        "transformers.linear",
+        "transformers.dynamic",
+        "transformers.yarn",
+        "transformers.llama3",
+        "transformers.longrope",
+        "torchtune",
+        "torchtune.llama3",
+        "rotary-embedding-torch",
+        "x-transformers",
+        "litgpt",
+        "litgpt.yarn",
+        "litgpt.llama3",
+        "keras-hub",
+        "keras-hub.yarn",
+        "keras-hub.dynamic",
+        "equinox",
+        "mlx",
+        "mlx.traditional",
+        "flash-attn",
+        "liger-kernel",
+        "vllm",
+    }
+    assert required <= names
+
+
+@pytest.mark.parametrize("spec", list_adapters(), ids=lambda spec: spec.name)
+def test_spec_fields_are_consistent(spec: AdapterSpec) -> None:
+    assert spec.framework in {"torch", "jax", "numpy", "mlx"}
+    assert spec.layout in {"half", "interleaved"}
+    assert (spec.default_scaling is None) == (spec.scaling_kind is None)
+    if spec.default_scaling is not None:
+        assert spec.default_scaling["type"] == spec.scaling_kind
+    # The import name is what availability checks; for an installed library it must really import.
+    if is_available(spec)[0]:
+        importlib.import_module(spec.import_name)
+
+
+def test_gpu_adapters_report_needing_a_gpu_without_cuda() -> None:
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present")
+    for name in ("flash-attn", "liger-kernel", "vllm"):
+        assert is_available(get_adapter(name)) == (False, "skipped: needs a GPU")
+
+
+def test_adapter_refuses_a_scaling_it_does_not_implement() -> None:
+    spec = get_adapter("torchtune")
+    with pytest.raises(ValueError, match="scaling"):
+        spec.check_config(AdapterConfig(head_dim=HEAD_DIM, scaling={"type": "yarn", "factor": 4.0}))
+
+
+def test_adapter_refuses_partial_rotary_it_cannot_honour() -> None:
+    with pytest.raises(ValueError, match="rotary_dim"):
+        get_adapter("equinox").check_config(AdapterConfig(head_dim=HEAD_DIM, rotary_dim=32))
+
+
+def test_longrope_scaling_is_filled_for_the_head() -> None:
+    scaling = get_adapter("transformers.longrope").resolve_scaling(AdapterConfig(head_dim=HEAD_DIM))
+    assert scaling is not None
+    assert len(scaling["short_factor"]) == len(scaling["long_factor"]) == HEAD_DIM // 2
