@@ -10,13 +10,14 @@ How the accuracy is reached:
 - **Frequencies in three float64 limbs.** θᵢ is computed with mpmath at 60 digits and split into
   `hi + lo + tail` (about 159 bits). Two limbs (106 bits) are not enough: at p = 2³¹ the representation error
   of θ alone would be 2³¹·2⁻¹⁰⁷ ≈ 10⁻²³.
-- **Exact products.** p is an integer (exact in float64 up to 2⁵³); p·hi and p·lo are formed without rounding
-  by Dekker's product (Veltkamp splitting of both factors into 26-bit halves, so p > 2²⁶ is split too);
-  p·tail is far below the target and is rounded once.
-- **Reduction by 2π held in three limbs.** k = round(p·hi / 2π); k·2π is subtracted limb by limb, exactly for
-  the two leading limbs, so the reduction costs about k·2π·2⁻¹⁵⁹.
-- **Double-double accumulation** of the remaining terms (Shewchuk), then one final correction by ±2π puts the
-  result in **[−π, π)**.
+- **Work in turns.** The frequencies are converted once (mpmath, O(d)) to τᵢ = θᵢ/2π, again in three limbs.
+  Reducing p·τ mod 1 is exact in float64: subtracting the nearest integer from a float64 never rounds.
+- **Exact products.** p is an integer (exact in float64 up to 2⁵³); p·τ_hi and p·τ_lo are formed without
+  rounding by Dekker's product (Veltkamp splitting of both factors into 26-bit halves, so p > 2²⁶ is split
+  too); p·τ_tail is far below the target and is rounded once.
+- **Double-double accumulation** of the fractional parts (Knuth's two-sum), then one multiplication of the
+  fraction of a turn, in [−½, ½], by 2π held in double-double (2π itself is kept in three limbs for the rare
+  ±2π correction that makes the range exactly **[−π, π)**).
 
 The resulting error is about 10⁻³¹ for |p| ≤ 2³¹, and stays below 10⁻²⁵ (`tolerances.REFERENCE_ANGLE_ABS_ERROR`)
 up to |p| ≤ 2⁵³, the largest position float64 holds exactly; the tests validate both against mpmath.
