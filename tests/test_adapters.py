@@ -11,15 +11,21 @@ import importlib
 import numpy as np
 import pytest
 
-from numeric._adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters
+from numeric._adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters, to_numpy
 
 LENGTH = 16
 HEAD_DIM = 64
 SEED = 20240521
 
 
-def reference_rope(x: np.ndarray, positions: np.ndarray, layout: str, base: float) -> np.ndarray:
-    """Counter-clockwise RoPE in float64: θᵢ = base^(−2i/d), pairs (i, i + d/2) or (2i, 2i+1)."""
+def reference_rope(
+    x: np.ndarray, positions: np.ndarray, layout: str, base: float, rotary_dim: int | None = None
+) -> np.ndarray:
+    """Counter-clockwise RoPE in float64: θᵢ = base^(−2i/r), pairs (i, i + r/2) or (2i, 2i+1) among the first
+    r = rotary_dim coordinates (all of them by default); the others pass through."""
+    if rotary_dim is not None:
+        rotated = reference_rope(x[..., :rotary_dim], positions, layout, base)
+        return np.concatenate([rotated, x[..., rotary_dim:].astype(np.float64)], axis=-1)
     d = x.shape[-1]
     theta = base ** (-np.arange(d // 2, dtype=np.float64) * 2.0 / d)
     angles = positions.astype(np.float64)[:, None] * theta[None, :]
@@ -35,11 +41,9 @@ def reference_rope(x: np.ndarray, positions: np.ndarray, layout: str, base: floa
     return y
 
 
-def to_numpy(y: object) -> np.ndarray:
+def as_float64(y: object) -> np.ndarray:
     """An adapter's output (torch, JAX or MLX array) as float64 NumPy."""
-    if hasattr(y, "detach"):
-        return y.detach().cpu().double().numpy()
-    return np.asarray(y, dtype=np.float64)
+    return to_numpy(y).astype(np.float64)
 
 
 def output_tolerance(max_abs_x: float) -> float:
@@ -66,21 +70,57 @@ def sample() -> tuple[np.ndarray, np.ndarray]:
 def test_adapter_builds_and_keeps_shape(spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]) -> None:
     require(spec)
     x, positions = sample
-    y = to_numpy(spec.build(AdapterConfig(head_dim=HEAD_DIM, max_position=256))(x, positions))
+    y = as_float64(spec.build(AdapterConfig(head_dim=HEAD_DIM, max_position=256))(x, positions))
     assert y.shape == x.shape
     assert np.all(np.isfinite(y))
 
 
-@pytest.mark.parametrize(
-    "spec", [spec for spec in list_adapters() if spec.scaling_kind is None], ids=lambda spec: spec.name
-)
+UNSCALED = [spec for spec in list_adapters() if spec.scaling_kind is None]
+
+
+def assert_matches_reference(spec: AdapterSpec, config: AdapterConfig, x: np.ndarray, positions: np.ndarray) -> None:
+    """The adapter's float32 output is within the tolerance of the float64 reference RoPE."""
+    y = as_float64(spec.build(config)(x, positions))
+    wanted = reference_rope(x, positions, spec.layout, spec.resolve_base(config), config.rotary_dim)
+    error = np.max(np.abs(y - wanted))
+    assert error <= output_tolerance(float(np.max(np.abs(x)))), f"{spec.name}: max |got − wanted| = {error:.3e}"
+
+
+@pytest.mark.parametrize("spec", UNSCALED, ids=lambda spec: spec.name)
 def test_unscaled_adapter_matches_reference_rope(spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]) -> None:
     require(spec)
     x, positions = sample
-    y = to_numpy(spec.build(AdapterConfig(head_dim=HEAD_DIM, max_position=256))(x, positions))
-    wanted = reference_rope(x, positions, spec.layout, spec.default_base)
-    error = np.max(np.abs(y - wanted))
-    assert error <= output_tolerance(float(np.max(np.abs(x)))), f"{spec.name}: max |got − wanted| = {error:.3e}"
+    assert_matches_reference(spec, AdapterConfig(head_dim=HEAD_DIM, max_position=256), x, positions)
+
+
+@pytest.mark.parametrize("spec", [spec for spec in UNSCALED if spec.positions != "none"], ids=lambda spec: spec.name)
+def test_adapter_passes_positions_that_do_not_start_at_zero(
+    spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]
+) -> None:
+    # Contiguous positions from an offset: what both positions= and offset= APIs can express. Positions stay
+    # small so float32 angle rounding keeps within the tolerance used at 0..L−1.
+    require(spec)
+    x, _ = sample
+    assert_matches_reference(spec, AdapterConfig(head_dim=HEAD_DIM, max_position=256), x, np.arange(3, 3 + LENGTH))
+
+
+@pytest.mark.parametrize("spec", [spec for spec in UNSCALED if spec.supports_rotary_dim], ids=lambda spec: spec.name)
+def test_partial_rotary_adapter_rotates_only_the_first_coordinates(
+    spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]
+) -> None:
+    require(spec)
+    x, positions = sample
+    assert_matches_reference(spec, AdapterConfig(head_dim=HEAD_DIM, rotary_dim=32, max_position=256), x, positions)
+
+
+@pytest.mark.parametrize("spec", list_adapters(), ids=lambda spec: spec.name)
+def test_adapter_runs_in_bfloat16_after_module_cast(spec: AdapterSpec, sample: tuple[np.ndarray, np.ndarray]) -> None:
+    require(spec)
+    x, positions = sample
+    config = AdapterConfig(head_dim=HEAD_DIM, dtype="bfloat16", module_cast=True, max_position=256)
+    y = to_numpy(spec.build(config)(x, positions))
+    assert y.shape == x.shape
+    assert np.all(np.isfinite(y.astype(np.float32)))
 
 
 def test_get_adapter_names_known_adapters_when_unknown() -> None:

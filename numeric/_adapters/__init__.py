@@ -10,10 +10,12 @@ from numeric._adapters import AdapterConfig, get_adapter, is_available
 spec = get_adapter("transformers.yarn")
 ok, reason = is_available(spec)
 fn = spec.build(AdapterConfig(head_dim=64, dtype="bfloat16", module_cast=True))
-y = fn(x, positions)  # x: (..., L, 64); positions: (L,) integers
+y = fn(x, positions)  # x: (..., L, 64); positions: (L,) integers; y: the framework's array
+y_numpy = to_numpy(y)  # same dtype, bfloat16 through ml_dtypes
 ```
 """
 
+from numeric._adapters._common import to_numpy
 from numeric._adapters._registry import get_adapter, installed_version, is_available, list_adapters
 from numeric._adapters._spec import AdapterConfig, AdapterSpec
 
@@ -24,4 +26,5 @@ __all__ = [
     "installed_version",
     "is_available",
     "list_adapters",
+    "to_numpy",
 ]

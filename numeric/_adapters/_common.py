@@ -125,3 +125,29 @@ def linear_factor(spec: AdapterSpec, config: AdapterConfig) -> float:
     """The position-interpolation factor of a linear scaling spec; 1.0 when the adapter builds unscaled."""
     scaling = spec.resolve_scaling(config)
     return 1.0 if scaling is None else float(scaling_value(scaling, "factor", spec.name))
+
+
+def to_numpy(y: Any) -> np.ndarray:
+    """An adapter's output as a NumPy array of the same dtype (bfloat16 as `ml_dtypes.bfloat16`), on the CPU.
+
+    **Arguments:**
+
+    - `y`: a torch tensor, JAX array, MLX array or NumPy array.
+
+    **Returns:**
+
+    The values, exactly: a bfloat16 tensor goes through float32, which holds every bfloat16 value.
+    """
+    if hasattr(y, "detach"):
+        import torch
+
+        tensor = y.detach().cpu()
+        if tensor.dtype == torch.bfloat16:
+            return numpy_array(tensor.float().numpy(), "bfloat16")
+        return tensor.numpy()
+    if type(y).__module__.startswith("mlx"):
+        import mlx.core as mx
+
+        if y.dtype == mx.bfloat16:
+            return numpy_array(np.asarray(y.astype(mx.float32)), "bfloat16")
+    return np.asarray(y)
