@@ -172,4 +172,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`: not an error of ropecheck
         sys.stderr.close()
         return EXIT_OK
-

@@ -7,11 +7,11 @@ statement, and carries the evidence (method, steps, counterexample, certified re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """The three outcomes of deciding a statement (GUIDE.md §3)."""
 
     PROVED = "proved"

@@ -115,10 +115,16 @@ CLAIMS = [
         ),
         assumptions=("A ∈ ℝ^{n×n}", "P an n×n permutation matrix", "softmax applied row-wise"),
         sources=(
-            quote(NOTE_000, "Since softmax is applied row-wise, permuting both the rows and columns of $A$ and then "
-                  "applying softmax gives the same result as, $$\\text{Attn}(PX) = P.\\text{softmax}(A)P^\\top PV$$"),
-            quote(NOTE_001, "Since softmax is applied row-wise, permuting both the rows and columns of $A$ and then "
-                  "applying softmax gives the same result"),
+            quote(
+                NOTE_000,
+                "Since softmax is applied row-wise, permuting both the rows and columns of $A$ and then "
+                "applying softmax gives the same result as, $$\\text{Attn}(PX) = P.\\text{softmax}(A)P^\\top PV$$",
+            ),
+            quote(
+                NOTE_001,
+                "Since softmax is applied row-wise, permuting both the rows and columns of $A$ and then "
+                "applying softmax gives the same result",
+            ),
         ),
     ),
     Claim(
@@ -134,10 +140,14 @@ CLAIMS = [
         ),
         assumptions=("X ∈ ℝ^{n×d}", "W^Q, W^K, W^V arbitrary", "P a permutation matrix", "no positional term"),
         sources=(
-            quote(NOTE_000, "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation "
-                  "equivariant"),
-            quote(NOTE_001, "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation "
-                  "equivariant"),
+            quote(
+                NOTE_000,
+                "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation equivariant",
+            ),
+            quote(
+                NOTE_001,
+                "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation equivariant",
+            ),
         ),
         interpretation="The seeds write Q ∈ ℝ^{3×d_k}; read as n tokens. The scale 1/√d_k is a positive constant "
         "and does not affect the argument (the cross-check uses scale 1).",
@@ -168,10 +178,16 @@ CLAIMS = [
         ),
         assumptions=("positions are the token indices 0 … n−1", "W^Q = W^K = W^V = I in the witness"),
         sources=(
-            quote(NOTE_000, "To break the permutation equivariance and make the attention sensitive to order we add "
-                  "positional encodings."),
-            quote(NOTE_001, "To break the permutation equivariance and make the attention sensitive to order we add "
-                  "positional encodings."),
+            quote(
+                NOTE_000,
+                "To break the permutation equivariance and make the attention sensitive to order we add "
+                "positional encodings.",
+            ),
+            quote(
+                NOTE_001,
+                "To break the permutation equivariance and make the attention sensitive to order we add "
+                "positional encodings.",
+            ),
             quote(VASWANI, "we must inject some information about the relative or absolute position of the tokens"),
         ),
         interpretation="An existence statement: equivariance fails for at least one input and permutation. "

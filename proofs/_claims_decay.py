@@ -56,7 +56,7 @@ def _abel_instance(length: int) -> Identity:
         running = running + z
         sums.append(running)
     extended = [*weights, sp.Integer(0)]
-    lhs = sp.Add(*[h * z for h, z in zip(weights, terms)])
+    lhs = sp.Add(*[h * z for h, z in zip(weights, terms, strict=True)])
     rhs = -sp.Add(*[sums[i] * (extended[i + 1] - extended[i]) for i in range(length)])
     return Identity(lhs, rhs, name=f"cross-check: d = {2 * length}, h_{{d/2}} = 0, symbolic h")
 
@@ -76,7 +76,8 @@ _not_to_zero = Derivation(
     [
         Identity(
             sp.Add(*_window),
-            sp.Rational(3, 2) + (_coefficient_cos * sp.cos(2 * _distance) - _coefficient_sin * sp.sin(2 * _distance)) / 2,
+            sp.Rational(3, 2)
+            + (_coefficient_cos * sp.cos(2 * _distance) - _coefficient_sin * sp.sin(2 * _distance)) / 2,
             name="cos²Δ + cos²(Δ+1) + cos²(Δ+2) in closed form",
         ),
         Witness(
@@ -101,7 +102,8 @@ _bound_at_zero = Derivation(
     [
         Identity(
             sp.summation(sp.Symbol("j", integer=True), (sp.Symbol("j", integer=True), 1, sp.Symbol("D") / 2))
-            * 2 / sp.Symbol("D"),
+            * 2
+            / sp.Symbol("D"),
             (sp.Symbol("D") + 2) / 4,
             name="(2/d)·Σ_{j=1}^{d/2} j = (d+2)/4",
         ),
@@ -131,8 +133,9 @@ _linear_count = 3
 _values = [real_vector(f"v{j}_", 2) for j in range(_linear_count)]
 _keys = [real_vector(f"b{j}_", 2) for j in range(_linear_count)]
 _linear_time = Identity(
-    sp.Matrix.hstack(*[(_phi_q.T * key)[0, 0] * value for key, value in zip(_keys, _values)]) * sp.ones(_linear_count, 1),
-    (_phi_q.T * sp.Add(*[key * value.T for key, value in zip(_keys, _values)])).T,
+    sp.Matrix.hstack(*[(_phi_q.T * key)[0, 0] * value for key, value in zip(_keys, _values, strict=True)])
+    * sp.ones(_linear_count, 1),
+    (_phi_q.T * sp.Add(*[key * value.T for key, value in zip(_keys, _values, strict=True)])).T,
     name="Σ_n (aᵀb_n) v_n = (aᵀ Σ_n b_n v_nᵀ)ᵀ: one pass over the keys",
 )
 
@@ -144,7 +147,7 @@ _positions = [sp.Integer(j) for j in range(3)]
 
 def _cache_keys() -> list[sp.Matrix]:
     """Keys rotated once, by their own position, when each token was appended to the cache."""
-    return [rope_matrix(position, [theta]) * token for position, token in zip(_positions, _tokens)]
+    return [rope_matrix(position, [theta]) * token for position, token in zip(_positions, _tokens, strict=True)]
 
 
 def _decode_step_from_cache() -> sp.Matrix:
@@ -183,9 +186,12 @@ CLAIMS = [
         ),
         assumptions=("any even d and base (θ₀ = 1 always)", "q, k real"),
         sources=(
-            quote(NOTE_000, "In other word, the net dot product approaches zero, $$\\text{Attention score} \\approx "
-                  "\\sum_i \\langle q_j, k_j \\rangle \\cos((m - n)\\theta_j) \\to 0 \\quad \\text{as } |m - n| \\to "
-                  "\\infty$$"),
+            quote(
+                NOTE_000,
+                "In other word, the net dot product approaches zero, $$\\text{Attention score} \\approx "
+                "\\sum_i \\langle q_j, k_j \\rangle \\cos((m - n)\\theta_j) \\to 0 \\quad \\text{as } |m - n| \\to "
+                "\\infty$$",
+            ),
             quote(NOTE_001, "the net dot product approaches zero"),
         ),
         interpretation="A limit claim for all q, k. Refuted by q = k = e₁, for which the score is cos(Δ): it "
@@ -206,8 +212,10 @@ CLAIMS = [
         statement=_abel_bound,
         assumptions=("h_i complex", "h_{d/2} = 0", "θ_i any reals", "length d/2 symbolic"),
         sources=(
-            quote(BLOG_004, "In fact, the RoFormer paper proves that the attention scores naturally shrink as "
-                  "distance increases"),
+            quote(
+                BLOG_004,
+                "In fact, the RoFormer paper proves that the attention scores naturally shrink as distance increases",
+            ),
             quote(ROFORMER, "§3.4.3, Eq. (37): |Σ h_i e^{i(m−n)θ_i}| ≤ (max_i |h_{i+1} − h_i|) Σ_{j=1}^{d/2} |S_j|"),
         ),
     ),
@@ -217,9 +225,7 @@ CLAIMS = [
         topic="decay",
         latex=r"\Delta_1 < \Delta_2 \Rightarrow B(\Delta_2) \le B(\Delta_1),\quad B(\Delta) = "
         r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (d = 128,\ \text{base } 10000)",
-        statement=NonPositive(
-            _roformer_bound(19) - _roformer_bound(18), hints=({},), name="B(19) − B(18) ≤ 0"
-        ),
+        statement=NonPositive(_roformer_bound(19) - _roformer_bound(18), hints=({},), name="B(19) − B(18) ≤ 0"),
         assumptions=("d = 128, base 10000", "integer distances"),
         sources=(
             quote(ROFORMER, "Fig. 2: the relative upper bound ... decays as the relative distance increases"),
@@ -246,10 +252,13 @@ CLAIMS = [
         assumptions=("d = 128, base 10000, q = k with every pair (1, 0)",),
         sources=(
             quote(NOTE_000, "it induces a natural decay in inter-token dependency as the relative distance increases"),
-            quote(NOTE_001, "Due to the orthogonality of frequency components it naturally decays as with "
-                  "increasing $|m - n|$."),
-            quote(BLOG_004, "the RoFormer paper proves that the attention scores naturally shrink as distance "
-                  "increases"),
+            quote(
+                NOTE_001,
+                "Due to the orthogonality of frequency components it naturally decays as with increasing $|m - n|$.",
+            ),
+            quote(
+                BLOG_004, "the RoFormer paper proves that the attention scores naturally shrink as distance increases"
+            ),
         ),
         interpretation="Read as: for given q, k, the absolute score is non-increasing in the distance.",
         correction=Correction(
@@ -272,8 +281,11 @@ CLAIMS = [
         ),
         assumptions=("φ = elu + 1 elementwise (the linear-attention feature map)", "d = 2"),
         sources=(
-            quote(NOTE_000, "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map. This allows RoPE to "
-                  "integrate into linear attention architecture"),
+            quote(
+                NOTE_000,
+                "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map. This allows RoPE to "
+                "integrate into linear attention architecture",
+            ),
             quote(NOTE_001, "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map."),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
         ),
@@ -306,7 +318,9 @@ CLAIMS = [
             ]
         ),
         assumptions=("φ(q), φ(k) arbitrary real vectors (any feature map)", "3 keys in the linear-time check"),
-        sources=(quote(ROFORMER, "Eq. (19): Attention(Q,K,V)_m = Σ_n (R_m φ(q_m))ᵀ(R_n φ(k_n)) v_n / Σ_n φ(q_m)ᵀφ(k_n)"),),
+        sources=(
+            quote(ROFORMER, "Eq. (19): Attention(Q,K,V)_m = Σ_n (R_m φ(q_m))ᵀ(R_n φ(k_n)) v_n / Σ_n φ(q_m)ᵀφ(k_n)"),
+        ),
         interpretation="The denominator keeps un-rotated features (RoFormer does this to avoid division by "
         "zero); the claim concerns the numerator.",
     ),
@@ -323,8 +337,11 @@ CLAIMS = [
         ),
         assumptions=("causal decoding, 3 tokens, d = 2, symbolic tokens", "values not rotated"),
         sources=(
-            quote(NOTE_000, "only the incoming query at position $m$ needs to be rotated by $R_m$, while the "
-                  "previously cached keys $k_n$ remain fixed with their pre-applied $R_n$ rotation."),
+            quote(
+                NOTE_000,
+                "only the incoming query at position $m$ needs to be rotated by $R_m$, while the "
+                "previously cached keys $k_n$ remain fixed with their pre-applied $R_n$ rotation.",
+            ),
             quote(NOTE_001, "cached key–value pairs can be reused without recomputation."),
         ),
         interpretation="The claim is true; the justification quoted with it in the seeds is the cosine-only "
@@ -344,7 +361,10 @@ CLAIMS = [
                     name="re-phased key = key rotated at its new position",
                 ),
                 Identity(
-                    dot(rotation((m + delta) * theta) * _prefix_query, rotation(delta * theta) * rotation(n * theta) * _prefix_key),
+                    dot(
+                        rotation((m + delta) * theta) * _prefix_query,
+                        rotation(delta * theta) * rotation(n * theta) * _prefix_key,
+                    ),
                     dot(rotation(m * theta) * _prefix_query, rotation(n * theta) * _prefix_key),
                     name="scores inside the moved block are unchanged",
                 ),
@@ -352,8 +372,11 @@ CLAIMS = [
         ),
         assumptions=("exact arithmetic (precision of re-phasing is measured by the numeric mirror)",),
         sources=(
-            quote(EXPLAINER_003, "systems can sometimes reuse a cached prefix by applying the new offset instead of "
-                  "recomputing all token representations."),
+            quote(
+                EXPLAINER_003,
+                "systems can sometimes reuse a cached prefix by applying the new offset instead of "
+                "recomputing all token representations.",
+            ),
         ),
     ),
     Claim(
@@ -365,7 +388,8 @@ CLAIMS = [
             [
                 Identity(rotation(n * theta).det(), sp.Integer(1), name="det R = 1: invertible, nothing to drop"),
                 Identity(
-                    sp.Integer(rope_matrix(n, rope_frequencies(8)).shape[0]), sp.Integer(8),
+                    sp.Integer(rope_matrix(n, rope_frequencies(8)).shape[0]),
+                    sp.Integer(8),
                     name="R_n maps ℝ^8 to ℝ^8 (d = 8 instance)",
                 ),
             ],
@@ -376,5 +400,3 @@ CLAIMS = [
         sources=(quote(EXPLAINER_003, "0% smaller KV cache in normal decoding."),),
     ),
 ]
-
-

@@ -110,15 +110,19 @@ CLAIMS = [
         topic="rope",
         latex=r"\langle q\,e^{im\theta}, k\,e^{in\theta}\rangle = \langle q, k\rangle\,e^{i(m-n)\theta}",
         statement=Identity(
-            hermitian_dot([z * sp.exp(sp.I * m * theta) for z in _zq_vector], [z * sp.exp(sp.I * n * theta) for z in _zk_vector]),
+            hermitian_dot(
+                [z * sp.exp(sp.I * m * theta) for z in _zq_vector], [z * sp.exp(sp.I * n * theta) for z in _zk_vector]
+            ),
             hermitian_dot(_zq_vector, _zk_vector) * sp.exp(sp.I * _phi),
         ),
         assumptions=("q, k ∈ ℂ² (two complex coordinates each)", "m, n integers", "θ > 0", "⟨a, b⟩ = Σ a·conj(b)"),
         sources=(
-            quote(NOTE_000, "$$\\langle f(q, m), f(k, n) \\rangle = \\langle q, k \\rangle \\cdot e^{i (m - n) "
-                  "\\theta}$$"),
-            quote(NOTE_001, "$$\\langle f(q, m), f(k, n) \\rangle = \\langle q, k \\rangle \\cdot e^{i (m - n) "
-                  "\\theta}$$"),
+            quote(
+                NOTE_000, "$$\\langle f(q, m), f(k, n) \\rangle = \\langle q, k \\rangle \\cdot e^{i (m - n) \\theta}$$"
+            ),
+            quote(
+                NOTE_001, "$$\\langle f(q, m), f(k, n) \\rangle = \\langle q, k \\rangle \\cdot e^{i (m - n) \\theta}$$"
+            ),
         ),
         interpretation="⟨·,·⟩ is read as the Hermitian inner product (conjugating the second argument); with the "
         "bilinear product Σ a·b the phase would be e^{i(m+n)θ} and the identity fails.",
@@ -135,11 +139,17 @@ CLAIMS = [
         ),
         assumptions=("q, k complex", "⟨q, k⟩ = q·conj(k)", "m, n integers", "θ > 0"),
         sources=(
-            quote(NOTE_000, "$$\\text{Re} \\left[ \\langle q, k \\rangle \\cdot e^{i(m - n)\\theta} \\right] = "
-                  "\\langle q, k \\rangle \\cdot \\cos((m - n)\\theta)$$"),
-            quote(NOTE_001, "The real valued attention score can be stated as, $$\\text{Re} \\left[ \\langle q, k "
-                  "\\rangle \\cdot e^{i(m - n)\\theta} \\right] = \\langle q, k \\rangle \\cdot \\cos((m - n)"
-                  "\\theta)$$"),
+            quote(
+                NOTE_000,
+                "$$\\text{Re} \\left[ \\langle q, k \\rangle \\cdot e^{i(m - n)\\theta} \\right] = "
+                "\\langle q, k \\rangle \\cdot \\cos((m - n)\\theta)$$",
+            ),
+            quote(
+                NOTE_001,
+                "The real valued attention score can be stated as, $$\\text{Re} \\left[ \\langle q, k "
+                "\\rangle \\cdot e^{i(m - n)\\theta} \\right] = \\langle q, k \\rangle \\cdot \\cos((m - n)"
+                "\\theta)$$",
+            ),
         ),
         interpretation="⟨q, k⟩ is complex in general; the identity would need Im⟨q,k⟩ = 0.",
         correction=Correction(
@@ -162,8 +172,11 @@ CLAIMS = [
         assumptions=("q, k ∈ ℝ² (one rotary pair)", "m, n integers", "θ > 0"),
         sources=(
             quote(NOTE_000, "$$\\langle R_m q, R_n k \\rangle = \\langle q, k \\rangle \\cdot \\cos((m-n)\\theta)$$"),
-            quote(NOTE_001, "This is because the relative positional information is preserved in the dot product "
-                  "$$\\langle R_m q, R_n k \\rangle = \\langle q, k \\rangle \\cdot \\cos((m-n)\\theta)$$"),
+            quote(
+                NOTE_001,
+                "This is because the relative positional information is preserved in the dot product "
+                "$$\\langle R_m q, R_n k \\rangle = \\langle q, k \\rangle \\cdot \\cos((m-n)\\theta)$$",
+            ),
         ),
         correction=Correction(
             latex=r"\langle R_m q, R_n k\rangle = \langle q,k\rangle\cos((m-n)\theta) + (q_1k_2 - q_2k_1)"
@@ -180,7 +193,9 @@ CLAIMS = [
         title="Multiplying a pair, read as a complex number, by e^{imθ} is the rotation R(mθ)",
         topic="rope",
         latex=r"(x_1 + i x_2)\,e^{im\theta} \;\leftrightarrow\; R(m\theta)\begin{bmatrix}x_1\\x_2\end{bmatrix}",
-        statement=Identity(complex_as_pair((_x[0] + sp.I * _x[1]) * sp.exp(sp.I * m * theta)), rotation(m * theta) * _x),
+        statement=Identity(
+            complex_as_pair((_x[0] + sp.I * _x[1]) * sp.exp(sp.I * m * theta)), rotation(m * theta) * _x
+        ),
         assumptions=("x₁, x₂ real", "m integer", "θ > 0"),
         sources=(
             quote(NOTE_000, "It essentially represents a 2D rotation. We can represent it in 2D rotation matrix"),
@@ -205,8 +220,11 @@ CLAIMS = [
         ),
         assumptions=("x real pair (interleaved layout: coordinates 2i−1, 2i in 1-based indexing)", "m integer"),
         sources=(
-            quote(NOTE_001, "$$ = \\begin{pmatrix} x_{2i-1} \\cos(m\\theta_i) - x_{2i} \\sin(m\\theta_i) \\\\ "
-                  "x_{2i-1} \\sin(m\\theta_i) + x_{2i} \\cos(m\\theta_i) \\end{pmatrix}$$"),
+            quote(
+                NOTE_001,
+                "$$ = \\begin{pmatrix} x_{2i-1} \\cos(m\\theta_i) - x_{2i} \\sin(m\\theta_i) \\\\ "
+                "x_{2i-1} \\sin(m\\theta_i) + x_{2i} \\cos(m\\theta_i) \\end{pmatrix}$$",
+            ),
         ),
     ),
     Claim(
@@ -215,7 +233,8 @@ CLAIMS = [
         topic="rope",
         latex=r"(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}",
         statement=_per_block_and_instances(
-            _relative_matrix, r"(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}\ \text{for every even } d",
+            _relative_matrix,
+            r"(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}\ \text{for every even } d",
             large_d=1024,
         ),
         assumptions=("m, n integers", "θ_i > 0", "d even (symbolic; blocks are generic)"),
@@ -255,8 +274,10 @@ CLAIMS = [
         ),
         assumptions=("W_q x_m = a + ib and W_k x_n = c + ie as complex numbers (2-D case)", "⟨·,·⟩ real dot product"),
         sources=(
-            quote(SUMMARY_002, "$$ g(x_m, x_n, m-n) = \\text{Re}\\left[ (W_q x_m)(W_k x_n)^* e^{i(m-n)\\theta} "
-                  "\\right] $$"),
+            quote(
+                SUMMARY_002,
+                "$$ g(x_m, x_n, m-n) = \\text{Re}\\left[ (W_q x_m)(W_k x_n)^* e^{i(m-n)\\theta} \\right] $$",
+            ),
             quote(ROFORMER, "Eq. (12)"),
         ),
     ),
@@ -273,8 +294,11 @@ CLAIMS = [
         ),
         assumptions=("RoPE(x, m, i) rotates (x_{2i}, x_{2i+1}) counter-clockwise by mθᵢ, as 003 defines it",),
         sources=(
-            quote(EXPLAINER_003, "\\[ \\text{score}_i = (q_i^\\top k_i)\\,\\cos((n-m)\\theta_i) + (q_{i,1}k_{i,2} - "
-                  "q_{i,2}k_{i,1})\\,\\sin((n-m)\\theta_i) \\]"),
+            quote(
+                EXPLAINER_003,
+                "\\[ \\text{score}_i = (q_i^\\top k_i)\\,\\cos((n-m)\\theta_i) + (q_{i,1}k_{i,2} - "
+                "q_{i,2}k_{i,1})\\,\\sin((n-m)\\theta_i) \\]",
+            ),
         ),
         interpretation="(q_{i,1}, q_{i,2}) are the two coordinates of the i-th pair.",
         correction=Correction(
@@ -295,8 +319,11 @@ CLAIMS = [
         statement=_per_block_and_instances(_dot_property, r"\langle R_m q, R_n k\rangle = q^\top R_{n-m} k"),
         assumptions=("q, k real", "m, n integers"),
         sources=(
-            quote(EXPLAINER_003, "\\[ \\langle \\operatorname{RoPE}(q,m,i), \\operatorname{RoPE}(k,n,i) \\rangle = "
-                  "q_i^\\top R_{(n-m)\\theta_i} k_i \\]"),
+            quote(
+                EXPLAINER_003,
+                "\\[ \\langle \\operatorname{RoPE}(q,m,i), \\operatorname{RoPE}(k,n,i) \\rangle = "
+                "q_i^\\top R_{(n-m)\\theta_i} k_i \\]",
+            ),
         ),
     ),
     Claim(
@@ -304,12 +331,13 @@ CLAIMS = [
         title="003: shifting both tokens together leaves the RoPE score unchanged",
         topic="rope",
         latex=r"\langle R_{m+\delta}q, R_{n+\delta}k\rangle = \langle R_m q, R_n k\rangle",
-        statement=_per_block_and_instances(_shift_invariance, r"\langle R_{m+\delta}q, R_{n+\delta}k\rangle = "
-                                           r"\langle R_m q, R_n k\rangle"),
-        assumptions=("q, k real", "m, n, δ integers"),
-        sources=(
-            quote(EXPLAINER_003, "If you shift both tokens together, the relative phase term stays the same."),
+        statement=_per_block_and_instances(
+            _shift_invariance,
+            r"\langle R_{m+\delta}q, R_{n+\delta}k\rangle = "
+            r"\langle R_m q, R_n k\rangle",
         ),
+        assumptions=("q, k real", "m, n, δ integers"),
+        sources=(quote(EXPLAINER_003, "If you shift both tokens together, the relative phase term stays the same."),),
     ),
     Claim(
         id="ROPE-NORM-PRESERVING",
@@ -327,8 +355,11 @@ CLAIMS = [
         sources=(
             quote(NOTE_001, "So RoPE does not explode or vanish. It rotates, keeping the norm constant."),
             quote(NOTE_000, "So RoPE does not explode or vanish. It rotates, keeping the norm constant."),
-            quote(BLOG_004, "rotation matrices are orthonormal (they preserve vector length), so RoPE doesn’t "
-                  "distort the embedding norms"),
+            quote(
+                BLOG_004,
+                "rotation matrices are orthonormal (they preserve vector length), so RoPE doesn’t "
+                "distort the embedding norms",
+            ),
         ),
         interpretation="'Neither explodes nor vanishes' read as exact norm preservation ‖R_m x‖ = ‖x‖ (and R "
         "orthogonal with det 1).",
@@ -345,8 +376,11 @@ CLAIMS = [
                     sinusoidal_frequency(i_index, d_dim),
                     name="θ_{j+1} = ω_j under the bijection j ↦ j + 1",
                 ),
-                Identity(rope_frequency(i_index, d_dim), sinusoidal_frequency(i_index, d_dim),
-                         name="0-based RoPE frequency = ω_j"),
+                Identity(
+                    rope_frequency(i_index, d_dim),
+                    sinusoidal_frequency(i_index, d_dim),
+                    name="0-based RoPE frequency = ω_j",
+                ),
             ],
             rule="reindexing",
             conclusion=r"\theta_{j+1} = \omega_j,\ j = 0,\dots,d/2-1",
@@ -359,4 +393,3 @@ CLAIMS = [
         interpretation="001 writes '10000−2(i−1)/d' (the caret was lost); read as the power 10000^{−2(i−1)/d}.",
     ),
 ]
-

@@ -247,8 +247,11 @@ CLAIMS = [
         statement=_dot_relative,
         assumptions=("p, q integers", "ω_i > 0", "d even"),
         sources=(
-            quote(NOTE_001, "$$\\langle \\text{PE}(p), \\text{PE}(q) \\rangle = \\sum_{i=0}^{d/2 - 1} "
-                  "\\cos\\left(\\omega_i (p - q)\\right)$$"),
+            quote(
+                NOTE_001,
+                "$$\\langle \\text{PE}(p), \\text{PE}(q) \\rangle = \\sum_{i=0}^{d/2 - 1} "
+                "\\cos\\left(\\omega_i (p - q)\\right)$$",
+            ),
         ),
     ),
     Claim(
@@ -261,9 +264,12 @@ CLAIMS = [
         statement=_shift_001,
         assumptions=("p, Δ integers", "ω > 0"),
         sources=(
-            quote(NOTE_001, "\\begin{bmatrix} \\cos(\\omega_i \\Delta) & \\sin(\\omega_i \\Delta) \\\\ "
-                  "-\\sin(\\omega_i \\Delta) & \\cos(\\omega_i \\Delta) \\end{bmatrix} ... So, "
-                  "$$\\text{PE}(p + \\Delta) = R(\\Delta) \\cdot \\text{PE}(p)$$"),
+            quote(
+                NOTE_001,
+                "\\begin{bmatrix} \\cos(\\omega_i \\Delta) & \\sin(\\omega_i \\Delta) \\\\ "
+                "-\\sin(\\omega_i \\Delta) & \\cos(\\omega_i \\Delta) \\end{bmatrix} ... So, "
+                "$$\\text{PE}(p + \\Delta) = R(\\Delta) \\cdot \\text{PE}(p)$$",
+            ),
         ),
         interpretation="The equation holds as written. Its matrix is the *clockwise* rotation, i.e. R(−ω_iΔ) in "
         "the counter-clockwise convention RoPE uses; the label 'R(ω_iΔ)' is right only under a clockwise "
@@ -278,8 +284,11 @@ CLAIMS = [
         statement=_shift_004_as_written,
         assumptions=("PE_p = (sin pθ, cos pθ) for one pair, as defined in 004", "p, k integers", "θ > 0"),
         sources=(
-            quote(BLOG_004, "PE_{p+k} = \\begin{bmatrix} \\cos(k\\theta_1) & -\\sin(k\\theta_1) \\\\ "
-                  "\\sin(k\\theta_1) & \\cos(k\\theta_1) \\end{bmatrix} PE_p"),
+            quote(
+                BLOG_004,
+                "PE_{p+k} = \\begin{bmatrix} \\cos(k\\theta_1) & -\\sin(k\\theta_1) \\\\ "
+                "\\sin(k\\theta_1) & \\cos(k\\theta_1) \\end{bmatrix} PE_p",
+            ),
         ),
         interpretation="004 defines PE_{p,2i} = sin, PE_{p,2i+1} = cos, so a pair is (sin, cos); the symbol k of "
         "the seed is Δ here.",
@@ -321,8 +330,7 @@ CLAIMS = [
             quote(BLOG_004, "The wavelengths form a geometric progression (from $2\\pi$ up to $10000 \\cdot 2\\pi$)"),
             quote(VASWANI, "The wavelengths form a geometric progression from 2π to 10000 · 2π."),
         ),
-        interpretation="'From 2π up to 10000·2π' read as: the shortest wavelength is 2π and the longest is "
-        "10000·2π.",
+        interpretation="'From 2π up to 10000·2π' read as: the shortest wavelength is 2π and the longest is 10000·2π.",
         correction=Correction(
             latex=r"\lambda_0 = 2\pi,\quad \lambda_{d/2-1} = 2\pi\cdot 10000^{1-2/d} < 10000\cdot 2\pi",
             statement=_wavelength_corrected,
@@ -344,8 +352,11 @@ CLAIMS = [
         ),
         assumptions=("d = 2, ω = 1 in the witness",),
         sources=(
-            quote(NOTE_001, "this relation is only exact in the dot product between two positional encodings it "
-                  "does not hold between two embedded tokens with added position vectors"),
+            quote(
+                NOTE_001,
+                "this relation is only exact in the dot product between two positional encodings it "
+                "does not hold between two embedded tokens with added position vectors",
+            ),
         ),
     ),
     Claim(
@@ -358,9 +369,12 @@ CLAIMS = [
         statement=Identity(_qk_lhs, sp.Mul(*_qk_terms), hints=(_qk_hint,)),
         assumptions=("all vectors real, d = 2 generic symbols; PE_p, PE_q arbitrary vectors",),
         sources=(
-            quote(NOTE_001, "$= \\langle W_Q x_p, W_K x_q \\rangle . \\langle W_Q x_p, W_K \\text{PE}(q) \\rangle . "
-                  "\\langle W_Q \\text{PE}(p), W_K x_q \\rangle . \\langle W_Q \\text{PE}(p), W_K \\text{PE}(q) "
-                  "\\rangle$"),
+            quote(
+                NOTE_001,
+                "$= \\langle W_Q x_p, W_K x_q \\rangle . \\langle W_Q x_p, W_K \\text{PE}(q) \\rangle . "
+                "\\langle W_Q \\text{PE}(p), W_K x_q \\rangle . \\langle W_Q \\text{PE}(p), W_K \\text{PE}(q) "
+                "\\rangle$",
+            ),
         ),
         interpretation="Decided as written: '.' is read as multiplication (the seed uses '.' for products "
         "elsewhere, e.g. 'P.softmax(A)').",
@@ -383,7 +397,9 @@ CLAIMS = [
         ),
         assumptions=("q, k, p_m, p_n real vectors (d = 2 generic symbols)",),
         sources=(
-            quote(EXPLAINER_003, "\\[ (q+p_m)^\\top (k+p_n) = q^\\top k + q^\\top p_n + p_m^\\top k + p_m^\\top p_n \\]"),
+            quote(
+                EXPLAINER_003, "\\[ (q+p_m)^\\top (k+p_n) = q^\\top k + q^\\top p_n + p_m^\\top k + p_m^\\top p_n \\]"
+            ),
         ),
     ),
     Claim(
@@ -398,8 +414,11 @@ CLAIMS = [
         ),
         assumptions=("p, k integers", "two frequencies of d = 8 in the instance"),
         sources=(
-            quote(BLOG_004, "$PE_{p+k}$ can be expressed as a linear function of $$PE_p$$ for pairwise indices of "
-                  "the positional embedding vector."),
+            quote(
+                BLOG_004,
+                "$PE_{p+k}$ can be expressed as a linear function of $$PE_p$$ for pairwise indices of "
+                "the positional embedding vector.",
+            ),
         ),
         interpretation="An existence statement proved by exhibiting M_k (the transposed rotations) and proving "
         "the identity for all p.",
@@ -413,8 +432,11 @@ CLAIMS = [
         statement=_last_term_as_written,
         assumptions=("W_Q, W_K arbitrary real 2×2 (learned projections)", "p, q, δ integers", "one frequency ω"),
         sources=(
-            quote(NOTE_001, "We can see other than the last term depends on absolute positions and learned "
-                  "embeddings rather than relative position."),
+            quote(
+                NOTE_001,
+                "We can see other than the last term depends on absolute positions and learned "
+                "embeddings rather than relative position.",
+            ),
         ),
         interpretation="'Depends only on relative position' read as invariance under shifting both positions by "
         "δ, for every choice of the learned projections.",
@@ -441,9 +463,7 @@ CLAIMS = [
             description="d = 128, base 10000: SPE(0)ᵀSPE(12) > SPE(0)ᵀSPE(11)",
         ),
         assumptions=("d = 128, base 10000 in the witness",),
-        sources=(
-            quote(NOTE_001, "in SPE it happens non-monotonic manner via dot product"),
-        ),
+        sources=(quote(NOTE_001, "in SPE it happens non-monotonic manner via dot product"),),
     ),
     Claim(
         id="SPE-DOT-AVERAGES-OUT",
@@ -488,8 +508,11 @@ CLAIMS = [
         ),
         assumptions=("Shaw-style bias q_tᵀR_{j−t} with a fixed learned table R",),
         sources=(
-            quote(NOTE_000, "Since $t$ increases at every decoding step, the relative position $j - t$ changes, "
-                  "making caching impossible."),
+            quote(
+                NOTE_000,
+                "Since $t$ increases at every decoding step, the relative position $j - t$ changes, "
+                "making caching impossible.",
+            ),
             quote(NOTE_001, "the relative position $j - t$ changes making caching impossible"),
         ),
         interpretation="Refuted by construction: the cached computation (keys stored when each token arrived, "
@@ -503,4 +526,3 @@ CLAIMS = [
         ),
     ),
 ]
-

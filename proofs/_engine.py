@@ -15,8 +15,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import sympy as sp
 
@@ -24,6 +27,32 @@ from ._certificate import Counterexample, Decision, Verdict
 from ._interval import Box, certify_nonzero
 
 Point = Mapping[sp.Symbol, sp.Expr]
+
+
+PROCEDURE_SECONDS = 8.0  # budget of one exact procedure; running out means "not proved by it", never "proved"
+
+
+class _ProcedureTimeout(BaseException):
+    """Raised inside a procedure that ran out of time (a BaseException so no `except Exception` swallows it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt the body after `seconds` (main thread only; elsewhere the body runs unlimited)."""
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise _ProcedureTimeout
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # --------------------------------------------------------------------------------------------- proving
@@ -183,12 +212,15 @@ def candidate_points(symbols: Sequence[sp.Symbol], limit: int = 48) -> Iterable[
     width = max(len(p) for p in pools)
     seen = 0
     for shift in range(width):
-        yield {s: pool[(k * (shift + 1) + shift) % len(pool)] for k, (s, pool) in enumerate(zip(ordered, pools))}
+        yield {
+            s: pool[(k * (shift + 1) + shift) % len(pool)]
+            for k, (s, pool) in enumerate(zip(ordered, pools, strict=True))
+        }
         seen += 1
     for combo in itertools.product(*pools):
         if seen >= limit:
             return
-        yield dict(zip(ordered, combo))
+        yield dict(zip(ordered, combo, strict=True))
         seen += 1
 
 
@@ -209,13 +241,13 @@ def counterexample_from(point: Point, value: sp.Expr, box: Box, bits: int, descr
     )
 
 
-def certify_counterexample(residuals: Sequence[sp.Expr], point: Point) -> Counterexample | None:
+def certify_counterexample(residuals: Sequence[sp.Expr], point: Point, max_bits: int = 4096) -> Counterexample | None:
     """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure)."""
     for residual in residuals:
         value = sp.sympify(residual).xreplace(dict(point))
         if value.free_symbols:
             continue
-        certified = certify_nonzero(value)
+        certified = certify_nonzero(value, max_bits=max_bits)
         if certified is None:
             continue
         box, bits = certified
@@ -224,18 +256,18 @@ def certify_counterexample(residuals: Sequence[sp.Expr], point: Point) -> Counte
 
 
 def search_counterexample(
-    residuals: Sequence[sp.Expr], hints: Sequence[Point] = (), limit: int = 48
+    residuals: Sequence[sp.Expr], hints: Sequence[Point] = (), limit: int = 48, max_bits: int = 4096
 ) -> Counterexample | None:
     """Look for a certified counterexample: the given hints first, then deterministic sample points."""
     for hint in hints:
-        found = certify_counterexample(residuals, hint)
+        found = certify_counterexample(residuals, hint, max_bits)
         if found is not None:
             return found
     symbols: set[sp.Symbol] = set()
     for r in residuals:
         symbols |= sp.sympify(r).free_symbols
     for point in candidate_points(list(symbols), limit=limit):
-        found = certify_counterexample(residuals, point)
+        found = certify_counterexample(residuals, point, max_bits)
         if found is not None:
             return found
     return None
@@ -249,7 +281,7 @@ def residuals_of(lhs: sp.Basic, rhs: sp.Basic) -> list[sp.Expr]:
             raise ValueError("one side is a matrix and the other is not")
         if lhs.shape != rhs.shape:
             raise ValueError(f"shape mismatch: {lhs.shape} vs {rhs.shape}")
-        return [sp.sympify(a - b) for a, b in zip(lhs, rhs)]
+        return [sp.sympify(a - b) for a, b in zip(lhs, rhs, strict=True)]
     return [sp.sympify(lhs - rhs)]
 
 
@@ -265,6 +297,11 @@ def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), s
     **Returns:** a `Decision`.
     """
     residuals = residuals_of(lhs, rhs)
+    if search or hints:
+        # A cheap look for an obvious counterexample first, so false statements do not pay for proof attempts.
+        quick = search_counterexample(residuals, hints, limit=3 if search else 0, max_bits=256)
+        if quick is not None:
+            return Decision(Verdict.REFUTED, "interval-counterexample", counterexample=quick)
     methods: list[str] = []
     conditions: list[str] = []
     unproved: list[sp.Expr] = []

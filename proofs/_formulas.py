@@ -12,6 +12,9 @@ from collections.abc import Sequence
 
 import sympy as sp
 
+DEFAULT_BASE = sp.Integer(10000)
+UNIT_SCALE = sp.Integer(1)
+
 # ------------------------------------------------------------------------------------------ symbols
 m, n = sp.symbols("m n", integer=True)
 p, q_pos = sp.symbols("p q", integer=True)
@@ -48,7 +51,7 @@ def rope_matrix(position: sp.Expr, thetas: Sequence[sp.Expr]) -> sp.Matrix:
     return block_diagonal([rotation(position * t) for t in thetas])
 
 
-def rope_frequency(index: sp.Expr, d: sp.Expr, base: sp.Expr = sp.Integer(10000)) -> sp.Expr:
+def rope_frequency(index: sp.Expr, d: sp.Expr, base: sp.Expr = DEFAULT_BASE) -> sp.Expr:
     """`θᵢ = base^(−2i/d)` with 0-based `i` (ROPE-FREQUENCIES)."""
     return base ** (-2 * index / d)
 
@@ -65,7 +68,7 @@ def dot(a: sp.Matrix, b: sp.Matrix) -> sp.Expr:
 
 def hermitian_dot(a: Sequence[sp.Expr], b: Sequence[sp.Expr]) -> sp.Expr:
     """Complex inner product `⟨a, b⟩ = Σ aⱼ·conj(bⱼ)` (linear in the first argument)."""
-    return sp.Add(*[x * sp.conjugate(y) for x, y in zip(a, b)])
+    return sp.Add(*[x * sp.conjugate(y) for x, y in zip(a, b, strict=True)])
 
 
 def complex_as_pair(z: sp.Expr) -> sp.Matrix:
@@ -87,7 +90,7 @@ def sinusoidal_encoding(position: sp.Expr, frequencies: Sequence[sp.Expr]) -> sp
     return sp.Matrix(entries)
 
 
-def sinusoidal_frequency(index: sp.Expr, d: sp.Expr, base: sp.Expr = sp.Integer(10000)) -> sp.Expr:
+def sinusoidal_frequency(index: sp.Expr, d: sp.Expr, base: sp.Expr = DEFAULT_BASE) -> sp.Expr:
     """`ωᵢ = base^(−2i/d)`: the angular frequency of the pair `(2i, 2i+1)`."""
     return base ** (-2 * index / d)
 
@@ -95,7 +98,7 @@ def sinusoidal_frequency(index: sp.Expr, d: sp.Expr, base: sp.Expr = sp.Integer(
 def cosine_sum(distance: sp.Expr, frequencies: Sequence[sp.Expr], weights: Sequence[sp.Expr] | None = None) -> sp.Expr:
     """`Σᵢ hᵢ·cos(Δ·ωᵢ)`: the sinusoidal dot product (h = 1) and the RoPE score for pair weights h."""
     weights = weights if weights is not None else [sp.Integer(1)] * len(frequencies)
-    return sp.Add(*[h * sp.cos(distance * w) for h, w in zip(weights, frequencies)])
+    return sp.Add(*[h * sp.cos(distance * w) for h, w in zip(weights, frequencies, strict=True)])
 
 
 # ---------------------------------------------------------------------------------------- attention
@@ -111,7 +114,7 @@ def softmax_rows(scores: sp.Matrix) -> sp.Matrix:
     return out
 
 
-def attention(queries: sp.Matrix, keys: sp.Matrix, values: sp.Matrix, scale: sp.Expr = sp.Integer(1)) -> sp.Matrix:
+def attention(queries: sp.Matrix, keys: sp.Matrix, values: sp.Matrix, scale: sp.Expr = UNIT_SCALE) -> sp.Matrix:
     """`softmax(Q Kᵀ · scale) V` with one token per row."""
     return softmax_rows(queries * keys.T * scale) * values
 

@@ -84,4 +84,3 @@ def parse_identity(
         sides.append(expr)
     symbols = tuple(sorted(sides[0].free_symbols | sides[1].free_symbols, key=str))
     return ParsedIdentity(sides[0], sides[1], symbols)  # type: ignore[arg-type]
-

@@ -97,7 +97,9 @@ class NonPositive:
             if certified is not None:
                 box, bits = certified
                 return Decision(
-                    Verdict.REFUTED, "interval-counterexample", counterexample=counterexample_from(hint, value, box, bits)
+                    Verdict.REFUTED,
+                    "interval-counterexample",
+                    counterexample=counterexample_from(hint, value, box, bits),
                 )
         return Decision(Verdict.UNKNOWN, "no certified positive value at the hinted points")
 
@@ -201,9 +203,11 @@ class Derivation:
         for part in self.steps:
             decision = part.decide()
             steps.append(_step(part.name, part, decision))
+            if decision.verdict is not Verdict.PROVED:
+                break  # the derivation is open; later steps cannot close it
             if isinstance(part, Witness) and decision.counterexample is not None:
                 witness = decision.counterexample
-        if all(s.verdict is Verdict.PROVED for s in steps):
+        if len(steps) == len(self.steps) and all(s.verdict is Verdict.PROVED for s in steps):
             return Decision(
                 Verdict.PROVED, f"derivation ({self.rule})", tuple(steps), witness, notes=(RULES[self.rule],)
             )
@@ -262,8 +266,6 @@ class Refutation:
             )
             return Decision(Verdict.REFUTED, "proved negation: " + witness.method, steps, counterexample)
         return Decision(Verdict.UNKNOWN, "negation witness not certified", steps)
-
-
 
 
 def check_certificate(decision: Decision) -> None:

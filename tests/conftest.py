@@ -1,0 +1,40 @@
+"""Shared test configuration: hypothesis profiles, the `--deep` option, mpmath precision reset."""
+
+from __future__ import annotations
+
+import os
+
+import mpmath
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Extend hypothesis' own `ci` profile (derandomised, no database) rather than replacing it: JIT compilation
+# makes first calls slow, so deadlines are off everywhere; the dev profile keeps random exploration.
+settings.register_profile(
+    "ci", parent=settings.get_profile("ci"), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci" if os.environ.get("CI", "").lower() in {"1", "true", "yes"} else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--deep", action="store_true", default=False, help="run long sweeps (not run in CI)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--deep"):
+        return
+    skip = pytest.mark.skip(reason="long sweep: run with --deep")
+    for item in items:
+        if "deep" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _reset_mpmath_precision() -> None:
+    """mpmath precision is global state; every test starts from the default and leaves it there."""
+    mpmath.mp.dps = 15
+    mpmath.iv.prec = 53
+    yield
+    mpmath.mp.dps = 15
+    mpmath.iv.prec = 53
