@@ -99,6 +99,8 @@ def _prove_by_groebner_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
     if not relations:
         return sp.expand(polynomial) == 0, conditions
     generators = sorted(polynomial.free_symbols | set().union(*(r.free_symbols for r in relations)), key=str)
+    if not polynomial.is_polynomial(*generators):
+        return False, ()  # other transcendental atoms (sqrt, Abs, re, …) would make the reduction inexact
     try:
         # The relations live in disjoint pairs of variables with coprime leading terms, so they already
         # form a Groebner basis; `groebner` recomputes it anyway, which also guards against that reasoning.
@@ -201,13 +203,39 @@ def _candidate_values(symbol: sp.Symbol) -> list[sp.Expr]:
     return [sp.Integer(1), sp.I, 1 + sp.I, -sp.Integer(1), half - 2 * sp.I, -sp.Rational(3, 2) + sp.I / 3]
 
 
+_CHECKED_ASSUMPTIONS = (
+    "integer",
+    "rational",
+    "real",
+    "even",
+    "odd",
+    "positive",
+    "negative",
+    "nonnegative",
+    "nonpositive",
+    "nonzero",
+    "zero",
+)
+
+
+def satisfies_assumptions(symbol: sp.Symbol, value: sp.Expr) -> bool:
+    """True when the exact `value` is certainly allowed for `symbol` (every stated assumption decided)."""
+    for key in _CHECKED_ASSUMPTIONS:
+        required = symbol.assumptions0.get(key)
+        if required is None:
+            continue
+        if getattr(sp.sympify(value), f"is_{key}") is not required:
+            return False
+    return True
+
+
 def candidate_points(symbols: Sequence[sp.Symbol], limit: int = 48) -> Iterable[dict[sp.Symbol, sp.Expr]]:
     """Deterministic exact sample points respecting each symbol's assumptions."""
     ordered = sorted(symbols, key=str)
     if not ordered:
         yield {}
         return
-    pools = [_candidate_values(s) for s in ordered]
+    pools = [[v for v in _candidate_values(s) if satisfies_assumptions(s, v)] or [sp.Integer(2)] for s in ordered]
     # Diagonal walks first (cheap, varied), then a bounded slice of the product.
     width = max(len(p) for p in pools)
     seen = 0
@@ -242,7 +270,12 @@ def counterexample_from(point: Point, value: sp.Expr, box: Box, bits: int, descr
 
 
 def certify_counterexample(residuals: Sequence[sp.Expr], point: Point, max_bits: int = 4096) -> Counterexample | None:
-    """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure)."""
+    """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure).
+
+    A point that violates a symbol's assumptions (an odd value for an even `d`, a negative `θ`) is rejected.
+    """
+    if not all(satisfies_assumptions(symbol, value) for symbol, value in point.items()):
+        return None
     for residual in residuals:
         value = sp.sympify(residual).xreplace(dict(point))
         if value.free_symbols:

@@ -86,3 +86,14 @@ def test_complex_exponential_identities() -> None:
     lhs = sp.exp(sp.I * m * theta) * sp.conjugate(sp.exp(sp.I * n * theta))
     assert decide_identity(lhs, sp.exp(sp.I * (m - n) * theta)).verdict is Verdict.PROVED
     assert decide_identity(lhs, sp.exp(sp.I * (m + n) * theta)).verdict is Verdict.REFUTED
+
+
+def test_counterexamples_respect_the_symbol_domains() -> None:
+    d = sp.Symbol("d", integer=True, positive=True, even=True)
+    residual = sp.sin(sp.pi * d / 4) ** 2  # 0 for d ≡ 0 (mod 4), non-zero for d = 2, and for odd d
+    assert certify_counterexample([residual], {d: sp.Integer(3)}) is None  # 3 is not an allowed value of d
+    found = certify_counterexample([residual], {d: sp.Integer(2)})
+    assert found is not None and found.point == {"d": "2"}
+    searched = decide_identity(sp.sin(sp.pi * d / 4) ** 2, sp.Integer(0))
+    assert searched.verdict is Verdict.REFUTED
+    assert searched.counterexample is not None and int(searched.counterexample.point["d"]) % 2 == 0
