@@ -93,36 +93,24 @@ def _wavelength(index: sp.Expr) -> sp.Expr:
     return 2 * sp.pi / sinusoidal_frequency(index, d_dim)
 
 
-_wavelength_as_written = AllOf(
-    [
-        Identity(_wavelength(sp.Integer(0)), 2 * sp.pi, name="shortest wavelength is 2π"),
-        Identity(
-            _wavelength(i_index + 1) / _wavelength(i_index),
-            sp.Integer(10000) ** (2 / d_dim),
-            name="geometric progression, ratio 10000^(2/d)",
-        ),
-        Identity(
-            _wavelength(d_dim / 2 - 1),
-            10000 * 2 * sp.pi,
-            name="longest wavelength is 10000·2π",
-            hints=({d_dim: 4},),
-        ),
-    ]
-)
-_wavelength_corrected = AllOf(
-    [
-        Identity(_wavelength(sp.Integer(0)), 2 * sp.pi, name="shortest wavelength is 2π"),
-        Identity(
-            _wavelength(i_index + 1) / _wavelength(i_index),
-            sp.Integer(10000) ** (2 / d_dim),
-            name="geometric progression, ratio 10000^(2/d)",
-        ),
-        Identity(
-            _wavelength(d_dim / 2 - 1),
-            2 * sp.pi * sp.Integer(10000) ** (1 - 2 / d_dim),
-            name="longest wavelength is 2π·10000^(1−2/d)",
-        ),
-    ]
+def _wavelength_statement(longest: sp.Expr, longest_name: str, hints: tuple = ()) -> AllOf:
+    """Shortest wavelength, geometric ratio, and the claimed longest wavelength `longest`."""
+    return AllOf(
+        [
+            Identity(_wavelength(sp.Integer(0)), 2 * sp.pi, name="shortest wavelength is 2π"),
+            Identity(
+                _wavelength(i_index + 1) / _wavelength(i_index),
+                sp.Integer(10000) ** (2 / d_dim),
+                name="geometric progression, ratio 10000^(2/d)",
+            ),
+            Identity(_wavelength(d_dim / 2 - 1), longest, name=longest_name, hints=hints),
+        ]
+    )
+
+
+_wavelength_as_written = _wavelength_statement(10000 * 2 * sp.pi, "longest wavelength is 10000·2π", ({d_dim: 4},))
+_wavelength_corrected = _wavelength_statement(
+    2 * sp.pi * sp.Integer(10000) ** (1 - 2 / d_dim), "longest wavelength is 2π·10000^(1−2/d)"
 )
 
 # ------------------------------------------------------------------------------- token sum and Q/K

@@ -250,33 +250,9 @@ def _certify_condition(cond: sp.Basic) -> bool:
     return False
 
 
-def certify_nonzero(expr: sp.Expr, max_bits: int = 4096) -> tuple[Box, int] | None:
-    """Certify that a closed expression is non-zero, raising the precision until the box excludes 0.
-
-    **Returns:** `(box, bits)` on success, or `None` when no precision up to `max_bits` separates it from 0
-    (which is *not* evidence that it is zero).
-    """
-    bits = 64
-    saved = iv.prec
-    try:
-        while bits <= max_bits:
-            iv.prec = bits
-            try:
-                box = enclose(expr)
-            except NotEnclosable:
-                return None
-            except (ZeroDivisionError, ValueError):
-                return None
-            if box.excludes_zero():
-                return box, bits
-            bits *= 4
-        return None
-    finally:
-        iv.prec = saved
-
-
-def certify_positive(expr: sp.Expr, max_bits: int = 4096) -> tuple[Box, int] | None:
-    """Certify that a closed expression is real and strictly positive."""
+def _certify(expr: sp.Expr, verdict: Callable[[Box], bool | None], max_bits: int) -> tuple[Box, int] | None:
+    """Raise the interval precision (64, 256, 1024, … bits) until `verdict(box)` is True (certified) or False
+    (certified not to hold); `None` from `verdict` means "undecided at this precision"."""
     bits = 64
     saved = iv.prec
     try:
@@ -286,11 +262,33 @@ def certify_positive(expr: sp.Expr, max_bits: int = 4096) -> tuple[Box, int] | N
                 box = enclose(expr)
             except (NotEnclosable, ZeroDivisionError, ValueError):
                 return None
-            if box.is_real() and _endpoints(box.re)[0] > 0:
+            decided = verdict(box)
+            if decided is True:
                 return box, bits
-            if box.is_real() and _endpoints(box.re)[1] < 0:
+            if decided is False:
                 return None
             bits *= 4
         return None
     finally:
         iv.prec = saved
+
+
+def certify_nonzero(expr: sp.Expr, max_bits: int = 4096) -> tuple[Box, int] | None:
+    """Certify that a closed expression is non-zero, raising the precision until the box excludes 0.
+
+    **Returns:** `(box, bits)` on success, or `None` when no precision up to `max_bits` separates it from 0
+    (which is *not* evidence that it is zero).
+    """
+    return _certify(expr, lambda box: True if box.excludes_zero() else None, max_bits)
+
+
+def certify_positive(expr: sp.Expr, max_bits: int = 4096) -> tuple[Box, int] | None:
+    """Certify that a closed expression is real and strictly positive."""
+
+    def verdict(box: Box) -> bool | None:
+        if not box.is_real():
+            return None
+        lo, hi = _endpoints(box.re)
+        return True if lo > 0 else (False if hi < 0 else None)
+
+    return _certify(expr, verdict, max_bits)
