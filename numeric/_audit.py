@@ -1003,9 +1003,19 @@ class _Auditor:
         chunk = max(64, _SWEEP_ELEMENTS // (3 * d))
         a, b = ideal.pairs[:, 0], ideal.pairs[:, 1]
         g = ideal.attention_factor
+        a, b = _as_index(a), _as_index(b)
         state = {
             dtype: {
-                "x": np.ascontiguousarray(np.broadcast_to(_round(probes, dtype)[:, np.newaxis, :], (3, chunk, d))),
+                "x": np.ascontiguousarray(
+                    np.broadcast_to(probes.astype(numpy_dtype(dtype))[:, np.newaxis, :], (3, chunk, d))
+                ),
+                "weights": _sweep_weights(_round(probes, dtype), ideal),
+                "random": (_round(probes, dtype)[2][a][np.newaxis, :], _round(probes, dtype)[2][b][np.newaxis, :]),
+                "kept": _round(probes, dtype)[:, ideal.passthrough],
+                "kept_bound": np.maximum(
+                    policy.passthrough_bound(_round(probes, dtype)[:, ideal.passthrough], dtype),
+                    tolerances.underflow_error(dtype),
+                ),
                 "angle": np.zeros(n, dtype=np.float32),
                 "matrix_error": np.zeros(n, dtype=np.float64),
                 "worst": (0.0, 0.0, 0.0, 0),
@@ -1033,24 +1043,42 @@ class _Auditor:
                     except CallFailed as error:
                         s["raised"] = (int(positions[0]), error.reason)
                         continue
-                    expected, bound = ideal.expected(x, positions, dtype)
-                    error = np.abs(y - expected)
-                    ratio = _ratio(error, bound)
-                    per_position = ratio.max(axis=(0, 2))
+                    ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
+                    sb = -y[1][:, a]
+                    da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
+                    bounds = policy.output_bound(
+                        s["weights"],
+                        positions,
+                        frequencies.hi,
+                        dtype,
+                        theta_units=ideal.theta_units,
+                        attention_factor=g,
+                    )
+                    beta, beta_random = bounds[0], bounds[1]
+                    ra, rb = s["random"]
+                    random_error = np.maximum(
+                        np.abs(y[2][:, a] - (ra * gc - rb * gs)), np.abs(y[2][:, b] - (ra * gs + rb * gc))
+                    )
+                    basis_error = np.maximum(np.maximum(np.abs(da), np.abs(db)), np.maximum(np.abs(dc), np.abs(dd)))
+                    ratio = np.nan_to_num(np.maximum(basis_error / beta, random_error / beta_random), nan=np.inf)
+                    per_position = ratio.max(axis=1)
+                    candidates = [(basis_error, beta), (random_error, beta_random)]
+                    if ideal.passthrough.size:
+                        kept_error = np.abs(y[:, :, ideal.passthrough] - s["kept"][:, np.newaxis, :]).max(axis=0)
+                        kept_bound = np.broadcast_to(s["kept_bound"].min(axis=0), kept_error.shape)
+                        kept_ratio = _ratio(kept_error, kept_bound)
+                        per_position = np.maximum(per_position, kept_ratio.max(axis=1))
+                        candidates.append((kept_error, kept_bound))
                     worst_index = int(np.argmax(per_position))
                     if per_position[worst_index] > s["worst"][0]:
-                        flat = np.unravel_index(int(np.argmax(ratio[:, worst_index])), ratio[:, worst_index].shape)
-                        s["worst"] = (
-                            float(per_position[worst_index]),
-                            float(error[flat[0], worst_index, flat[1]]),
-                            float(bound[flat[0], worst_index, flat[1]]),
+                        s["worst"] = _worst_case(
+                            per_position[worst_index],
                             int(positions[worst_index]),
+                            [(errors[worst_index], bounds_[worst_index]) for errors, bounds_ in candidates],
                         )
                     if s["first"] is None and per_position.max() > 1:
                         s["first"] = int(positions[int(np.argmax(per_position > 1))])
                     # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB).
-                    ca, sa, sb, cb = y[0][:, a], y[0][:, b], -y[1][:, a], y[1][:, b]
-                    da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
                     block_error = np.sqrt(da * da + db * db + dc * dc + dd * dd)
                     if ideal.passthrough.size:
                         passthrough_error = np.abs(y[0][:, ideal.passthrough] - 1).max(axis=1)
@@ -1060,7 +1088,6 @@ class _Auditor:
                     with np.errstate(invalid="ignore"):
                         angle = np.abs(np.arctan2(sa * gc - ca * gs, ca * gc + sa * gs))
                     s["angle"][positions] = np.nan_to_num(angle.max(axis=1), nan=np.pi)
-                    beta = bound[0][:, a]
                     orthogonality = np.maximum(
                         np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
                         np.abs(-ca * sb + sa * cb),
@@ -1246,6 +1273,33 @@ class _Auditor:
             certified=self.certified,
             angle_error=self.angle_error,
         )
+
+
+def _as_index(index: np.ndarray) -> slice | np.ndarray:
+    """An index array as a slice when it is an arithmetic progression (a view instead of a gathered copy)."""
+    if index.size > 1:
+        step = int(index[1] - index[0])
+        if step > 0 and np.array_equal(index, index[0] + step * np.arange(index.size)):
+            return slice(int(index[0]), int(index[-1]) + 1, step)
+    return index
+
+
+def _sweep_weights(probes: np.ndarray, ideal: _Ideal) -> np.ndarray:
+    """|x₁| + |x₂| per pair: 1 for the basis probes A and B, the random probe's own for R; shape `(2, 1, n)`."""
+    a, b = ideal.pairs[:, 0], ideal.pairs[:, 1]
+    random = np.abs(probes[2][a]) + np.abs(probes[2][b])
+    return np.stack([np.ones_like(random), random])[:, np.newaxis, :]
+
+
+def _worst_case(ratio: float, position: int, candidates: list[tuple[np.ndarray, np.ndarray]]) -> tuple:
+    """(ratio, error, bound, position) of the worst coordinate among (error, bound) rows of one position."""
+    best = (-1.0, 0.0, 0.0)
+    for errors, bounds in candidates:
+        ratios = _ratio(errors, bounds)
+        k = int(np.argmax(ratios))
+        if ratios[k] > best[0]:
+            best = (float(ratios[k]), float(errors[k]), float(bounds[k]))
+    return (float(ratio), best[1], best[2], position)
 
 
 def _structure_of(ideal: _Ideal) -> Structure:
