@@ -645,7 +645,7 @@ class _Auditor:
             y = to_float64(raw, x.shape)
         except BadOutput as error:
             self.dtype_info[dtype] = {"status": "contract failed", "reason": error.reason}
-            self.add("contract", False, f"{error.reason}.", dtype=dtype)
+            self.add("contract", False, f"{error.reason[0].upper()}{error.reason[1:]}.", dtype=dtype)
             return False
         except CallFailed as error:
             self.dtype_info[dtype] = {"status": "unsupported", "reason": f"the target raised {error.reason}"}

@@ -173,7 +173,8 @@ def find_structure(
             column = int(passthrough_array[int(np.argmax(identity_gap.max(axis=0)))])
             problems.append(f"coordinate {column} does not mix with any other but is not left unchanged either")
     direction = _direction(matrices, positions, pair_array, beta)
-    worst = max(worst, float(problems != []) * max(worst, 1.0 + 1e-12))
+    if problems:
+        worst = max(worst, math.inf if not pair_array.size else worst)
     return Structure(
         pairs=pair_array,
         passthrough=passthrough_array,

@@ -1,0 +1,47 @@
+"""The pytest plugin: `pytest --rope-impl TARGET` adds one item per property inside another project's suite."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "test_own.py").write_text("def test_own_project():\n    assert True\n", encoding="utf-8")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    options = ["--rope-max-position", "512", "--rope-head-dim", "16", "--rope-dtypes", "float32"]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *options, *arguments],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_plugin_reports_each_property_for_a_buggy_target(tmp_path: Path) -> None:
+    result = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:bug_clockwise")
+    assert result.returncode == 1, result.stdout
+    assert "ropecheck: auditing RoPE target tests.audit_corpus.numpy_impls:bug_clockwise" in result.stdout
+    assert "FAILED ::ropecheck[tests.audit_corpus.numpy_impls:bug_clockwise]::direction" in result.stdout
+    assert "PASSED ::ropecheck[tests.audit_corpus.numpy_impls:bug_clockwise]::contract" in result.stdout
+    assert "test_own.py::test_own_project" in result.stdout
+
+
+def test_plugin_passes_a_correct_target_and_stays_out_otherwise(tmp_path: Path) -> None:
+    result = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half")
+    assert result.returncode == 0, result.stdout
+    assert "12 passed" in result.stdout
+    plain = _run_pytest(tmp_path)
+    assert plain.returncode == 0 and "1 passed" in plain.stdout and "auditing RoPE target" not in plain.stdout
+
+
+def test_plugin_import_is_light() -> None:
+    code = "import sys, numeric._pytest_plugin; print(sorted(m for m in ('numpy', 'torch', 'jax') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "[]"
