@@ -187,7 +187,11 @@ class _Session:
         self.extra_callers: list[Caller] = []
 
     # -- building
-    def _instance(self, head_dim: int, dtype: str, base: float | None) -> Callable[[Any, Any], Any]:
+    def _instance(
+        self, head_dim: int, dtype: str, base: float | None, scaling: Scaling | None = None
+    ) -> Callable[[Any, Any], Any]:
+        """A fresh callable: built-ins are built (per dtype, with `module_cast` where asked), factories are
+        instantiated; a plain function is returned as is. `scaling` applies to built-ins only."""
         obj, options = self.loaded.obj, self.options
         if self.loaded.adapter is not None:
             from numeric._adapters import AdapterConfig
@@ -195,16 +199,18 @@ class _Session:
             config = AdapterConfig(
                 head_dim=head_dim,
                 base=base,
-                scaling=None if options.scaling is None else options.scaling.to_huggingface(),
+                scaling=None if scaling is None else scaling.to_huggingface(),
                 rotary_dim=options.rotary_dim,
                 dtype=dtype,
+                module_cast=options.module_cast,
                 max_position=max(options.max_position, 8),
             )
             try:
                 self.loaded.adapter.check_config(config)
-                return self.loaded.adapter.build(config)
+                fn = self.loaded.adapter.build(config)
             except Exception as error:
                 raise AuditError(f"cannot build built-in target {self.loaded.name!r}: {_one_line(error)}") from None
+            return _numpy_output(fn) if self.loaded.adapter.framework == "mlx" else fn
         if self.loaded.is_factory:
             return _construct(obj, head_dim, base, options.rotary_dim)
         return obj
@@ -222,7 +228,8 @@ class _Session:
         """Find the framework (unless forced) and the head dimension (unless given) with one small call each."""
         options = self.options
         if self.loaded.adapter is not None:
-            frameworks = [self.loaded.adapter.framework]
+            # MLX arrays come back as NumPy arrays of the same dtype (see `_numpy_output`).
+            frameworks = [{"mlx": "numpy"}.get(self.loaded.adapter.framework, self.loaded.adapter.framework)]
         elif options.framework == "auto":
             frameworks = framework_hints(self.loaded.obj)
         else:
@@ -237,7 +244,7 @@ class _Session:
             for framework in frameworks:
                 for dtype in probe_dtypes[:2]:
                     try:
-                        fn = self._instance(head_dim, dtype, options.base)
+                        fn = self._instance(head_dim, dtype, options.base, options.scaling)
                     except AuditError:
                         raise
                     except Exception as error:  # a factory that cannot be built with this head_dim
@@ -279,22 +286,49 @@ class _Session:
         if self._shared is not None:
             return self._shared
         if dtype not in self._callers:
-            fn = self._instance(self.head_dim, dtype, self.options.base)
+            fn = self._instance(self.head_dim, dtype, self.options.base, self.options.scaling)
             self._callers[dtype] = Caller(fn, self.framework, self.options.timeout, self.worker)
         return self._callers[dtype]
 
-    def rebuilt(self, base: float, dtype: str) -> Caller:
-        """A fresh instance built with another base (for the state property)."""
-        fn = self._instance(self.head_dim, dtype, base)
+    def rebuilt(self, dtype: str, base: float | None, scaling: Scaling | None, head_dim: int) -> Caller:
+        """A fresh instance of another (or the same) configuration, for the state property."""
+        fn = self._instance(head_dim, dtype, base, scaling)
         caller = Caller(fn, self.framework, self.options.timeout, self.worker)
         self.extra_callers.append(caller)
         return caller
+
+    @property
+    def can_rescale(self) -> bool:
+        """Whether instances with another scaling can be built (built-ins that implement a scaling)."""
+        return self.loaded.adapter is not None and self.options.scaling is not None
+
+    @property
+    def can_resize(self) -> bool:
+        """Whether instances with another head size can be built (built-ins; factories taking the size)."""
+        if self.loaded.adapter is not None:
+            return True
+        try:
+            parameters = inspect.signature(self.loaded.obj).parameters
+        except (TypeError, ValueError):
+            return False
+        return self.can_rebuild and any(name in parameters for name in ("head_dim", "dim", "d"))
 
     def target_seconds(self) -> float:
         callers = {id(c): c for c in [*self._callers.values(), *self.extra_callers]}
         if self._shared is not None:
             callers[id(self._shared)] = self._shared
         return sum(c.target_seconds for c in callers.values())
+
+
+def _numpy_output(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """An MLX adapter's outputs as NumPy arrays of the same dtype, converted (and so evaluated) inside the call:
+    MLX streams belong to the thread that made the array, and NumPy has no MLX bfloat16."""
+    from numeric._adapters import to_numpy
+
+    def call(x: Any, positions: Any) -> Any:
+        return to_numpy(fn(x, positions))
+
+    return call
 
 
 def _one_line(error: BaseException) -> str:
@@ -355,6 +389,7 @@ class _Options:
     timeout: float
     budget: float
     progress: bool
+    module_cast: bool = False
 
 
 def _validate(**raw: Any) -> _Options:
@@ -417,6 +452,7 @@ def _validate(**raw: Any) -> _Options:
         timeout=float(raw["timeout"]),
         budget=budget,
         progress=bool(raw["progress"]),
+        module_cast=bool(raw.get("module_cast", False)),
     )
 
 
@@ -542,6 +578,7 @@ def audit(
     budget: float = policy.DEFAULT_SCORE_BUDGET,
     progress: bool = False,
     name: str | None = None,
+    module_cast: bool = False,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -563,6 +600,9 @@ def audit(
     - `budget`: the relative score-error budget of the certified context length.
     - `progress`: show a rich progress bar on stderr.
     - `name`: the target's name in the report (default: the TARGET string or the callable's qualified name).
+    - `module_cast`: built-in targets only: build each library module in float32, then cast the whole module to
+      the audited dtype the way users cast models (`.to(dtype)` in torch, a dtype policy in Keras), one fresh
+      module per dtype; without it the module stays float32 and only x has the audited dtype.
 
     **Returns:**
 
@@ -585,6 +625,7 @@ def audit(
         timeout=timeout,
         budget=budget,
         progress=progress,
+        module_cast=module_cast,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
@@ -596,6 +637,11 @@ def audit(
         raise AuditError(f"the target is a {type(fn).__name__}, not a callable fn(x, positions)")
     if name:
         loaded.name = name
+    if options.module_cast and loaded.adapter is None:
+        raise AuditError(
+            f"--module-cast applies to built-in targets only; {loaded.name!r} is called as given"
+            " (cast your own module before passing it)"
+        )
     session = _Session(loaded, options, Worker())
     session.detect()
     report = _Auditor(session, options).run()
@@ -1180,7 +1226,21 @@ class _Auditor:
 
     # -- state --------------------------------------------------------------------------------------------
     def state(self, ideal: _Ideal, dtypes: list[str], primary: str) -> None:
-        problems = []
+        """Results must not depend on earlier calls or on other instances (ROPE-KV-CACHE-REUSE).
+
+        Two checks: (1) the contract's first input, called again after every other call of the audit, gives the
+        same output (two outputs of the target compared with each other, so a library's own precision is not
+        charged here); (2) where instances can be built (built-ins, factory classes), a second configuration —
+        another base, another scaling (built-ins with a scaling), another head size — is built and called in the
+        same process in both orders (first, then second, then first again; and second, then a fresh first), and
+        every output is checked against its own configuration's reference.
+
+        Check (2) is judged in the highest-precision dtype whose precision property passed, under the same policy
+        bound; when precision failed in every dtype, a deviation counts only beyond four times the one the audited
+        configuration itself shows on the same probes, so float32-formed angles are reported once, under
+        spectrum and precision, and not again as state.
+        """
+        problems: list[str] = []
         for dtype in dtypes:
             x, positions, y = self.contract_outputs[dtype]
             try:
@@ -1188,16 +1248,16 @@ class _Auditor:
             except CallFailed as error:
                 problems.append(f"{dtype}: the first call's input now raises {error.reason}")
                 continue
-            _, bound = ideal.expected(x, positions, dtype)
+            _, bound = self.loose_bound(x, positions, dtype)
             gap = np.abs(again - y)
-            if np.any(_ratio(gap, bound) > 1):
+            if np.any(_ratio(gap, bound) > 1) or (np.isnan(y) != np.isnan(again)).any():
                 problems.append(
-                    f"{dtype}: the first call's input gives a different output after the audit's other calls"
-                    f" (by {_max(gap):.3g})"
+                    f"{dtype}: the first call's input (positions 0…{int(positions[-1])}) gives a different output"
+                    f" after the audit's other calls (by {_max(gap):.3g}): an earlier call left state behind"
                 )
         detail_other = "the target is a plain function: other instances were not tested"
         if self.session.can_rebuild:
-            detail_other = self.other_instance(ideal, primary, problems)
+            detail_other = self.other_configurations(ideal, dtypes, primary, problems)
         ok = not problems
         detail = (
             f"Results do not depend on earlier calls; {detail_other}."
@@ -1206,44 +1266,113 @@ class _Auditor:
         )
         self.add("state", ok, detail)
 
-    def other_instance(self, ideal: _Ideal, dtype: str, problems: list[str]) -> str:
-        """Build an instance with another base; it must rotate by its own θ, and leave the first one unchanged."""
-        other_base = ideal.base * 2
-        try:
-            other = self.session.rebuilt(other_base, dtype)
-        except AuditError:
-            raise
-        except Exception as error:
-            problems.append(f"an instance with base {other_base:g} cannot be built: {_one_line(error)}")
-            return ""
-        positions = np.arange(min(_SMALL_POSITIONS, self.n))
-        x, first_positions, y_first = self.contract_outputs[dtype]
-        probes, _ = sweep_probes(self.d, _structure_of(ideal))
-        x_probe = _round(np.broadcast_to(probes[:2, np.newaxis, :], (2, positions.size, self.d)), dtype)
-        try:
-            y_other, _ = other.call(np.ascontiguousarray(x_probe), positions, dtype)
-            y_again, _ = self.session.caller(dtype).call(x, first_positions, dtype)
-        except CallFailed as error:
-            problems.append(f"a second instance raised {error.reason}")
-            return ""
-        other_ideal = dataclasses.replace(ideal, base=other_base)
-        expected, bound = other_ideal.expected(x_probe, positions, dtype)
-        gap = np.abs(y_other - expected)
-        if np.any(_ratio(gap, bound) > 1):
-            own, _ = ideal.expected(x_probe, positions, dtype)
-            same_as_first = np.all(np.abs(y_other - own) <= bound)
-            problems.append(
-                f"an instance built with base {other_base:g} does not rotate by its own θ (off by {_max(gap):.3g})"
-                + (
-                    f"; it returns the rotation of base {ideal.base:g}: a cache shared across instances"
-                    if same_as_first
-                    else ""
-                )
+    def state_dtype(self, dtypes: list[str], primary: str) -> tuple[str, bool]:
+        """(dtype the configurations are compared in, whether its precision property passed)."""
+        passed = {f.dtype for f in self.findings if f.property == "precision" and f.ok}
+        for dtype in _PRECISION_ORDER:
+            if dtype in dtypes and dtype in passed:
+                return dtype, True
+        return primary, False
+
+    def configurations(self, ideal: _Ideal) -> list[tuple[str, float | None, Scaling | None, int, _Ideal]]:
+        """The second configurations: (label, base to build with, scaling, head size, its reference)."""
+        options = self.options
+        other_base = 500000.0 if ideal.base < 100000 else 10000.0
+        out = [
+            (
+                f"base {other_base:g}",
+                other_base,
+                options.scaling,
+                self.d,
+                dataclasses.replace(
+                    ideal, base=other_base, theta_units=policy.frequency_error_units(other_base, _factor(ideal))
+                ),
             )
-        _, bound_first = ideal.expected(x, first_positions, dtype)
-        if np.any(_ratio(np.abs(y_again - y_first), bound_first) > 1):
-            problems.append(f"using an instance with base {other_base:g} changed the first instance's output")
-        return f"an instance with base {other_base:g} rotates by its own θ and leaves the first unchanged"
+        ]
+        if self.session.can_rescale and options.scaling is not None:
+            scaling = dataclasses.replace(options.scaling, factor=2 * options.scaling.factor, short=None, long=None)
+            units = policy.frequency_error_units(ideal.base, scaling.factor)
+            other = dataclasses.replace(ideal, scaling=scaling, theta_units=units)
+            out.append((f"scaling {scaling.spec()}", options.base, scaling, self.d, other))
+        layout = _layout_of(ideal)
+        if self.session.can_resize and ideal.passthrough.size == 0 and layout and self.d >= 16:
+            half = self.d // 2 + (self.d // 2) % 2
+            pairs = (_half_pairs if layout == "half" else _interleaved_pairs)(half)
+            other = dataclasses.replace(ideal, d=half, pairs=pairs, passthrough=np.arange(half, half))
+            out.append((f"head size {half}", options.base, options.scaling, half, other))
+        return out
+
+    def other_configurations(self, ideal: _Ideal, dtypes: list[str], primary: str, problems: list[str]) -> str:
+        """Build the audited configuration A and each second configuration B in both orders; check each output
+        against its own reference (see `state`). Returns the passing summary."""
+        dtype, precise = self.state_dtype(dtypes, primary)
+        positions = np.arange(min(_SMALL_POSITIONS, self.n))
+        labels = []
+        for label, base, scaling, head_dim, reference in self.configurations(ideal):
+            labels.append(label)
+            try:
+                first = self.session.rebuilt(dtype, self.options.base, self.options.scaling, self.d)
+                second = self.session.rebuilt(dtype, base, scaling, head_dim)
+                second_fresh = self.session.rebuilt(dtype, base, scaling, head_dim)
+            except AuditError as error:
+                problems.append(f"an instance with {label} cannot be built: {error}")
+                continue
+            except Exception as error:
+                problems.append(f"an instance with {label} cannot be built: {_one_line(error)}")
+                continue
+            x_a = self.state_probes(ideal, positions, dtype)
+            x_b = self.state_probes(reference, positions, dtype)
+            try:
+                # Order 1: A, then B, then A again.
+                y_a = first.call(x_a, positions, dtype)[0]
+                y_b = second.call(x_b, positions, dtype)[0]
+                y_a_again = first.call(x_a, positions, dtype)[0]
+                # Order 2: B (fresh), then a fresh A.
+                y_b_first = second_fresh.call(x_b, positions, dtype)[0]
+                first_after = self.session.rebuilt(dtype, self.options.base, self.options.scaling, self.d)
+                y_a_after = first_after.call(x_a, positions, dtype)[0]
+            except CallFailed as error:
+                problems.append(f"an instance with {label} raised {error.reason}")
+                continue
+            expected_a, bound_a = ideal.expected(x_a, positions, dtype)
+            expected_b, bound_b = reference.expected(x_b, positions, dtype)
+            own = float(_ratio(np.abs(y_a - expected_a), bound_a).max())
+            allowed = 1.0 if precise else max(1.0, 4 * own)
+            for y, order in ((y_b, "built and called after the audited one"), (y_b_first, "built first")):
+                ratio = _ratio(np.abs(y - expected_b), bound_b)
+                if ratio.max() > allowed:
+                    gap = _max(np.abs(y - expected_b))
+                    text = f"an instance with {label} ({order}) does not rotate by its own θ (off by {gap:.3g})"
+                    if label.startswith(("base", "scaling")):
+                        as_first = _ratio(np.abs(y - ideal.expected(x_b, positions, dtype)[0]), bound_b)
+                        if as_first.max() <= allowed:
+                            text += ": it returns the audited configuration's rotation — a cache shared across"
+                            text += " instances, keyed without the " + label.split()[0]
+                    problems.append(text)
+            _, loose = self.loose_bound(x_a, positions, dtype)
+            if np.any(_ratio(np.abs(y_a_again - y_a), loose) > 1):
+                problems.append(f"calling an instance with {label} changed an earlier instance's output")
+            if _ratio(np.abs(y_a_after - expected_a), bound_a).max() > allowed:
+                gap = _max(np.abs(y_a_after - expected_a))
+                problems.append(
+                    f"an instance of the audited configuration built after one with {label} does not rotate by its"
+                    f" own θ (off by {gap:.3g})"
+                )
+        judged = (
+            f"judged in {dtype} under the precision policy"
+            if precise
+            else f"judged in {dtype} against the audited configuration's own deviation (precision fails in every dtype)"
+        )
+        return (
+            f"instances with {', '.join(labels)} built and called in the same process, in both orders, each rotate"
+            f" by their own θ ({judged})"
+        )
+
+    def state_probes(self, ideal: _Ideal, positions: np.ndarray, dtype: str) -> np.ndarray:
+        """Basis probes (1 on each pair's first, then second coordinate) plus one random vector, per position."""
+        probes, _ = sweep_probes(ideal.d, _structure_of(ideal))
+        rows = np.broadcast_to(probes[:3, np.newaxis, :], (min(3, len(probes)), positions.size, ideal.d))
+        return _round(np.ascontiguousarray(rows), dtype)
 
     # -- report -------------------------------------------------------------------------------------------
     def report(self, ideal: _Ideal | None, layout: str, direction: str) -> AuditReport:
@@ -1300,6 +1429,19 @@ def _worst_case(ratio: float, position: int, candidates: list[tuple[np.ndarray, 
         if ratios[k] > best[0]:
             best = (float(ratios[k]), float(errors[k]), float(bounds[k]))
     return (float(ratio), best[1], best[2], position)
+
+
+def _factor(ideal: _Ideal) -> float:
+    return 1.0 if ideal.scaling is None else ideal.scaling.factor
+
+
+def _layout_of(ideal: _Ideal) -> str | None:
+    """The layout name ("half" or "interleaved") when the pairs are exactly that layout, else None."""
+    rotary = ideal.rotary_dim
+    for name, pairs in (("half", _half_pairs(rotary)), ("interleaved", _interleaved_pairs(rotary))):
+        if np.array_equal(ideal.pairs, pairs):
+            return name
+    return None
 
 
 def _structure_of(ideal: _Ideal) -> Structure:

@@ -1,5 +1,10 @@
 """`ropecheck audit TARGET [options]`: certify a RoPE implementation from the command line.
 
+`ropecheck audit --list` lists the built-in targets (real libraries) with their installed versions;
+`ropecheck audit --all [--json | --markdown]` audits every installed built-in with its defaults and prints the
+conformance table (`numeric._conformance`), each failing finding with the claims it breaks and the one-line
+command that reproduces it.
+
 Exit codes: 0 the target conforms, 1 a property fails, 2 bad usage or a target that cannot be loaded, called,
 or that hangs (one line on stderr, no traceback). `--json` prints one object (the `AuditReport.to_json()`
 schema) and nothing else on stdout; progress is shown on a terminal's stderr only, never with `--json`.
@@ -34,7 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
             " extracting its per-position linear map and comparing it with a high-precision reference."
         ),
     )
-    parser.add_argument("target", help="package.module:attr, path/to/file.py:attr, or a built-in target name")
+    parser.add_argument(
+        "target", nargs="?", help="package.module:attr, path/to/file.py:attr, or a built-in target name (see --list)"
+    )
+    parser.add_argument("--list", action="store_true", help="list the built-in targets and exit")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="audit every installed built-in with its default base and scaling; print the conformance table",
+    )
+    parser.add_argument("--markdown", action="store_true", help="with --all: print the table as Markdown")
+    parser.add_argument(
+        "--module-cast",
+        action="store_true",
+        help="built-ins only: build the module in float32, then cast it to each audited dtype as users cast models",
+    )
     parser.add_argument("--base", type=float, help="expected θ base (default: inferred from the spectrum)")
     parser.add_argument("--layout", help="expected pairing: interleaved or half (default: detected)")
     parser.add_argument(
@@ -43,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         "longrope:F[,orig=N,short=a/b/…,long=a/b/…]",
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
-    parser.add_argument("--max-position", type=int, default=32768, help="audit positions 0…N−1 (default 32768)")
+    parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
     parser.add_argument("--dtypes", default="float32,bfloat16,float16,float64", help="comma-separated dtypes")
     parser.add_argument("--framework", default="auto", help="auto (default), numpy, torch or jax")
     parser.add_argument("--head-dim", type=int, help="head dimension d (default: tries 128, 64, …)")
@@ -54,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="DIR", help="write report.md, report.html and plots into DIR")
     return parser
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"ropecheck audit: error: {message}\n")
+    return EXIT_USAGE
 
 
 def _json_safe(value: Any) -> Any:
@@ -84,6 +108,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    if args.list:
+        if args.target or args.all:
+            return _usage("--list takes no target and no --all")
+        return _list(args.json)
+    if args.all:
+        if args.target:
+            return _usage("--all audits every built-in; give no target (or audit one by name without --all)")
+        return _all(args)
+    if not args.target:
+        return _usage("the following arguments are required: target (or --list, or --all)")
+    if args.markdown:
+        return _usage("--markdown applies to --all only")
     from numeric._audit import audit
     from numeric._targets import AuditError
 
@@ -94,13 +130,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             layout=args.layout,
             scaling=args.scaling,
             rotary_dim=args.rotary_dim,
-            max_position=args.max_position,
+            max_position=32768 if args.max_position is None else args.max_position,
             dtypes=args.dtypes,
             framework=args.framework,
             head_dim=args.head_dim,
             timeout=args.timeout,
             budget=args.budget,
             progress=not args.json and sys.stderr.isatty(),
+            module_cast=args.module_cast,
         )
     except AuditError as error:
         sys.stderr.write(f"ropecheck audit: error: {error}\n")
@@ -132,3 +169,90 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`
         sys.stderr.close()
     return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _list(as_json: bool) -> int:
+    """Print the built-in targets: name, library, version (or why not), layout, positions, what is called."""
+    from numeric._adapters import installed_version, is_available, list_adapters
+
+    rows = []
+    for spec in list_adapters():
+        available, reason = is_available(spec)
+        status = installed_version(spec) if available else reason
+        if not available and reason.startswith("not installed"):
+            status = "not installed"
+        rows.append(
+            {
+                "name": spec.name,
+                "library": spec.library,
+                "version": status,
+                "layout": spec.layout,
+                "positions": spec.positions,
+                "scaling": spec.scaling_kind,
+                "wraps": spec.wraps,
+            }
+        )
+    if as_json:
+        json.dump(rows, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    width = max(len(row["name"]) for row in rows)
+    version_width = max(len(str(row["version"])) for row in rows)
+    for row in rows:
+        sys.stdout.write(
+            f"{row['name']:<{width}}  {row['library']:<22}  {row['version']!s:<{version_width}}  "
+            f"{row['layout']:<11}  {row['wraps']}\n"
+        )
+    return EXIT_OK
+
+
+def _all(args: argparse.Namespace) -> int:
+    """`--all`: audit every built-in with its defaults; print the table (text, --json or --markdown)."""
+    from numeric._conformance import DEFAULT_MAX_POSITION, conformance_table, render_markdown
+
+    if args.json and args.markdown:
+        return _usage("choose one of --json and --markdown")
+    ignored = [
+        flag
+        for flag, value in (
+            ("--base", args.base),
+            ("--scaling", args.scaling),
+            ("--layout", args.layout),
+            ("--rotary-dim", args.rotary_dim),
+            ("--head-dim", args.head_dim),
+            ("--report", args.report),
+        )
+        if value is not None
+    ]
+    if ignored:
+        sys.stderr.write(
+            f"ropecheck audit: error: --all audits each built-in with its own defaults; {', '.join(ignored)}"
+            " applies to one target (ropecheck audit NAME ...)\n"
+        )
+        return EXIT_USAGE
+    max_position = DEFAULT_MAX_POSITION if args.max_position is None else args.max_position
+    if max_position < 2:
+        return _usage(f"--max-position must be at least 2, got {max_position}")
+    show = (lambda name: sys.stderr.write(f"auditing {name} …\n")) if sys.stderr.isatty() else None
+    try:
+        rows = conformance_table(
+            max_position=max_position,
+            dtypes=args.dtypes,
+            module_cast=args.module_cast,
+            timeout=args.timeout,
+            progress=show,
+        )
+    except (ValueError, KeyboardInterrupt) as error:
+        return _usage(str(error) or "interrupted")
+    try:
+        if args.json:
+            document = {"max_position": max_position, "module_cast": args.module_cast, "rows": rows}
+            json.dump(_json_safe(document), sys.stdout, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(render_markdown(rows, max_position=max_position))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+    audited = [row for row in rows if row["verdict"] is not None]
+    return EXIT_OK if audited and all(row["verdict"] == "pass" for row in audited) else EXIT_FAIL

@@ -18,17 +18,23 @@ def llama_config(config: AdapterConfig, base: float, scaling: dict[str, Any] | N
     """A one-head `LlamaConfig` carrying the RoPE settings under the key the installed version reads.
 
     transformers 5 reads `rope_parameters` (with `rope_theta` inside); transformers 4 reads `rope_theta` and
-    `rope_scaling`. `max_position_embeddings` is `config.max_position`.
+    `rope_scaling`. `max_position_embeddings` is `config.max_position`, except for dynamic NTK: transformers
+    takes its original context from `max_position_embeddings` (and has no `original_max_position_embeddings`
+    key for it), so a model trained on N tokens with dynamic scaling is configured with N there, as its
+    documentation describes.
     """
     from transformers import LlamaConfig
 
     parameters = {key: value for key, value in (scaling or {}).items() if key != "type"}
     parameters["rope_type"] = (scaling or {}).get("type", "default")
+    max_position = config.max_position
+    if parameters["rope_type"] == "dynamic":
+        max_position = int(parameters.pop("original_max_position_embeddings", max_position))
     common = {
         "hidden_size": config.head_dim,
         "num_attention_heads": 1,
         "head_dim": config.head_dim,
-        "max_position_embeddings": config.max_position,
+        "max_position_embeddings": max_position,
     }
     if "rope_parameters" in inspect.signature(LlamaConfig.__init__).parameters:
         return LlamaConfig(rope_parameters={"rope_theta": base, **parameters}, **common)
