@@ -1,0 +1,99 @@
+"""The data every generated page is made from: the ledger as `ropecheck claims --json` prints it.
+
+In the real build the claims come from `proofs.all_claims()` (decided live) and, once `numeric._evidence` exists,
+each claim's numeric evidence is merged under the key `numeric`. A build may instead point
+`ropecheck_claims_json` at a file of the same shape (the tests do, with fake claims).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]{16}\.txt$")
+TOPICS = ("attention", "sinusoidal", "relative", "rope", "decay", "cache", "linear-attention")
+TOPIC_TITLES = {
+    "attention": "Attention and permutation equivariance",
+    "sinusoidal": "Sinusoidal positional encoding",
+    "relative": "Relative position encodings",
+    "rope": "Rotary position embedding (RoPE)",
+    "decay": "Long-term decay",
+    "cache": "KV cache",
+    "linear-attention": "Linear attention",
+}
+DTYPES = ("float16", "bfloat16", "float32", "float64", "mpmath")
+_REQUIRED = ("id", "title", "topic", "statement", "sources", "verdict", "method", "certificate")
+
+
+class ClaimDataError(ValueError):
+    """The claims payload does not have the `ropecheck claims --json` shape."""
+
+
+def is_seed(document: str) -> bool:
+    """Whether a source names a seed file (`shared/seeds/NNN_<hash>.txt`) rather than a paper."""
+    return bool(SEED_FILE.match(document))
+
+
+def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:
+    """`numeric._evidence.numeric_evidence`, or None while that module does not exist yet."""
+    try:
+        from numeric._evidence import numeric_evidence
+    except ModuleNotFoundError as error:
+        if error.name != "numeric._evidence":
+            raise  # a missing dependency inside the module is a real failure
+        return None
+    return numeric_evidence
+
+
+def registry_payload() -> dict[str, Any]:
+    """`{"claims": [...]}` from the live registry, with numeric evidence merged where available."""
+    import proofs
+
+    evidence = _evidence_function()
+    claims: list[dict[str, Any]] = []
+    for claim in proofs.all_claims():
+        data = claim.to_json()
+        if evidence is not None:
+            data["numeric"] = evidence(claim)
+        claims.append(data)
+    return {"claims": claims}
+
+
+def load_claims(json_path: str, confdir: str | Path) -> list[dict[str, Any]]:
+    """The claims to document: from `json_path` (relative to `confdir`) when set, else from the registry.
+
+    **Raises:**
+
+    `ClaimDataError` naming the claim and field when the payload is malformed.
+    """
+    if json_path:
+        payload = json.loads((Path(confdir) / json_path).read_text(encoding="utf-8"))
+    else:
+        payload = registry_payload()
+    claims = payload.get("claims") if isinstance(payload, dict) else None
+    if not isinstance(claims, list) or not claims:
+        raise ClaimDataError('expected {"claims": [...]} with at least one claim')
+    seen: set[str] = set()
+    for claim in claims:
+        missing = [key for key in _REQUIRED if key not in claim]
+        if missing:
+            raise ClaimDataError(f"claim {claim.get('id', '?')!r} lacks {', '.join(missing)}")
+        if claim["id"] in seen:
+            raise ClaimDataError(f"duplicate claim ID {claim['id']!r}")
+        if not re.fullmatch(r"[A-Z0-9][A-Z0-9-]*", claim["id"]):
+            raise ClaimDataError(f"claim ID {claim['id']!r} is not of the form ROPE-RELATIVE-MATRIX")
+        seen.add(claim["id"])
+    return claims
+
+
+def topics_in_order(claims: list[dict[str, Any]]) -> list[str]:
+    """Topics in the documented order, then any unlisted topic in ledger order."""
+    present = [claim["topic"] for claim in claims]
+    ordered = [topic for topic in TOPICS if topic in present]
+    for topic in present:
+        if topic not in ordered:
+            ordered.append(topic)
+    return ordered

@@ -1,0 +1,114 @@
+"""Small MyST writers: escaped text, inline and display math, verdict badges, list-tables.
+
+Everything the generated pages say comes from the registry's JSON; these helpers only make sure that text from it
+(titles, quotes with `$…$` math, SymPy output) reaches the page as the reader should see it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_PUNCTUATION = set("\\`*_{}[]<>()#+-.!|$~^&:=\"'")
+# Math in quoted source text, longest delimiters first.
+_MATH_IN_TEXT = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$(?!\s)([^$]+?)(?<!\s)\$", re.DOTALL)
+# SymPy's plain-text printer (Matrix([[...]]), x**2) rather than LaTeX: shown as code, not fed to MathJax.
+_SYMPY_TEXT = re.compile(r"Matrix\(\[|\*\*")
+
+
+def escape(text: str) -> str:
+    """`text` as literal Markdown: every ASCII punctuation character backslash-escaped, line breaks folded."""
+    folded = " ".join(text.split())
+    return "".join("\\" + ch if ch in _PUNCTUATION else ch for ch in folded)
+
+
+def _fence_for(text: str, minimum: int = 1) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(minimum, longest + 1)
+
+
+def literal(text: str) -> str:
+    """Inline code."""
+    fence = _fence_for(text)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def looks_like_sympy_text(latex: str) -> bool:
+    """Whether a `latex` field holds SymPy's plain-text form instead of LaTeX (it would render as garbage)."""
+    return bool(_SYMPY_TEXT.search(latex))
+
+
+def inline_math(latex: str) -> str:
+    """`{math}` role for one formula (line breaks folded)."""
+    body = " ".join(latex.split())
+    fence = _fence_for(body)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{{math}}{fence}{pad}{body}{pad}{fence}"
+
+
+def display_math(latex: str) -> str:
+    """A `{math}` block; blank lines are dropped because Sphinx would split the formula there."""
+    body = "\n".join(line for line in latex.splitlines() if line.strip())
+    fence = _fence_for(body, 3)
+    return f"{fence}{{math}}\n{body}\n{fence}"
+
+
+def formula_block(latex: str) -> str:
+    """Display math, or a code block labelled as SymPy text when the field is not LaTeX."""
+    if looks_like_sympy_text(latex):
+        fence = _fence_for(latex, 3)
+        return f"{fence}text\n{latex}\n{fence}\n\n*(SymPy form: the engine recorded no LaTeX for this step.)*"
+    return display_math(latex)
+
+
+def rich_text(text: str) -> str:
+    """Source text with its `$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]` math kept as math and the rest escaped."""
+    out: list[str] = []
+    position = 0
+    for match in _MATH_IN_TEXT.finditer(text):
+        out.append(escape(text[position : match.start()]))
+        latex = next(group for group in match.groups() if group is not None)
+        out.append(" " + inline_math(latex) + " ")
+        position = match.end()
+    out.append(escape(text[position:]))
+    return "".join(out).strip()
+
+
+def verdict_badge(verdict: str) -> str:
+    """An inline HTML badge (styled in `_static/ropecheck.css`)."""
+    safe = re.sub(r"[^a-z]", "", verdict.lower()) or "unknown"
+    return f'<span class="verdict verdict-{safe}">{safe}</span>'
+
+
+def claim_ref(claim_id: str) -> str:
+    """A `{claim}` citation."""
+    return f"{{claim}}`{claim_id}`"
+
+
+def list_table(header: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int] | None = None) -> str:
+    """A MyST `list-table` whose cells are Markdown (math roles with `|` inside are safe here)."""
+    lines = ["````{list-table}", ":header-rows: 1"]
+    if widths:
+        lines.append(":widths: " + " ".join(str(w) for w in widths))
+    lines.append(":class: ropecheck-table")
+    lines.append("")
+    for row in [header, *rows]:
+        for index, cell in enumerate(row):
+            text = cell if cell.strip() else "—"
+            cell_lines = text.splitlines() or [""]
+            lines.append(("* - " if index == 0 else "  - ") + cell_lines[0])
+            lines.extend("    " + line if line else "" for line in cell_lines[1:])
+    lines.append("````")
+    return "\n".join(lines)
+
+
+def format_number(value: object) -> str:
+    """Numbers in evidence tables: 3 significant digits, strings (\"inf\") as given."""
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return escape(str(value))
