@@ -15,7 +15,7 @@ DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
 # original context is small so that an audit of a few thousand positions crosses it.
 STANDARD_SCALINGS: dict[str, dict[str, Any]] = {
     "linear": {"type": "linear", "factor": 4.0},
-    "dynamic": {"type": "dynamic", "factor": 4.0},
+    "dynamic": {"type": "dynamic", "factor": 4.0, "original_max_position_embeddings": 2048},
     "yarn": {
         "type": "yarn",
         "factor": 4.0,
