@@ -244,6 +244,16 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _failing_summary(failures: list[dict[str, Any]]) -> str:
+    """`precision [bfloat16, float16], state`: each failing property once, with the dtypes it fails in."""
+    by_property: dict[str, list[str]] = {}
+    for failure in failures:
+        dtypes = by_property.setdefault(failure["property"], [])
+        if failure.get("dtype"):
+            dtypes.append(failure["dtype"])
+    return ", ".join(f"{name} [{', '.join(dtypes)}]" if dtypes else name for name, dtypes in by_property.items())
+
+
 def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = None) -> str:
     """The table as Markdown: one line per target, then each failing finding with its claims and reproduction.
 
@@ -283,6 +293,7 @@ def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = No
             f"`{row['scaling']}`" if row["scaling"] else "none",
             *(row["certified"].get(dtype, "—") for dtype in dtypes),
             f"**{verdict}**" if verdict == "fail" else verdict,
+            _failing_summary(row["failures"]) or "—",
         ]
         lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
     failing = [row for row in rows if row["failures"] or row["status"].startswith("error")]
