@@ -41,5 +41,6 @@ html_theme_options = {
     "head_font_family": "serif",
 }
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"
 html_title = "ropecheck claims"
 html_show_sourcelink = False
