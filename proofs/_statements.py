@@ -27,7 +27,7 @@ from ._interval import certify_nonzero, certify_positive
 
 
 def _latex(expr: object) -> str:
-    return sp.latex(expr) if isinstance(expr, sp.Basic) else str(expr)
+    return sp.latex(expr) if isinstance(expr, sp.Basic | sp.MatrixBase) else str(expr)
 
 
 @dataclass(frozen=True)
