@@ -277,8 +277,10 @@ def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = No
         f"Audited positions 0…{(max_position or DEFAULT_MAX_POSITION) - 1} in {', '.join(dtypes)}; each target"
         " against its own default base and scaling (cells: certified positions at the default score budget).",
         "",
-        "| Target | Library | Version | Layout | Direction | Base | Scaling | " + " | ".join(dtypes) + " | Verdict |",
-        "|" + "---|" * (8 + len(dtypes)),
+        "| Target | Library | Version | Layout | Direction | Base | Scaling | "
+        + " | ".join(dtypes)
+        + " | Verdict | Failing properties |",
+        "|" + "---|" * (9 + len(dtypes)),
     ]
     for row in rows:
         audited = row["status"] == "audited"

@@ -89,6 +89,8 @@ def test_conformance_rows_markdown_and_gpu_rows() -> None:
     assert "positions 0…2047" in markdown
     assert "| `transformers` | transformers |" in markdown and "| pass |" in markdown
     assert markdown.count("\n| `") == 2
+    table = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert len({line.replace("\\|", "").count("|") for line in table}) == 1  # every row has the header's columns
 
 
 def test_failing_findings_carry_claims_and_a_reproduction_that_reproduces(
