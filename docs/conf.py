@@ -44,3 +44,10 @@ html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"
 html_title = "ropecheck claims"
 html_show_sourcelink = False
+
+# The conformance table of real libraries: the committed result of `ropecheck audit --all --json` (regenerated
+# with `python -c "from numeric._conformance import write_conformance; write_conformance('docs/conformance.json')"`;
+# tests/test_conformance_published.py fails when it no longer matches the installed libraries).
+import os  # noqa: E402
+
+ropecheck_conformance_json = os.environ.get("ROPECHECK_CONFORMANCE_JSON") or "conformance.json"

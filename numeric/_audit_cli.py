@@ -63,7 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
     parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
-    parser.add_argument("--dtypes", default="float32,bfloat16,float16,float64", help="comma-separated dtypes")
+    parser.add_argument(
+        "--dtypes",
+        help="comma-separated dtypes (default: float32,bfloat16,float16,float64; with --all: float32,bfloat16,float16)",
+    )
     parser.add_argument("--framework", default="auto", help="auto (default), numpy, torch or jax")
     parser.add_argument("--head-dim", type=int, help="head dimension d (default: tries 128, 64, …)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds one call may take (default 30)")
@@ -131,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scaling=args.scaling,
             rotary_dim=args.rotary_dim,
             max_position=32768 if args.max_position is None else args.max_position,
-            dtypes=args.dtypes,
+            dtypes=args.dtypes or "float32,bfloat16,float16,float64",
             framework=args.framework,
             head_dim=args.head_dim,
             timeout=args.timeout,
@@ -208,7 +211,7 @@ def _list(as_json: bool) -> int:
 
 def _all(args: argparse.Namespace) -> int:
     """`--all`: audit every built-in with its defaults; print the table (text, --json or --markdown)."""
-    from numeric._conformance import DEFAULT_MAX_POSITION, conformance_table, render_markdown
+    from numeric._conformance import CONFORMANCE_DTYPES, DEFAULT_MAX_POSITION, conformance_table, render_markdown
 
     if args.json and args.markdown:
         return _usage("choose one of --json and --markdown")
@@ -237,7 +240,7 @@ def _all(args: argparse.Namespace) -> int:
     try:
         rows = conformance_table(
             max_position=max_position,
-            dtypes=args.dtypes,
+            dtypes=args.dtypes or CONFORMANCE_DTYPES,
             module_cast=args.module_cast,
             timeout=args.timeout,
             progress=show,
