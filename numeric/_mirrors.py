@@ -661,17 +661,18 @@ def draw_points(
 ) -> dict[sp.Symbol, np.ndarray]:
     """Sample points from each symbol's domain (its SymPy assumptions), deterministically.
 
-    Integers: positions in [−`position_limit`, `position_limit`], non-negative indices in [0, 7], positive counts
-    in [1, 256], even dimensions in {2, …, 16}. Positive reals in [1/64, 1] (frequencies, scales), reals in
-    [−2, 2], complex numbers with both parts in [−2, 2].
+    Integers: positions in [−`position_limit`, `position_limit`], non-negative indices in [0, 7], positive
+    counts in [1, `position_limit`], even dimensions in {2, …, 16}. Positive reals in [1/64, 1] (frequencies,
+    scales), reals in [−2, 2], complex numbers with both parts in [−2, 2].
 
     **Arguments:**
 
     - `symbols`: the program's inputs.
     - `cases`: how many points.
     - `seed`: the random seed.
-    - `position_limit`: the largest |position|; `compare` passes a quarter of the dtype's exact-integer limit
-      (at most 256), so sums of positions stay exact (positions beyond are the precision-limit study's subject).
+    - `position_limit`: the largest |position|; `compare` passes a sixteenth of the dtype's exact-integer limit
+      (at most 256), so sums of positions stay exact and angles informative (larger positions are the subject
+      of `numeric._precision_limits`).
 
     **Returns:**
 
@@ -684,7 +685,7 @@ def draw_points(
             if symbol.is_even and symbol.is_positive:
                 values = 2.0 * rng.integers(1, 9, cases)
             elif symbol.is_positive:
-                values = rng.integers(1, 257, cases).astype(np.float64)
+                values = rng.integers(1, position_limit + 1, cases).astype(np.float64)
             elif symbol.is_nonnegative:
                 values = rng.integers(0, 8, cases).astype(np.float64)
             else:
@@ -926,7 +927,7 @@ def _inputs(comparison: Comparison, fmt: str, cases: int, points: Mapping[sp.Sym
     elif comparison.point is not None:
         raw = _point_values(comparison.point, program.symbols)
     else:
-        limit = 256 if fmt == "mpmath" else min(256, tolerances.exact_integer_limit(fmt) // 4)
+        limit = 256 if fmt == "mpmath" else min(256, tolerances.exact_integer_limit(fmt) // 16)
         raw = draw_points(program.symbols, cases, _seed(comparison), position_limit=limit)
     return {s: store_in(v, fmt) for s, v in raw.items()}
 
