@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numeric._evidence import numeric_evidence
@@ -142,6 +142,7 @@ def _dtype_floats(dtype: str, low: float, high: float) -> st.SearchStrategy[floa
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@settings(max_examples=25)
 @given(data=st.data())
 @example(data=None)
 def test_relative_block_within_bound_at_drawn_and_pinned_positions(dtype: str, data: st.DataObject | None) -> None:
@@ -169,6 +170,7 @@ def test_relative_block_within_bound_at_drawn_and_pinned_positions(dtype: str, d
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@settings(max_examples=25)
 @given(data=st.data())
 def test_prefix_rephase_within_bound_on_drawn_vectors(dtype: str, data: st.DataObject) -> None:
     """ROPE-PREFIX-REPHASE's score part on hypothesis-drawn q, k (dtype widths, no subnormals) and positions."""

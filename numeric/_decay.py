@@ -1,0 +1,266 @@
+"""Decay, numerically: RoFormer's relative upper bound per dtype, the Abel bound on drawn h, and the long-range
+behaviour of the sum of cosines (claims ROPE-DECAY-BOUND, ROPE-DECAY-BOUND-MONOTONE, ROPE-DECAY-MONOTONE,
+ROPE-DECAY-TO-ZERO, SPE-DOT-AVERAGES-OUT, SPE-DOT-NONMONOTONE).
+
+Every formula is the ledger's own (`proofs._formulas.roformer_relative_bound`, `cosine_sum`, the Abel instance
+and the witnesses of `proofs._claims_decay` / `_claims_sinusoidal`), compiled by `numeric._mirrors`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from . import tolerances
+from ._mirrors import DTYPES, Program, compile_program, run_bounds, run_jax, run_mpmath, store_in
+
+__all__ = [
+    "DIMENSION",
+    "abel_bound_check",
+    "cosine_sum_statistics",
+    "decay_table",
+    "roformer_bound_curve",
+]
+
+DIMENSION = 128
+BASE = 10000
+#: RoFormer Fig. 2 plots relative distances 0 … 256.
+FIGURE_DISTANCES = 257
+_distance = sp.Symbol("Delta", integer=True)
+
+
+@functools.cache
+def _thetas() -> tuple[sp.Expr, ...]:
+    from proofs._formulas import rope_frequencies
+
+    return tuple(rope_frequencies(DIMENSION, BASE))
+
+
+@functools.cache
+def _bound_program() -> Program:
+    from proofs._formulas import roformer_relative_bound
+
+    return compile_program([roformer_relative_bound(_distance, list(_thetas()))])
+
+
+@functools.cache
+def _cosine_program() -> Program:
+    from proofs._formulas import cosine_sum
+
+    return compile_program([cosine_sum(_distance, list(_thetas()))])
+
+
+def _float_thetas() -> np.ndarray:
+    return np.array([float(t) for t in _thetas()])
+
+
+@functools.cache
+def _mpmath_curve(count: int) -> tuple[float, ...]:
+    distances = {_distance: np.arange(count, dtype=np.float64)}
+    return tuple(float(v) for v in run_mpmath(_bound_program(), distances)[0])
+
+
+def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, Any]:
+    """RoFormer's relative upper bound B(Δ) = (2/d)·Σⱼ|Sⱼ(Δ)| for d = 128, base 10000, Δ = 0 … count − 1.
+
+    **Arguments:**
+
+    - `fmt`: a dtype (the whole formula evaluated in it) or `"mpmath"`.
+    - `count`: how many distances (257 as in RoFormer Fig. 2).
+
+    **Returns:**
+
+    `{"values": [...], "max_deviation", "bound", "ratio", "within"}`: the deviation from mpmath (50 digits)
+    and the bound `(2/d)·tolerances.partial_sums_modulus_bound` at the distance with the largest
+    deviation/bound ratio (for mpmath: values only, deviation 0).
+    """
+    exact = np.array(_mpmath_curve(count))
+    if fmt == "mpmath":
+        return {"values": exact.tolist(), "max_deviation": 0.0, "bound": 0.0, "ratio": 0.0, "within": True}
+    distances = store_in(np.arange(count, dtype=np.float64), fmt)
+    values = run_jax(_bound_program(), {_distance: distances}, fmt)[0].real
+    deviation = np.abs(values - exact)
+    thetas = _float_thetas()
+    bounds = np.array(
+        [2 / DIMENSION * tolerances.partial_sums_modulus_bound(int(r), thetas, fmt) for r in range(count)]
+    )
+    check = tolerances.Check.from_cases(deviation, bounds)
+    return {
+        "values": values.tolist(),
+        "max_deviation": float(deviation.max()),
+        "bound": check.bound,
+        "ratio": check.ratio,
+        "within": check.ok,
+    }
+
+
+@functools.cache
+def _abel_programs() -> tuple[Program, tuple[sp.Symbol, ...]]:
+    from proofs._claims_decay import _abel_instance
+
+    instance = _abel_instance(DIMENSION // 2)
+    weights = tuple(
+        sorted(instance.lhs.free_symbols - {sp.Symbol("Delta", integer=True)}, key=lambda s: int(str(s)[1:]))
+    )
+    return compile_program([instance.lhs]), weights
+
+
+def abel_bound_check(weights: np.ndarray, distance: int, fmt: str) -> tolerances.Check:
+    """The Abel bound |Σᵢ hᵢe^{iΔθᵢ}| ≤ maxᵢ|hᵢ₊₁ − hᵢ|·Σⱼ|Sⱼ| (h_{d/2} = 0), computed in a format.
+
+    The left side is the ledger's Abel instance (d = 128), the sum Σ|Sⱼ| is (d/2)·`roformer_relative_bound`.
+    Both sides are computed in the format; the check passes when lhs ≤ rhs + slack, where the slack is the
+    rounding bound of both sides from the model, so `observed` = lhs − rhs and `bound` = slack.
+
+    **Arguments:**
+
+    - `weights`: the d/2 = 64 complex hᵢ (already representable in the format).
+    - `distance`: Δ.
+    - `fmt`: a dtype or `"mpmath"`.
+
+    **Returns:**
+
+    A `tolerances.Check` (`ok` when the inequality holds up to rounding).
+    """
+    program, symbols = _abel_programs()
+    inputs: dict[sp.Symbol, np.ndarray] = {s: np.array([complex(w)]) for s, w in zip(symbols, weights, strict=True)}
+    inputs[_distance] = np.array([float(distance)])
+    inputs = {s: store_in(v, fmt) for s, v in inputs.items()}
+    sum_inputs = {_distance: inputs[_distance]}
+    ((lhs_exact, lhs_error),) = run_bounds(program, inputs, fmt)
+    ((sums_exact, sums_error),) = run_bounds(_bound_program(), sum_inputs, fmt)
+    scale = DIMENSION / 2
+    if fmt == "mpmath":
+        lhs = float(abs(run_mpmath(program, inputs)[0][0]))
+        sums = scale * float(run_mpmath(_bound_program(), sum_inputs)[0][0].real)
+    else:
+        lhs = float(np.abs(run_jax(program, inputs, fmt)[0][0]))
+        sums = scale * float(run_jax(_bound_program(), sum_inputs, fmt)[0][0].real)
+    extended = np.append(np.asarray(weights, dtype=np.complex128), 0)
+    differences = store_in(np.diff(extended), fmt)
+    largest = float(np.max(np.abs(differences)))
+    u = tolerances.unit_roundoff(fmt) if fmt != "mpmath" else tolerances.mpmath_tolerance(50)
+    largest_error = 4 * u * largest  # the difference rounds once, its modulus γ₃
+    sums_bound = scale * float(sums_error[0])
+    exact_sums = scale * float(sums_exact[0].real)
+    perturbed = (largest + largest_error) * (exact_sums + sums_bound)
+    rhs_error = perturbed - largest * exact_sums + u * perturbed
+    rhs = largest * sums
+    slack = float(lhs_error[0]) + rhs_error + 4 * u * float(np.abs(lhs_exact[0]))  # |·| of the complex lhs
+    return tolerances.Check(observed=lhs - rhs, bound=slack)
+
+
+@functools.cache
+def _averaging_constant() -> float:
+    """C = Σᵢ 1/sin(ωᵢ/2) from the witnesses of SPE-DOT-AVERAGES-OUT: |running mean of N terms| ≤ C/N."""
+    from proofs import get_claim
+
+    witnesses = get_claim("SPE-DOT-AVERAGES-OUT").statement.steps[2].parts
+    return float(sum(1 / sp.N(w.expr, 30) for w in witnesses))
+
+
+@functools.cache
+def _window_program() -> Program:
+    """cos²Δ + cos²(Δ+1) + cos²(Δ+2): the closed-form step of ROPE-DECAY-TO-ZERO's refutation."""
+    from proofs import get_claim
+
+    identity = get_claim("ROPE-DECAY-TO-ZERO").statement.against.steps[0]
+    return compile_program([identity.lhs])
+
+
+def cosine_sum_statistics(max_distance: int = 10**6, chunk: int = 2**18, far_window: int = 4096) -> dict[str, Any]:
+    """The sinusoidal dot product f(Δ) = Σᵢcos(ωᵢΔ) (d = 128, base 10000) over Δ = 0 … max_distance − 1, float64.
+
+    Reports, at N = 10³, 10⁴, … up to `max_distance`: the running mean (1/N)Σ_{Δ<N} f(Δ) against the proved
+    bound C/N (SPE-DOT-AVERAGES-OUT), the running mean square, and the largest |f| in the far window
+    [max(N − `far_window`, N/2), N) (the score keeps returning high: ROPE-DECAY-TO-ZERO); and over all Δ the smallest
+    window sum cos²Δ + cos²(Δ+1) + cos²(Δ+2) against the certified 3/4. The largest far value is certified by
+    mpmath at 50 digits within the float64 bound.
+
+    **Arguments:**
+
+    - `max_distance`: the sweep length (≥ 10⁶ for the ledger table).
+    - `chunk`: distances evaluated at once.
+    - `far_window`: the width of the far window.
+
+    **Returns:**
+
+    A JSON-ready dict.
+    """
+    cosine, window = _cosine_program(), _window_program()
+    checkpoints = sorted({10**k for k in range(3, 10) if 10**k <= max_distance} | {max_distance})
+    total = total_square = 0.0
+    smallest_window = math.inf
+    rows: list[dict[str, Any]] = []
+    far_best: tuple[float, int] = (-math.inf, 0)
+    start = 0
+    checkpoint_index = 0
+    while start < max_distance:
+        stop = min(start + chunk, max_distance, checkpoints[checkpoint_index])
+        distances = np.arange(start, stop, dtype=np.float64)
+        values = run_jax(cosine, {_distance: distances}, "float64")[0].real
+        windows = run_jax(window, {sp.Symbol("Delta", integer=True): distances}, "float64")[0].real
+        smallest_window = min(smallest_window, float(windows.min()))
+        total += float(np.sum(values))
+        total_square += float(np.sum(values * values))
+        target = checkpoints[checkpoint_index]
+        in_far = distances >= max(target - far_window, target // 2)
+        if np.any(in_far):
+            index = int(np.argmax(np.abs(values) * in_far))
+            far_best = max(far_best, (float(abs(values[index])), int(distances[index])))
+        start = stop
+        if stop == target:
+            rows.append(
+                {
+                    "N": target,
+                    "running_mean": total / target,
+                    "mean_bound": _averaging_constant() / target,
+                    "mean_square": total_square / target,
+                    "largest_far": far_best[0],
+                    "largest_far_at": far_best[1],
+                }
+            )
+            far_best = (-math.inf, 0)
+            checkpoint_index += 1
+    certified = _certify(cosine, rows[-1]["largest_far_at"], rows[-1]["largest_far"])
+    return {
+        "d": DIMENSION,
+        "base": BASE,
+        "checkpoints": rows,
+        "smallest_window_sum": smallest_window,
+        "window_sum_lower_bound": 0.75,
+        "certified_far_value": certified,
+    }
+
+
+def _certify(program: Program, distance: int, value: float) -> dict[str, Any]:
+    point = {_distance: np.array([float(distance)])}
+    exact = float(run_mpmath(program, point)[0][0].real)
+    ((_, bound),) = run_bounds(program, point, "float64")
+    return {
+        "distance": distance,
+        "float64": value,
+        "mpmath": exact,
+        "error": abs(abs(exact) - value),
+        "bound": float(bound[0]),
+        "within": abs(abs(exact) - value) <= float(bound[0]),
+    }
+
+
+def decay_table(max_distance: int = 10**6) -> dict[str, Any]:
+    """The decay table of the ledger JSON.
+
+    **Returns:**
+
+    `{"roformer_bound": {"d", "base", "distances", "mpmath": [...], "<dtype>": {values, max_deviation, bound,
+    ratio, within}}, "cosine_sum": cosine_sum_statistics(max_distance)}`.
+    """
+    curves: dict[str, Any] = {"d": DIMENSION, "base": BASE, "distances": list(range(FIGURE_DISTANCES))}
+    curves["mpmath"] = roformer_bound_curve("mpmath")["values"]
+    for dtype in DTYPES:
+        curves[dtype] = roformer_bound_curve(dtype)
+    return {"roformer_bound": curves, "cosine_sum": cosine_sum_statistics(max_distance)}

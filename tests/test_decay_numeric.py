@@ -1,0 +1,87 @@
+"""Decay, numerically: RoFormer's relative bound per dtype (d = 128, Δ = 0…256), the Abel bound on hypothesis-drawn
+complex h in each dtype, and the long-range sum of cosines (ROPE-DECAY-TO-ZERO, SPE-DOT-AVERAGES-OUT)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from numeric._decay import abel_bound_check, cosine_sum_statistics, roformer_bound_curve
+from numeric._mirrors import store_in
+
+_WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_roformer_bound_curve_within_model_in_each_dtype(dtype: str) -> None:
+    curve = roformer_bound_curve(dtype)
+    assert len(curve["values"]) == 257
+    assert curve["within"], curve["ratio"]
+    assert curve["max_deviation"] <= curve["bound"]
+
+
+def test_roformer_bound_curve_matches_the_ledger_values() -> None:
+    values = roformer_bound_curve("mpmath")["values"]
+    assert values[0] == pytest.approx(130 / 4, abs=1e-12)  # B(0) = (d + 2)/4, ROPE-DECAY-BOUND-MONOTONE's correction
+    assert values[19] > values[18]  # the certified non-monotone step
+    assert max(values) == values[0]
+
+
+def test_roformer_bound_meta_fails_when_the_curve_is_shifted() -> None:
+    """The deviation check must notice a wrong curve: the float32 values one distance off."""
+    exact = np.array(roformer_bound_curve("mpmath")["values"])
+    shifted = np.array(roformer_bound_curve("float32")["values"])[1:]
+    assert np.max(np.abs(shifted - exact[:-1])) > 100 * roformer_bound_curve("float32")["bound"]
+
+
+def _complex_weights(dtype: str) -> st.SearchStrategy[np.ndarray]:
+    part = st.floats(-4, 4, width=_WIDTH[dtype], allow_subnormal=False, allow_nan=False, allow_infinity=False)
+    return st.lists(st.tuples(part, part), min_size=64, max_size=64).map(
+        lambda pairs: store_in(np.array([complex(a, b) for a, b in pairs]), dtype)
+    )
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "mpmath"])
+@settings(max_examples=8)  # each example evaluates a 64-term Abel sum and Σ|S_j| in the dtype
+@given(data=st.data())
+@example(data=None)
+def test_abel_bound_holds_on_drawn_weights(dtype: str, data: st.DataObject | None) -> None:
+    if data is None:  # pinned: all weights equal (the bound is then |h|·Σ|S_j|·… at its tightest), Δ = 256
+        weights, distance = np.full(64, 1.0 + 0j), 256
+    else:
+        weights = data.draw(_complex_weights("float64" if dtype == "mpmath" else dtype))
+        distance = data.draw(st.sampled_from([0, 1, 256, 257]) | st.integers(0, 2048))
+    check = abel_bound_check(weights, distance, dtype)
+    assert check.ok, check
+
+
+def test_abel_check_measures_lhs_minus_rhs() -> None:
+    """Equal weights at Δ = 0: |Σ hᵢ| = 64 and the bound is max|hᵢ₊₁ − hᵢ|·Σⱼ j = 1·2080 (h₆₄ = 0); a check that
+    reports anything else (or that would pass 64 ≤ 0, the bound without the h_{d/2} = 0 term) is wrong."""
+    check = abel_bound_check(np.full(64, 1.0 + 0j), 0, "float64")
+    assert check.observed == pytest.approx(64 - 2080, abs=1e-9)
+    assert check.ok
+    assert not (64 - 0 <= check.bound)  # dropping the h_{d/2} = 0 term would make the rhs 0: the check must fail
+
+
+def test_cosine_sum_running_mean_within_the_proved_bound() -> None:
+    stats = cosine_sum_statistics(2**16)
+    for row in stats["checkpoints"]:
+        assert abs(row["running_mean"]) <= row["mean_bound"]
+    assert stats["smallest_window_sum"] >= stats["window_sum_lower_bound"]
+    assert stats["certified_far_value"]["within"]
+    # The score keeps returning high: far out it is still a sizeable fraction of its peak 64.
+    assert stats["checkpoints"][-1]["largest_far"] > 8
+
+
+@pytest.mark.deep
+def test_cosine_sum_out_to_a_million() -> None:
+    stats = cosine_sum_statistics(10**6)
+    assert stats["checkpoints"][-1]["N"] == 10**6
+    for row in stats["checkpoints"]:
+        assert abs(row["running_mean"]) <= row["mean_bound"]
+    assert stats["smallest_window_sum"] >= stats["window_sum_lower_bound"]
+    assert stats["certified_far_value"]["within"]
+    assert stats["checkpoints"][-1]["largest_far"] > 8
