@@ -17,12 +17,15 @@ Complex arithmetic (Higham Lemma 3.5): a complex product is off by at most √2�
 
 Candidates to fold into `numeric.tolerances`: `format_unit_roundoff`, `format_gamma`, the node rules
 (`add_error`, `mul_error`, `power_error`, `reciprocal_error`, `sqrt_error`, `exp_error`, `trig_error`,
-`sine_error`, `modulus_error`), the exact-integer rule in `numeric._mirrors.run_bounds` and `rephased_score_bound`.
+`sine_error`, `modulus_error`), `largest_integer_where` (the bisection of
+`tolerances.largest_position_within`, for any monotone predicate), the exact-integer rule in
+`numeric._mirrors.run_bounds`, and `rephased_score_bound`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -38,6 +41,7 @@ __all__ = [
     "exp_error",
     "format_gamma",
     "format_unit_roundoff",
+    "largest_integer_where",
     "modulus_error",
     "mul_error",
     "power_error",
@@ -223,3 +227,26 @@ def rephased_score_bound(
     score_part = tolerances.dot_product_bound((q_norm + error_q) * (k_norm + error_k), d, dtype)
     total = rotation_part + score_part
     return math.inf if not math.isfinite(total) else float(total)
+
+
+def largest_integer_where(within: Callable[[int], bool], top: int = 2**53) -> int:
+    """The largest M in [0, `top`] with `within(M)`, for a predicate that holds up to some M and fails beyond.
+
+    **Arguments:**
+
+    - `within`: the monotone predicate (e.g. a bound within a budget at position M).
+    - `top`: the largest M considered.
+
+    **Returns:**
+
+    M, or −1 when `within(0)` already fails.
+    """
+    if not within(0):
+        return -1
+    low, high = 0, top
+    if within(high):
+        return high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if within(middle) else (low, middle)
+    return low

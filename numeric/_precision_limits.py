@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 
 from . import tolerances
-from ._mirror_tolerances import rephased_score_bound
+from ._mirror_tolerances import largest_integer_where, rephased_score_bound
 from ._mirrors import DTYPES, Program, compile_program, run_jax, store_in
 
 __all__ = ["BUDGET", "largest_position", "position_grid", "precision_limits_table"]
@@ -142,19 +142,7 @@ def largest_position(errors: np.ndarray, grid: np.ndarray, budget: float) -> flo
 
 def _predicted_rephase(dtype: str, budget: float) -> int:
     thetas = _thetas()
-
-    def within(shift: int) -> bool:
-        return rephased_score_bound(1.0, 1.0, 0, shift, thetas, dtype) <= budget
-
-    if not within(0):
-        return -1
-    low, high = 0, 2**53
-    if within(high):
-        return high
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if within(middle) else (low, middle)
-    return low
+    return largest_integer_where(lambda shift: rephased_score_bound(1.0, 1.0, 0, shift, thetas, dtype) <= budget)
 
 
 def precision_limits_table(budget: float = BUDGET) -> dict[str, Any]:
