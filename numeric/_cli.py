@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -38,7 +40,10 @@ def _build_parser() -> argparse.ArgumentParser:
     claims.add_argument("--json", action="store_true", help="print JSON instead of a table")
     claims.add_argument("--id", dest="ids", action="append", default=[], metavar="ID", help="only these claims")
     claims.add_argument(
-        "--numeric", action="store_true", help="add numeric evidence (JAX in four dtypes and mpmath) per claim"
+        "--no-numeric",
+        dest="numeric",
+        action="store_false",
+        help="skip the numeric evidence (JAX in float16, bfloat16, float32, float64 and mpmath) per claim",
     )
 
     prove = commands.add_parser("prove", help="decide an identity 'LHS == RHS' with the proof engine")
@@ -69,7 +74,10 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="ropecheck claims ledger", show_lines=False)
+    table = Table(
+        title="ropecheck claims ledger",
+        caption="numeric: ✓ confirms the verdict · ~ effect below what the format can resolve · ✗ contradiction",
+    )
     table.add_column("ID", style="bold", no_wrap=True)
     table.add_column("verdict")
     table.add_column("method")
@@ -83,7 +91,7 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
         verdict = entry["verdict"]
         if entry.get("correction"):
             verdict += f" (correction {entry['correction']['verdict']})"
-        sources = ", ".join(sorted({s["document"].split("_")[0] for s in entry["sources"]}))
+        sources = ", ".join(sorted({_short_source(s["document"]) for s in entry["sources"]}))
         row = [entry["id"], f"[{colour[entry['verdict']]}]{verdict}[/]", entry["method"], sources, entry["title"]]
         if has_numeric:
             row.append(_numeric_cell(entry.get("numeric", {})))
@@ -91,12 +99,29 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
     Console(width=200).print(table)
 
 
+def _short_source(document: str) -> str:
+    """`001` for a seed file, `Su et al. 2021` for a paper."""
+    if re.fullmatch(r"\d{3}_[0-9a-f]+\.txt", document):
+        return document[:3]
+    return document.split(",")[0]
+
+
+def _numeric_mark(check: dict[str, Any] | None) -> str:
+    """✓ the mirror confirms the verdict; ~ the effect is too small for the format to show (a refutation's
+    discrepancy under 100× its rounding bound, or a witness inside rounding); ✗ a proved identity's error
+    exceeds its bound (a contradiction to investigate); · not measured."""
+    if not check:
+        return "·"
+    if check.get("agrees"):
+        return "✓"
+    within = check.get("ratio", math.inf) <= 1
+    if check.get("measure") == "discrepancy" or ("witness_margin" in check and within):
+        return "~"
+    return "✗"
+
+
 def _numeric_cell(numeric: dict[str, Any]) -> str:
-    marks = []
-    for key in ("float16", "bfloat16", "float32", "float64", "mpmath"):
-        check = numeric.get(key)
-        marks.append("·" if not check else ("✓" if check.get("agrees", False) else "✗"))
-    return "".join(marks)
+    return "".join(_numeric_mark(numeric.get(key)) for key in ("float16", "bfloat16", "float32", "float64", "mpmath"))
 
 
 def _run_claims(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ that program:
   π, 1/2) are computed exactly and rounded once into the dtype; cos, sin and exp of constants are computed in it.
   Operations run eagerly: per-operation rounding is exactly what the error model describes (a fused, jitted
   float16 kernel may keep intermediates in float32, which only rounds less).
-- **bounds** (`run_bounds`): the error model of `numeric.tolerances`, node by node (`numeric._mirror_tolerances`):
+- **bounds** (`run_bounds`): the error model of `numeric.tolerances`, node by node (its node rules):
   the exact value of every node and a bound on how far the computed value can be from it.
 - **mpmath** (`run_mpmath`) at `MPMATH_DPS` digits: the ground truth, and the fifth column of the evidence.
 
@@ -45,9 +45,9 @@ import numpy as np
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from . import _mirror_tolerances as model
 from . import tolerances
-from ._mirror_tolerances import FORMATS, MPMATH_DPS
+from . import tolerances as model
+from .tolerances import FORMATS, MPMATH_DPS
 
 jax.config.update("jax_enable_x64", True)
 
@@ -412,7 +412,7 @@ def run_bounds(
     """The error model over a program: for every output, (exact value, bound on |computed − exact|) in the format.
 
     The exact values are carried in float64 (they only size the bounds); the rules are in
-    `numeric._mirror_tolerances`. Inputs are exact (already stored in the format).
+    the node rules of `numeric.tolerances`. Inputs are exact (already stored in the format).
 
     **Arguments:**
 

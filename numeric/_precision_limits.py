@@ -23,8 +23,8 @@ import numpy as np
 import sympy as sp
 
 from . import tolerances
-from ._mirror_tolerances import largest_integer_where, rephased_score_bound
 from ._mirrors import DTYPES, Program, compile_program, run_jax, store_in
+from .tolerances import largest_integer_where, rephased_score_bound
 
 __all__ = ["BUDGET", "largest_position", "position_grid", "precision_limits_table"]
 

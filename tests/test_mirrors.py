@@ -18,7 +18,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numeric._evidence import numeric_evidence
-from numeric._mirror_tolerances import MPMATH_DPS
 from numeric._mirrors import (
     FORMATS,
     REFUTATION_FACTOR,
@@ -28,6 +27,7 @@ from numeric._mirrors import (
     run_mpmath,
     store_in,
 )
+from numeric.tolerances import MPMATH_DPS
 from proofs import Verdict, all_claims, claim_ids, get_claim
 
 from ._mirror_helpers import FINDINGS, perturbed_comparisons
