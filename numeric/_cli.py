@@ -70,6 +70,19 @@ def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]
     return entries
 
 
+def _finite_json(value: Any) -> Any:
+    """Strict JSON: non-finite floats become the strings "inf", "-inf", "nan"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _finite_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_json(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):  # NumPy scalars
+        return _finite_json(value.item())
+    return value
+
+
 def _print_claims_table(entries: list[dict[str, Any]]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -133,7 +146,12 @@ def _run_claims(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     entries = _claims_json(args.ids, args.numeric)
     if args.json:
-        json.dump({"claims": entries}, sys.stdout, indent=2, ensure_ascii=False)
+        document: dict[str, Any] = {"claims": entries}
+        if args.numeric and not args.ids:
+            from ._evidence import ledger_numeric_tables
+
+            document.update(ledger_numeric_tables())  # "decay" and "precision_limits"
+        json.dump(_finite_json(document), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         _print_claims_table(entries)

@@ -24,6 +24,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["claims", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
+    assert {"decay", "precision_limits"} <= set(payload)
+    for entry in payload["claims"]:
+        assert set(entry["numeric"]) == {"float16", "bfloat16", "float32", "float64", "mpmath"}
+        for column in entry["numeric"].values():
+            assert {"max_error", "bound", "ratio", "cases"} <= set(column)
     entries = {entry["id"]: entry for entry in payload["claims"]}
     assert list(entries) == claim_ids()
     for entry in entries.values():
@@ -39,6 +44,9 @@ def test_claims_table_and_id_filter(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "ROPE-KV-COS-ONLY" in out and "refuted" in out and "ROPE-RELATIVE-MATRIX" in out
     assert "ATT-EQUIVARIANCE" not in out
+    assert "✓✓✓✓✓" in out  # ROPE-RELATIVE-MATRIX: the mirror confirms it in every format
+    assert main(["claims", "--no-numeric", "--id", "ROPE-PAIR-FORMULA"]) == 0
+    assert "numeric f16" not in capsys.readouterr().out
 
 
 def test_unknown_claim_id_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
