@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from numeric._audit import PROPERTIES, AuditError, audit
@@ -101,7 +103,18 @@ def test_hanging_target_is_stopped() -> None:
         audit(f"{NP}:bug_hangs", timeout=0.5, **FAST)
 
 
-def test_correct_jax_implementation_and_unsupported_dtype() -> None:
+@pytest.fixture
+def _jax_without_x64() -> Iterator[None]:
+    """JAX's x64 flag is process-global (the numeric mirrors turn it on): pin it off for one test."""
+    import jax
+
+    previous = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", False)
+    yield
+    jax.config.update("jax_enable_x64", previous)
+
+
+def test_correct_jax_implementation_and_unsupported_dtype(_jax_without_x64: None) -> None:
     # JAX without x64 cannot hold float64: reported unsupported (not a crash), the rest is audited and passes.
     report = audit(
         f"{JAX}:rope_interleaved", base=10000, max_position=256, head_dim=16, dtypes="float32,bfloat16,float64"
