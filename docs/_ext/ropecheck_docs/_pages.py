@@ -148,17 +148,29 @@ def _evidence(numeric: dict[str, Any] | None) -> list[str]:
                 format_number(entry.get("bound")),
                 format_number(entry.get("ratio")),
                 format_number(entry.get("cases")),
+                "confirms" if entry.get("agrees") else "cannot show it",
             ]
         )
     if not rows:
         out += ["*Not yet measured* in any dtype.", ""]
         return out
+    discrepancy = any(isinstance(e, dict) and e.get("measure") == "discrepancy" for e in numeric.values())
+    if discrepancy:
+        caption = (
+            "At the certified counterexample: the discrepancy |lhs − rhs| computed in each format, the bound of "
+            "the tolerance model on rounding for the same computation, and their ratio. The format confirms the "
+            "refutation when the ratio is at least 100 (the error is mathematical, not rounding)."
+        )
+    else:
+        caption = (
+            "Largest observed error against the mpmath reference, the bound of the tolerance model for the same "
+            "computation, and their ratio (a ratio ≤ 1 is required; far below 1 in every case means the bound "
+            "is loose)."
+        )
     out += [
-        "Largest observed error against the mpmath reference, the bound of the tolerance model for the same "
-        "computation, and their ratio (a ratio ≤ 1 is required; far below 1 in every case means the bound is "
-        "loose).",
+        caption,
         "",
-        list_table(["dtype", "max error", "bound", "ratio", "cases"], rows),
+        list_table(["dtype", "max error", "bound", "ratio", "cases", "mirror"], rows),
         "",
     ]
     return out
