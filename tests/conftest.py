@@ -22,6 +22,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if any(item.nodeid.startswith("tests/test_docs") for item in items):
+        # The docs build is a subprocess of ~30 s: start it now so it runs beside the other tests.
+        from ._docs_build import start_docs_build
+
+        start_docs_build()
     if config.getoption("--deep"):
         return
     skip = pytest.mark.skip(reason="long sweep: run with --deep")

@@ -51,7 +51,6 @@ def _links(path: Path) -> _Links:
 
 def test_docs_build_with_warnings_as_errors(site: DocsBuild) -> None:
     assert (site.html / "index.html").is_file()
-    assert site.seconds < 120, f"the docs build took {site.seconds:.0f} s"
 
 
 def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: DocsBuild) -> None:
