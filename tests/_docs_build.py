@@ -63,6 +63,15 @@ def start_docs_build() -> None:
     _RUNNING["build"] = (process, log, time.perf_counter())
 
 
+def stop_docs_build() -> None:
+    """End a background build nobody waited for (e.g. a run stopped early), so no process outlives pytest."""
+    if "build" in _RUNNING:
+        process = _RUNNING["build"][0]
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 @functools.cache
 def build_docs() -> DocsBuild:
     """The session's build (fresh environment, so every warning is emitted again), started if not yet running."""

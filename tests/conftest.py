@@ -35,6 +35,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    from ._docs_build import stop_docs_build
+
+    stop_docs_build()
+
+
 @pytest.fixture(autouse=True)
 def _reset_mpmath_precision() -> None:
     """mpmath precision is global state; every test starts from the default and leaves it there."""
