@@ -228,7 +228,11 @@ CLAIMS = [
         statement=NonPositive(_roformer_bound(19) - _roformer_bound(18), hints=({},), name="B(19) − B(18) ≤ 0"),
         assumptions=("d = 128, base 10000", "integer distances"),
         sources=(
-            quote(ROFORMER, "Fig. 2: the relative upper bound ... decays as the relative distance increases"),
+            quote(
+                ROFORMER,
+                'Abstract: "decaying inter-token dependency with increasing relative distances"; '
+                "Fig. 2 plots the relative upper bound for d = 128 against the relative distance",
+            ),
             quote(BLOG_004, "causing a gradual decay"),
         ),
         interpretation="Read as monotone non-increase over integer distances.",
