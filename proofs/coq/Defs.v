@@ -204,6 +204,34 @@ Proof.
   rewrite <- sum_scal_l; apply sum_ext; intros; ring.
 Qed.
 
+(* The same for a rectangular [A] (d rows read, e columns): W_q in R^{d x e}. *)
+Lemma dot_mat_vec_transpose_rect d e A x y :
+  dot d (mat_vec e A x) y = dot e x (mat_vec d (transpose A) y).
+Proof.
+  unfold dot, mat_vec, transpose.
+  rewrite (sum_ext d _ (fun i => sum e (fun j => A i j * x j * y i)))
+    by (intros; rewrite <- sum_scal_r; reflexivity).
+  rewrite sum_swap.
+  apply sum_ext; intros j _.
+  rewrite <- sum_scal_l; apply sum_ext; intros; ring.
+Qed.
+
+(* A basis vector picks one coordinate out of a dot product. *)
+Lemma dot_basis_l d i y : (i < d)%nat -> dot d (basis i) y = y i.
+Proof.
+  intros Hi; unfold dot, basis.
+  rewrite (sum_single d i); [rewrite Nat.eqb_refl; ring|exact Hi|].
+  intros j _ Hj; apply Nat.eqb_neq in Hj; rewrite Hj; ring.
+Qed.
+
+Lemma dot_basis_l_beyond d i y : (d <= i)%nat -> dot d (basis i) y = 0.
+Proof.
+  intros Hi; unfold dot, basis.
+  rewrite (sum_ext d _ (fun _ => 0)); [apply sum_const_0|].
+  intros j Hj; replace (Nat.eqb j i) with false; [ring|].
+  symmetry; apply Nat.eqb_neq; lia.
+Qed.
+
 (** ** The 2x2 rotation on pairs *)
 
 (* Counter-clockwise rotation by angle [a]. *)
