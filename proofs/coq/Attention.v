@@ -1,0 +1,308 @@
+(* Attention.v — softmax attention over n tokens, permutation equivariance, the
+   symmetry of dot-product scores and the causal decode row (the ATT- claims).
+
+   Matrices are functions on ordinals, 'I_r -> 'I_c -> R, so that the number of
+   tokens n and every width (d, d_k, d_v) stay universally quantified; finite
+   sums are mathcomp big operators over Coq's reals. *)
+
+From Coq Require Import Reals Lra.
+Set Warnings "-notation-overridden".
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq fintype bigop.
+Set Warnings "notation-overridden".
+
+Set Implicit Arguments.
+Unset Strict Implicit.
+Unset Printing Implicit Defensive.
+
+Local Open Scope R_scope.
+
+(* ------------------------------------------------------------------ sums over R *)
+
+(* mathcomp's big-operator lemmas (reindex_inj, bigD1, big_distrr, ...) need
+   the monoid structure of (R, +, 0) and the distributivity of * over + . *)
+Lemma Rplus_associative : associative Rplus.
+Proof. by move=> x y z; rewrite Rplus_assoc. Qed.
+
+Canonical Rplus_monoid := Monoid.Law Rplus_associative Rplus_0_l Rplus_0_r.
+Canonical Rplus_comoid := Monoid.ComLaw Rplus_comm.
+Canonical Rmult_muloid := Monoid.MulLaw Rmult_0_l Rmult_0_r.
+Canonical Rplus_addoid := Monoid.AddLaw Rmult_plus_distr_r Rmult_plus_distr_l.
+
+Notation "\rsum_ ( i < n ) F" := (\big[Rplus/0]_(i < n) F)
+  (at level 41, F at level 41, i, n at level 50) : R_scope.
+Notation "\rsum_ ( m <= i < n ) F" := (\big[Rplus/0]_(m <= i < n) F)
+  (at level 41, F at level 41, i, m, n at level 50) : R_scope.
+
+(* ------------------------------------------------------------------ matrices *)
+
+Definition mat (r c : nat) := 'I_r -> 'I_c -> R.
+
+Definition mmul {r k c : nat} (A : mat r k) (B : mat k c) : mat r c :=
+  fun i j => \rsum_(l < k) (A i l * B l j).
+
+Definition transpose {r c : nat} (A : mat r c) : mat c r := fun i j => A j i.
+
+Definition scale {r c : nat} (s : R) (A : mat r c) : mat r c := fun i j => s * A i j.
+
+(* The permutation matrix of sigma: row i has its single 1 in column sigma i,
+   so (P X)_i = X_{sigma i}.  A bijection of 'I_n is an injective map. *)
+Definition perm_matrix {n : nat} (sigma : 'I_n -> 'I_n) : mat n n :=
+  fun i j => if sigma i == j then 1 else 0.
+
+(* Row-wise softmax, exactly as the seeds write it: exp(A_ij) / sum_k exp(A_ik). *)
+Definition softmax {n : nat} (A : mat n n) : mat n n :=
+  fun i j => exp (A i j) / \rsum_(k < n) exp (A i k).
+
+(* Scores Q K^T with Q = X W^Q, K = X W^K. *)
+Definition scores {n d dk : nat} (X : mat n d) (WQ WK : mat d dk) : mat n n :=
+  mmul (mmul X WQ) (transpose (mmul X WK)).
+
+(* softmax(s Q K^T) V for an arbitrary scale s. *)
+Definition attention_scaled {n d dk dv : nat} (s : R) (X : mat n d)
+    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
+  mmul (softmax (scale s (scores X WQ WK))) (mmul X WV).
+
+(* Attn(X) = softmax(Q K^T / sqrt d_k) V, the seeds' definition (000, 001). *)
+Definition attention {n d dk dv : nat} (X : mat n d)
+    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
+  attention_scaled (/ sqrt (INR dk)) X WQ WK WV.
+
+(* Softmax reads its argument only through its entries (no function
+   extensionality is needed to rewrite under it). *)
+Lemma softmax_ext {n : nat} (A B : mat n n) :
+  (forall a b, A a b = B a b) -> forall i j, softmax A i j = softmax B i j.
+Proof.
+move=> eqAB i j; rewrite /softmax eqAB.
+by congr (_ / _); apply: eq_bigr => k _; rewrite eqAB.
+Qed.
+
+(* ------------------------------------------------------------------ permutations *)
+
+Section Permutation.
+Variables (n : nat) (sigma : 'I_n -> 'I_n).
+Hypothesis sigma_injective : injective sigma.
+
+(* Left multiplication by P picks row sigma i: the whole argument reduces to
+   index substitutions once this and the next lemma are available. *)
+Lemma perm_matrix_mul_l (c : nat) (A : mat n c) i j :
+  mmul (perm_matrix sigma) A i j = A (sigma i) j.
+Proof.
+rewrite /mmul (bigD1 (sigma i)) //= /perm_matrix eqxx Rmult_1_l big1 ?Rplus_0_r //.
+by move=> l; rewrite eq_sym => /negbTE ->; rewrite Rmult_0_l.
+Qed.
+
+Lemma perm_matrix_mul_transpose_r (r : nat) (A : mat r n) i j :
+  mmul A (transpose (perm_matrix sigma)) i j = A i (sigma j).
+Proof.
+rewrite /mmul (bigD1 (sigma j)) //= /transpose /perm_matrix eqxx Rmult_1_r.
+rewrite big1 ?Rplus_0_r // => l; rewrite eq_sym => /negbTE ->.
+by rewrite Rmult_0_r.
+Qed.
+
+(* P A P^T is A with rows and columns relabelled by sigma. *)
+Lemma conjugate_by_perm (A : mat n n) i j :
+  mmul (mmul (perm_matrix sigma) A) (transpose (perm_matrix sigma)) i j
+  = A (sigma i) (sigma j).
+Proof. by rewrite perm_matrix_mul_transpose_r perm_matrix_mul_l. Qed.
+
+(* The softmax denominator of a relabelled row is the same sum in another
+   order: this is where the bijectivity of sigma is used. *)
+Lemma softmax_row_sum_reindex (f : 'I_n -> R) :
+  \rsum_(k < n) f (sigma k) = \rsum_(k < n) f k.
+Proof. by rewrite [RHS](reindex_inj sigma_injective). Qed.
+
+Lemma softmax_relabel (A : mat n n) i j :
+  softmax (fun a b => A (sigma a) (sigma b)) i j = softmax A (sigma i) (sigma j).
+Proof.
+by rewrite /softmax (softmax_row_sum_reindex (fun k => exp (A (sigma i) k))).
+Qed.
+
+End Permutation.
+
+(* ATT-SOFTMAX-PERMUTATION: softmax(P A P^T) = P softmax(A) P^T, for every
+   number of tokens n, every permutation and every score matrix A. *)
+Theorem att_softmax_permutation :
+  forall (n : nat) (sigma : 'I_n -> 'I_n), injective sigma ->
+  forall (A : mat n n) (i j : 'I_n),
+    softmax (mmul (mmul (perm_matrix sigma) A) (transpose (perm_matrix sigma))) i j
+    = mmul (mmul (perm_matrix sigma) (softmax A)) (transpose (perm_matrix sigma)) i j.
+Proof.
+move=> n sigma inj A i j.
+rewrite conjugate_by_perm -(softmax_relabel inj).
+by apply: softmax_ext => a b; rewrite conjugate_by_perm.
+Qed.
+
+(* Projecting permuted tokens is permuting projected tokens: Q' = P Q. *)
+Lemma perm_rows_mul (n d c : nat) (sigma : 'I_n -> 'I_n) (X : mat n d)
+    (W : mat d c) i j :
+  mmul (mmul (perm_matrix sigma) X) W i j = mmul X W (sigma i) j.
+Proof. by apply: eq_bigr => l _; rewrite perm_matrix_mul_l. Qed.
+
+(* Permuting the tokens permutes the scores on both sides. *)
+Lemma scores_perm (n d dk : nat) (sigma : 'I_n -> 'I_n) (X : mat n d)
+    (WQ WK : mat d dk) i j :
+  scores (mmul (perm_matrix sigma) X) WQ WK i j = scores X WQ WK (sigma i) (sigma j).
+Proof. by apply: eq_bigr => c _; rewrite /transpose !perm_rows_mul. Qed.
+
+Lemma attention_scaled_equivariant (n d dk dv : nat) (sigma : 'I_n -> 'I_n)
+    (inj : injective sigma) (s : R) (X : mat n d) (WQ WK : mat d dk)
+    (WV : mat d dv) i c :
+  attention_scaled s (mmul (perm_matrix sigma) X) WQ WK WV i c
+  = attention_scaled s X WQ WK WV (sigma i) c.
+Proof.
+rewrite /attention_scaled.
+transitivity (\rsum_(l < n)
+  (softmax (scale s (scores X WQ WK)) (sigma i) (sigma l) * mmul X WV (sigma l) c)).
+  apply: eq_bigr => l _; rewrite perm_rows_mul; congr (_ * _).
+  rewrite -(softmax_relabel inj); apply: softmax_ext => a b.
+  by rewrite /scale scores_perm.
+exact: (softmax_row_sum_reindex inj
+          (fun l => softmax (scale s (scores X WQ WK)) (sigma i) l * mmul X WV l c)).
+Qed.
+
+(* ATT-EQUIVARIANCE: Attn(P X) = P Attn(X) for every n, every width d, d_k,
+   d_v, all projections W^Q, W^K, W^V and every permutation matrix P. *)
+Theorem att_equivariance :
+  forall (n d dk dv : nat) (sigma : 'I_n -> 'I_n), injective sigma ->
+  forall (X : mat n d) (WQ WK : mat d dk) (WV : mat d dv) (i : 'I_n) (c : 'I_dv),
+    attention (mmul (perm_matrix sigma) X) WQ WK WV i c
+    = mmul (perm_matrix sigma) (attention X WQ WK WV) i c.
+Proof.
+move=> n d dk dv sigma inj X WQ WK WV i c.
+by rewrite perm_matrix_mul_l /attention attention_scaled_equivariant.
+Qed.
+
+(* ------------------------------------------------------------------ ATT-DOT-SYMMETRIC *)
+
+(* The score matrix is the bilinear form of M = W^Q W^K^T evaluated on two
+   tokens: (Q K^T)_ij = x_i^T M x_j.  Symmetry of the scores is therefore a
+   property of M, not of the dot product. *)
+Lemma scores_bilinear (n d dk : nat) (X : mat n d) (WQ WK : mat d dk) i j :
+  scores X WQ WK i j
+  = \rsum_(a < d) \rsum_(b < d) (X i a * mmul WQ (transpose WK) a b * X j b).
+Proof.
+rewrite /scores /mmul /transpose.
+transitivity (\rsum_(c < dk) \rsum_(a < d) \rsum_(b < d)
+                (X i a * WQ a c * (X j b * WK b c))).
+  apply: eq_bigr => c _; rewrite big_distrl /=; apply: eq_bigr => a _.
+  by rewrite big_distrr.
+rewrite exchange_big /=; apply: eq_bigr => a _.
+rewrite exchange_big /=; apply: eq_bigr => b _.
+rewrite big_distrr big_distrl /=; apply: eq_bigr => c _; ring.
+Qed.
+
+(* The identity matrix is the permutation matrix of the identity map; with
+   it as tokens the scores read off M directly. *)
+Definition unit_matrix (n : nat) : mat n n := perm_matrix id.
+Arguments unit_matrix n : clear implicits.
+
+Lemma scores_unit_tokens (d dk : nat) (WQ WK : mat d dk) a b :
+  scores (unit_matrix d) WQ WK a b = mmul WQ (transpose WK) a b.
+Proof. by apply: eq_bigr => c _; rewrite /transpose !perm_matrix_mul_l. Qed.
+
+Definition attention_symmetry_reading : Prop :=
+  forall (n d dk : nat) (X : mat n d) (WQ WK : mat d dk) (i j : 'I_n),
+    scores X WQ WK i j = scores X WQ WK j i.
+
+(* The point: two tokens e_0, e_1 in d = d_k = 2, W^Q = I and W^K with a single
+   off-diagonal 1, so that M = W^Q W^K^T is not symmetric. *)
+Definition key_projection_shear : mat 2 2 :=
+  fun a b => if (nat_of_ord a == 0%N) && (nat_of_ord b == 1%N) then 1 else 0.
+
+(* ATT-DOT-SYMMETRIC, refuted: "dot product attention is symmetric" (000, 001)
+   read as (Q K^T)_ij = (Q K^T)_ji for every X, W^Q, W^K. *)
+Theorem att_dot_symmetric_negation : ~ attention_symmetry_reading.
+Proof.
+move=> symmetric.
+have := symmetric 2%N 2%N 2%N (unit_matrix 2) (unit_matrix 2) key_projection_shear
+          (@Ordinal 2 0 isT) (@Ordinal 2 1 isT).
+rewrite !scores_unit_tokens /mmul /transpose !big_ord_recr !big_ord0 /=.
+rewrite /unit_matrix /perm_matrix /key_projection_shear /=.
+lra.
+Qed.
+
+(* ATT-DOT-SYMMETRIC, corrected: for given projections, the scores are
+   symmetric for every input exactly when W^Q W^K^T is symmetric. *)
+Theorem att_dot_symmetric_correction :
+  forall (d dk : nat) (WQ WK : mat d dk),
+    (forall (n : nat) (X : mat n d) (i j : 'I_n), scores X WQ WK i j = scores X WQ WK j i)
+    <-> (forall a b : 'I_d, mmul WQ (transpose WK) a b = mmul WQ (transpose WK) b a).
+Proof.
+move=> d dk WQ WK; split.
+  by move=> symmetric a b; rewrite -!scores_unit_tokens symmetric.
+move=> symmetric n X i j; rewrite !scores_bilinear exchange_big /=.
+apply: eq_bigr => b _; apply: eq_bigr => a _; rewrite symmetric; ring.
+Qed.
+
+(* The literal reading: the dot product itself is symmetric, so the scores are
+   symmetric whenever queries and keys share their projection (W^Q = W^K). *)
+Theorem att_dot_symmetric_literal :
+  forall (n d dk : nat) (X : mat n d) (W : mat d dk) (i j : 'I_n),
+    scores X W W i j = scores X W W j i.
+Proof.
+move=> n d dk X W i j; rewrite /scores /mmul /transpose.
+by apply: eq_bigr => c _; rewrite Rmult_comm.
+Qed.
+
+(* ------------------------------------------------------------------ ATT-CAUSAL-ROW *)
+
+(* Tokens are numbered from 0 here; the seeds number them from 1.  Token t
+   attends with scores e t j to values V j (coordinate c).  The seeds' decode
+   step (000, 001) normalises over and sums the cached tokens j = 1 .. t-1,
+   i.e. the tokens before t: *)
+Definition decode_over_cache (e : nat -> nat -> R) (V : nat -> nat -> R) (t c : nat) : R :=
+  \rsum_(0 <= j < t) (exp (e t j) / (\rsum_(0 <= k < t) exp (e t k)) * V j c).
+
+(* Causal self-attention as usually defined: token t attends to j <= t. *)
+Definition causal_row (e : nat -> nat -> R) (V : nat -> nat -> R) (t c : nat) : R :=
+  \rsum_(0 <= j < t.+1) (exp (e t j) / (\rsum_(0 <= k < t.+1) exp (e t k)) * V j c).
+
+(* Causal attention over the whole sequence of n tokens: the mask gives the
+   future tokens weight exp(-oo) = 0. *)
+Definition causal_weight (e : nat -> nat -> R) (t j : nat) : R :=
+  if (j <= t)%N then exp (e t j) else 0.
+
+Definition masked_attention_row (n : nat) (e V : nat -> nat -> R) (t c : nat) : R :=
+  \rsum_(0 <= j < n) (causal_weight e t j / (\rsum_(0 <= k < n) causal_weight e t k) * V j c).
+
+(* The reading decided: "y_t = sum_{j=1}^{t-1} alpha_tj V_j with
+   alpha_tj = softmax(e_tj) over the cache is the causal self-attention output
+   of token t".  It fails: the current token is left out.  At t = 1 (the second
+   token), equal scores and V = (0, 1): the cache gives 0, causal attention 1/2. *)
+Definition causal_row_reading : Prop :=
+  forall (e V : nat -> nat -> R) (t c : nat), decode_over_cache e V t c = causal_row e V t c.
+
+Theorem att_causal_row_negation : ~ causal_row_reading.
+Proof.
+move=> same.
+have := same (fun _ _ => 0) (fun j _ => if j == 1%N then 1 else 0) 1%N 0%N.
+rewrite /decode_over_cache /causal_row !big_nat_recr //= !big_geq // exp_0.
+lra.
+Qed.
+
+(* A sum over the first n indices whose terms vanish from t + 1 on is the sum
+   over the first t + 1: the masked future contributes nothing. *)
+Lemma sum_truncate (n t : nat) (f : nat -> R) :
+  (t < n)%N -> (forall j, (t < j)%N -> f j = 0) ->
+  \rsum_(0 <= j < n) f j = \rsum_(0 <= j < t.+1) f j.
+Proof.
+move=> tn vanish.
+rewrite (big_cat_nat _ _ _ (leq0n t.+1) tn) /= [X in _ + X](_ : _ = 0) ?Rplus_0_r //.
+by rewrite big_nat_cond big1 // => j /andP [/andP [tj _] _]; apply: vanish.
+Qed.
+
+(* ATT-CAUSAL-ROW, corrected: appending the current token's key and value to
+   the cache before attending (j = 1 .. t in the seeds' numbering) gives row t
+   of masked causal attention over any number n > t of tokens. *)
+Theorem att_causal_row_correction :
+  forall (n : nat) (e V : nat -> nat -> R) (t c : nat), (t < n)%N ->
+    masked_attention_row n e V t c = causal_row e V t c.
+Proof.
+move=> n e V t c tn.
+have total : \rsum_(0 <= k < n) causal_weight e t k = \rsum_(0 <= k < t.+1) exp (e t k).
+  rewrite (sum_truncate tn) => [|j tj]; last by rewrite /causal_weight leqNgt tj.
+  by apply: eq_big_nat => k /andP [_ kt]; rewrite /causal_weight -ltnS kt.
+rewrite /masked_attention_row total (sum_truncate tn) => [|j tj]; last first.
+  by rewrite /causal_weight leqNgt tj /Rdiv !Rmult_0_l.
+by apply: eq_big_nat => j /andP [_ jt]; rewrite /causal_weight -ltnS jt.
+Qed.
