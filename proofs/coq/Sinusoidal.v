@@ -1,0 +1,274 @@
+(** * Sinusoidal.v: the SPE-* claims of proofs/_claims_sinusoidal.py.
+
+    The sinusoidal encoding of seed 001, for d = 2h:
+      PE(p)_{2i} = sin(p * w_i),  PE(p)_{2i+1} = cos(p * w_i),  0 <= i < h,
+    with w_i = 10000^(-2i/d) (Defs.rope_frequency, the same spectrum RoPE uses).
+    Identities are proved for an arbitrary spectrum [w] and every real
+    position, which covers the source's integer positions and its spectrum;
+    refutations use the source's own spectrum at an explicit point. *)
+
+From Coq Require Import Reals Lia Lra.
+From Interval Require Import Tactic.
+From Ropecheck Require Import Defs.
+
+Open Scope R_scope.
+
+(** ** The encoding *)
+
+Definition pe (w : nat -> R) (p : R) : vec :=
+  fun j => if Nat.even j then sin (p * w (Nat.div2 j)) else cos (p * w (Nat.div2 j)).
+
+(* The encoding of the seeds: base 10000, dimension d = 2h. *)
+Definition spe (h : nat) (p : R) : vec := pe (rope_spectrum 10000 h) p.
+
+Definition vadd (x y : vec) : vec := fun j => x j + y j.
+
+Lemma pe_even w p i : pe w p (2 * i)%nat = sin (p * w i).
+Proof. unfold pe; rewrite even_double, div2_double; reflexivity. Qed.
+
+Lemma pe_odd w p i : pe w p (S (2 * i)) = cos (p * w i).
+Proof. unfold pe; rewrite even_double_S, div2_double_S; reflexivity. Qed.
+
+(* The first frequency is exactly 1 for every d: the refutations evaluate it. *)
+Lemma spectrum_0 h : rope_spectrum 10000 h 0 = 1.
+Proof.
+  unfold rope_spectrum, rope_frequency; change (INR 0) with 0.
+  replace (- (2 * 0) / INR (2 * h)) with 0 by (unfold Rdiv; ring).
+  apply Rpower_O; lra.
+Qed.
+
+Lemma spe_even h p : spe h p 0%nat = sin p.
+Proof. unfold spe; rewrite (pe_even _ _ 0), spectrum_0, Rmult_1_r; reflexivity. Qed.
+
+Lemma sin_1_pos : 0 < sin 1.
+Proof. apply sin_gt_0; [lra|]. interval. Qed.
+
+(** ** Linear algebra the claims need beyond Defs *)
+
+Lemma dot_ext d x x' y y' :
+  (forall j, (j < d)%nat -> x j = x' j /\ y j = y' j) -> dot d x y = dot d x' y'.
+Proof.
+  intros H; unfold dot; apply sum_ext; intros j Hj.
+  destruct (H j Hj) as [-> ->]; reflexivity.
+Qed.
+
+Lemma dot_basis_l d k v : (k < d)%nat -> dot d (basis k) v = v k.
+Proof.
+  intros Hk; unfold dot.
+  rewrite (sum_single d k); [unfold basis; rewrite Nat.eqb_refl; ring|exact Hk|].
+  intros j _ Hjk; unfold basis; apply Nat.eqb_neq in Hjk; rewrite Hjk; ring.
+Qed.
+
+Lemma mat_vec_add d A x y j : mat_vec d A (vadd x y) j = mat_vec d A x j + mat_vec d A y j.
+Proof. unfold mat_vec, vadd; rewrite <- sum_plus; apply sum_ext; intros; ring. Qed.
+
+(* Associativity of matrix products, entrywise: how W_Q^T W_K enters a score. *)
+Lemma mat_vec_mat_mul d A B x j :
+  mat_vec d A (mat_vec d B x) j = mat_vec d (mat_mul d A B) x j.
+Proof.
+  unfold mat_vec, mat_mul.
+  rewrite (sum_ext d _ (fun k => sum d (fun l => A j k * B k l * x l)))
+    by (intros; rewrite <- sum_scal_l; apply sum_ext; intros; ring).
+  rewrite sum_swap; apply sum_ext; intros; rewrite <- sum_scal_r; reflexivity.
+Qed.
+
+Definition identity : mat := fun i j => basis j i.
+
+Lemma mat_vec_identity d x j : (j < d)%nat -> mat_vec d identity x j = x j.
+Proof.
+  intros Hj; unfold mat_vec, identity.
+  rewrite (sum_single d j); [unfold basis; rewrite Nat.eqb_refl; ring|exact Hj|].
+  intros k _ Hkj; unfold basis; apply not_eq_sym, Nat.eqb_neq in Hkj; rewrite Hkj; ring.
+Qed.
+
+(* The block-diagonal matrix of RoFormer Eq. (15) acts as the RoPE map: lets the
+   shift theorems speak of a d x d matrix, as seed 001 does. *)
+Lemma mat_vec_rope_matrix theta h m x j :
+  (j < 2 * h)%nat -> mat_vec (2 * h) (rope_matrix theta h m) x j = rope theta h m x j.
+Proof.
+  intros Hj; unfold mat_vec, rope_matrix.
+  assert (Hi : (Nat.div2 j < h)%nat) by (destruct (index_pair j) as [E|E]; lia).
+  assert (Hcol : forall k, rope theta h m (basis k) j * x k
+            = (basis k (2 * Nat.div2 j)%nat * x k) * (if Nat.even j then cos (m * theta (Nat.div2 j)) else sin (m * theta (Nat.div2 j)))
+            + (basis k (S (2 * Nat.div2 j)) * x k) * (if Nat.even j then - sin (m * theta (Nat.div2 j)) else cos (m * theta (Nat.div2 j)))).
+  { intros k; unfold rope; apply Nat.ltb_lt in Hi; rewrite Hi.
+    destruct (Nat.even j); simpl; ring. }
+  rewrite (sum_ext _ _ _ (fun k _ => Hcol k)), sum_plus, sum_scal_r, sum_scal_r.
+  assert (Hb : forall k, (k < 2 * h)%nat -> sum (2 * h) (fun l => basis l k * x l) = x k).
+  { intros k Hk; rewrite <- (dot_basis_l (2 * h) k x Hk); unfold dot, basis.
+    apply sum_ext; intros l _; rewrite Nat.eqb_sym; reflexivity. }
+  rewrite !Hb by lia.
+  unfold rope; apply Nat.ltb_lt in Hi; rewrite Hi.
+  destruct (Nat.even j); simpl; ring.
+Qed.
+
+(** ** SPE-DOT-RELATIVE *)
+
+(* One (sin, cos) pair of two encodings: the trigonometric step of the claim. *)
+Lemma pair_score a b : sin a * sin b + cos a * cos b = cos (a - b).
+Proof. rewrite cos_minus; ring. Qed.
+
+Theorem spe_dot_relative : forall (h : nat) (w : nat -> R) (p q : R),
+  dot (2 * h) (pe w p) (pe w q) = sum h (fun i => cos (w i * (p - q))).
+Proof.
+  intros h w p q; rewrite dot_pairs; apply sum_ext; intros i _.
+  rewrite !pe_even, !pe_odd, pair_score; f_equal; ring.
+Qed.
+
+Example spe_dot_relative_d8 : forall p q,
+  dot 8 (spe 4 p) (spe 4 q) = sum 4 (fun i => cos (rope_spectrum 10000 4 i * (p - q))).
+Proof. intros p q; exact (spe_dot_relative 4 (rope_spectrum 10000 4) p q). Qed.
+
+(** ** SPE-SHIFT-ROTATION (001) and SPE-SHIFT-LINEAR-004 *)
+
+(* 001's matrix [[cos, sin], [-sin, cos]] is the counter-clockwise rotation by
+   -w*D (Defs.rot), which is why the shift is a RoPE map at position -D. *)
+Theorem spe_shift_rotation : forall (h : nat) (w : nat -> R) (p D : R),
+  (forall i, (i < h)%nat ->
+     pe w (p + D) (2 * i)%nat = cos (w i * D) * pe w p (2 * i)%nat + sin (w i * D) * pe w p (S (2 * i)) /\
+     pe w (p + D) (S (2 * i)) = - sin (w i * D) * pe w p (2 * i)%nat + cos (w i * D) * pe w p (S (2 * i)))
+  /\ (forall j, (j < 2 * h)%nat -> pe w (p + D) j = mat_vec (2 * h) (rope_matrix w h (- D)) (pe w p) j).
+Proof.
+  intros h w p D.
+  assert (Hpair : forall i,
+     pe w (p + D) (2 * i)%nat = cos (w i * D) * pe w p (2 * i)%nat + sin (w i * D) * pe w p (S (2 * i)) /\
+     pe w (p + D) (S (2 * i)) = - sin (w i * D) * pe w p (2 * i)%nat + cos (w i * D) * pe w p (S (2 * i))).
+  { intros i; rewrite !pe_even, !pe_odd.
+    replace ((p + D) * w i) with (p * w i + w i * D) by ring.
+    rewrite sin_plus, cos_plus; split; ring. }
+  split; [intros i _; apply Hpair|].
+  intros j Hj; rewrite mat_vec_rope_matrix by exact Hj.
+  assert (Hi : (Nat.div2 j < h)%nat) by (destruct (index_pair j) as [E|E]; lia).
+  destruct (index_pair j) as [E|E]; rewrite E.
+  - rewrite rope_even by exact Hi; unfold rot; cbn [fst snd].
+    replace (- D * w (Nat.div2 j)) with (- (w (Nat.div2 j) * D)) by ring.
+    rewrite (proj1 (Hpair _)), cos_neg, sin_neg; ring.
+  - rewrite rope_odd by exact Hi; unfold rot; cbn [fst snd].
+    replace (- D * w (Nat.div2 j)) with (- (w (Nat.div2 j) * D)) by ring.
+    rewrite (proj2 (Hpair _)), cos_neg, sin_neg; ring.
+Qed.
+
+Theorem spe_shift_linear_004 : forall (h : nat) (k : R),
+  exists M : mat, forall (p : R) (j : nat), (j < 2 * h)%nat -> spe h (p + k) j = mat_vec (2 * h) M (spe h p) j.
+Proof.
+  intros h k; exists (rope_matrix (rope_spectrum 10000 h) h (- k)).
+  intros p j Hj; exact (proj2 (spe_shift_rotation h _ p k) j Hj).
+Qed.
+
+Example spe_shift_linear_004_d8 : forall k : R,
+  exists M : mat, forall (p : R) (j : nat), (j < 8)%nat -> spe 4 (p + k) j = mat_vec 8 M (spe 4 p) j.
+Proof. intros k; exact (spe_shift_linear_004 4 k). Qed.
+
+(** ** SPE-SHIFT-ROTATION-004: (sin, cos) pairs shifted by the counter-clockwise R(k theta) *)
+
+Theorem spe_shift_rotation_004_negation : ~ (forall (h p k i : nat), (i < h)%nat ->
+  (spe h (INR (p + k)) (2 * i)%nat, spe h (INR (p + k)) (S (2 * i)))
+  = rot (INR k * rope_spectrum 10000 h i) (spe h (INR p) (2 * i)%nat, spe h (INR p) (S (2 * i)))).
+Proof.
+  intros Hclaim; specialize (Hclaim 1%nat 0%nat 1%nat 0%nat ltac:(lia)).
+  apply (f_equal fst) in Hclaim; unfold rot, spe in Hclaim; simpl in Hclaim.
+  rewrite (pe_even _ _ 0), (pe_even _ _ 0), (pe_odd _ _ 0), spectrum_0 in Hclaim.
+  rewrite Rmult_0_l, sin_0, cos_0, !Rmult_1_l in Hclaim.
+  pose proof sin_1_pos; lra.
+Qed.
+
+(* R(k w)^T = R(-k w) (Defs.rot is counter-clockwise): the transpose serves
+   004's (sin, cos) order, R(k w) itself serves the (cos, sin) order. *)
+Theorem spe_shift_rotation_004_correction : forall (w : nat -> R) (p k : R) (i : nat),
+  (pe w (p + k) (2 * i)%nat, pe w (p + k) (S (2 * i)))
+    = rot (- (k * w i)) (pe w p (2 * i)%nat, pe w p (S (2 * i)))
+  /\ (cos ((p + k) * w i), sin ((p + k) * w i)) = rot (k * w i) (cos (p * w i), sin (p * w i)).
+Proof.
+  intros w p k i; unfold rot; cbn [fst snd]; rewrite !pe_even, !pe_odd, cos_neg, sin_neg.
+  replace ((p + k) * w i) with (p * w i + k * w i) by ring.
+  rewrite sin_plus, cos_plus; split; f_equal; ring.
+Qed.
+
+(** ** SPE-FREQUENCY-004: 004 prints w_i = 10000^(2i/d) *)
+
+Lemma rpower_10000_half : Rpower 10000 (/ 2) = 100.
+Proof.
+  rewrite Rpower_sqrt by lra.
+  replace 10000 with (100 * 100) by ring; apply sqrt_square; lra.
+Qed.
+
+(* Counterexample inside the domain 0 <= i < d/2: d = 4, i = 1, p = 1. *)
+Theorem spe_frequency_004_negation : ~ (forall (h i p : nat), (i < h)%nat ->
+  sin (INR p * Rpower 10000 (2 * INR i / INR (2 * h)))
+  = sin (INR p / Rpower 10000 (2 * INR i / INR (2 * h)))).
+Proof.
+  intros Hclaim; specialize (Hclaim 2%nat 1%nat 1%nat ltac:(lia)).
+  replace (2 * INR 1 / INR (2 * 2)) with (/ 2) in Hclaim by (simpl; field).
+  rewrite rpower_10000_half in Hclaim; simpl INR in Hclaim.
+  assert (sin (1 * 100) < 0) by interval.
+  assert (0 < sin (1 / 100)) by interval.
+  lra.
+Qed.
+
+Theorem spe_frequency_004_correction : forall (d i : nat) (p : R),
+  sin (p * rope_frequency 10000 d i) = sin (p / Rpower 10000 (2 * INR i / INR d)).
+Proof.
+  intros d i p; unfold rope_frequency; rewrite Ropp_div, Rpower_Ropp; reflexivity.
+Qed.
+
+(** ** SPE-WAVELENGTH-RANGE *)
+
+Definition wavelength (d i : nat) : R := 2 * PI / rope_frequency 10000 d i.
+
+Lemma wavelength_closed d i : wavelength d i = 2 * PI * Rpower 10000 (2 * INR i / INR d).
+Proof.
+  unfold wavelength, rope_frequency; rewrite Ropp_div, Rpower_Ropp.
+  assert (0 < Rpower 10000 (2 * INR i / INR d)) by (unfold Rpower; apply exp_pos).
+  field; lra.
+Qed.
+
+(* Strong reading: the longest wavelength of every even d is 10000 * 2pi. *)
+Theorem spe_wavelength_range_negation : ~ (forall h : nat, (1 <= h)%nat ->
+  wavelength (2 * h) 0 = 2 * PI /\ wavelength (2 * h) (h - 1) = 10000 * (2 * PI)).
+Proof.
+  intros Hclaim; destruct (Hclaim 2%nat ltac:(lia)) as [_ Hlong].
+  rewrite wavelength_closed in Hlong.
+  replace (2 * INR (2 - 1) / INR (2 * 2)) with (/ 2) in Hlong by (simpl; field).
+  rewrite rpower_10000_half in Hlong; pose proof PI_RGT_0; lra.
+Qed.
+
+Lemma inr_double h : INR (2 * h) = 2 * INR h.
+Proof. rewrite mult_INR; reflexivity. Qed.
+
+Theorem spe_wavelength_range_correction : forall h : nat, (1 <= h)%nat ->
+  wavelength (2 * h) 0 = 2 * PI
+  /\ (forall i, wavelength (2 * h) (S i) = wavelength (2 * h) i * Rpower 10000 (2 / INR (2 * h)))
+  /\ wavelength (2 * h) (h - 1) = 2 * PI * Rpower 10000 (1 - 2 / INR (2 * h)).
+Proof.
+  intros h Hh; assert (0 < INR h) by (apply lt_0_INR; lia).
+  repeat split.
+  - rewrite wavelength_closed; change (INR 0) with 0.
+    replace (2 * 0 / INR (2 * h)) with 0 by (unfold Rdiv; ring).
+    rewrite Rpower_O; lra.
+  - intros i; rewrite !wavelength_closed.
+    replace (2 * INR (S i) / INR (2 * h)) with (2 * INR i / INR (2 * h) + 2 / INR (2 * h))
+      by (rewrite S_INR, inr_double; field; lra).
+    rewrite Rpower_plus; ring.
+  - rewrite wavelength_closed, minus_INR by lia; simpl (INR 1).
+    f_equal; f_equal; rewrite inr_double; field; lra.
+Qed.
+
+(* Literal reading: every wavelength lies between 2pi and 10000 * 2pi. *)
+Theorem spe_wavelength_range_literal : forall h i : nat, (i < h)%nat ->
+  2 * PI <= wavelength (2 * h) i < 10000 * (2 * PI).
+Proof.
+  intros h i Hi; rewrite wavelength_closed, inr_double.
+  assert (0 < INR h) by (apply lt_0_INR; lia).
+  assert (INR i < INR h) by (apply lt_INR; exact Hi).
+  assert (0 <= INR i) by apply pos_INR.
+  assert (Hy : 0 <= 2 * INR i / (2 * INR h) < 1).
+  { split; [apply Rmult_le_pos; [lra|left; apply Rinv_0_lt_compat; lra]|].
+    apply (Rmult_lt_reg_r (2 * INR h)); [lra|]; unfold Rdiv.
+    rewrite Rmult_assoc, Rinv_l by lra; lra. }
+  pose proof PI_RGT_0.
+  assert (1 <= Rpower 10000 (2 * INR i / (2 * INR h))).
+  { rewrite <- (Rpower_O 10000) by lra; apply Rle_Rpower; lra. }
+  assert (Rpower 10000 (2 * INR i / (2 * INR h)) < 10000).
+  { rewrite <- (Rpower_1 10000) at 2 by lra; apply Rpower_lt; lra. }
+  split; nra.
+Qed.
