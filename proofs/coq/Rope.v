@@ -474,3 +474,258 @@ Proof.
     + intros [j [Hj ->]]; exists (S j); split; [lia|]; symmetry; apply rope_frequency_shift.
   - intros; reflexivity.
 Qed.
+
+(** ** ROPE-FULL-STRENGTH-AT-ZERO (new; seeds 000, 001) *)
+
+(* "When m = n, we get the full attention strength and conversely as |m - n|
+   increases cos oscillates."  Strong reading, in the domain the seeds declare
+   (q, k in R^d, R_m the RoPE rotation): for every q, k the score at m = n is
+   the largest over positions, <R_m q, R_n k> <= <R_n q, R_n k>.  It fails:
+   for q = e_0, k = e_1 the score is 0 at m = n and 1 at an offset. *)
+Theorem rope_full_strength_at_zero_negation :
+  ~ (forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+        dot (2 * h) (rope theta h m q) (rope theta h n k)
+        <= dot (2 * h) (rope theta h n q) (rope theta h n k)).
+Proof.
+  intros H; specialize (H 1%nat (fun _ => PI / 2) (vec2 1 0) (vec2 0 1) 1 0).
+  simpl Nat.mul in H; rewrite !dot_2, !rope_h1_0, !rope_h1_1 in H; simpl in H.
+  replace (0 * (PI / 2)) with 0 in H by ring.
+  replace (1 * (PI / 2)) with (PI / 2) in H by ring.
+  rewrite cos_0, sin_0, cos_PI2, sin_PI2 in H; lra.
+Qed.
+
+(* Literal reading, inside the seeds' own score model <q, k> cos((m - n) theta):
+   its magnitude is largest at m = n. *)
+Theorem rope_full_strength_at_zero_literal :
+  forall (d : nat) (q k : vec) (m n theta : R),
+    Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta)).
+Proof.
+  intros; replace ((n - n) * theta) with 0 by ring; rewrite cos_0, Rmult_1_r, Rabs_mult.
+  pose proof (COS_bound ((m - n) * theta)) as Hc.
+  assert (Rabs (cos ((m - n) * theta)) <= 1) by (apply Rabs_le; lra).
+  rewrite <- (Rmult_1_r (Rabs (dot d q k))) at 2.
+  apply Rmult_le_compat_l; [apply Rabs_pos|assumption].
+Qed.
+
+
+(* Correction: at m = n the rotations cancel and the score is the unrotated
+   <q, k> for every even d; it is the maximum over offsets when the key is the
+   query itself (q = k), not for every pair q, k. *)
+Theorem rope_full_strength_at_zero_correction :
+  (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
+      dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k)
+  /\ (forall (h : nat) (theta : nat -> R) (q : vec) (m n : R),
+      dot (2 * h) (rope theta h m q) (rope theta h n q)
+      <= dot (2 * h) (rope theta h n q) (rope theta h n q)).
+Proof.
+  split.
+  - intros; rewrite rope_dot_relative; replace (m - m) with 0 by ring.
+    unfold dot; apply sum_ext; intros j Hj; rewrite rope_at_zero by exact Hj; reflexivity.
+  - intros h theta q m n; rewrite !rope_dot_relative, !dot_pairs.
+    apply sum_le; intros i Hi; rewrite !rope_even, !rope_odd by exact Hi.
+    replace ((n - n) * theta i) with 0 by ring; unfold rot; cbn [fst snd].
+    rewrite cos_0, sin_0.
+    set (a := q (2 * i)%nat); set (b := q (S (2 * i))); set (c := cos ((n - m) * theta i)).
+    replace (a * (a * c - b * sin ((n - m) * theta i)) + b * (a * sin ((n - m) * theta i) + b * c))
+      with ((a * a + b * b) * c) by ring.
+    replace (a * (a * 1 - b * 0) + b * (a * 0 + b * 1)) with ((a * a + b * b) * 1) by ring.
+    apply Rmult_le_compat_l; [|apply COS_bound].
+    pose proof (Rle_0_sqr a); pose proof (Rle_0_sqr b); unfold Rsqr in *; lra.
+Qed.
+
+(** ** ROPE-LINEAR-ATTENTION-004 (new; seed 004) *)
+
+(* "Because rotation preserves norms, RoPE works seamlessly even in
+   linear-time attention mechanisms (e.g. Performers)."  Strong reading:
+   rotating the (nonnegative) Performer features of query and key keeps every
+   linear-attention weight phi(q)^T phi(k) nonnegative, so the normaliser
+   stays positive and RoPE drops in 'seamlessly'.  It fails although the
+   rotation preserves norms: nonnegative features rotated by pi apart have a
+   negative product.  (RoFormer Eq. (19) keeps the denominator unrotated for
+   this reason.) *)
+Theorem rope_linear_attention_004_negation :
+  ~ (forall (h : nat) (theta : nat -> R) (m n : R) (u v : vec),
+        (forall j, 0 <= u j) -> (forall j, 0 <= v j) ->
+        0 <= dot (2 * h) (rope theta h m u) (rope theta h n v)).
+Proof.
+  intros H.
+  assert (Hnonneg : forall j, 0 <= vec2 1 0 j) by (intros [|[|j]]; simpl; lra).
+  specialize (H 1%nat (fun _ => PI) 1 0 (vec2 1 0) (vec2 1 0) Hnonneg Hnonneg).
+  simpl Nat.mul in H; rewrite !dot_2, !rope_h1_0, !rope_h1_1 in H; simpl in H.
+  replace (0 * PI) with 0 in H by ring; replace (1 * PI) with PI in H by ring.
+  rewrite cos_0, sin_0, cos_PI, sin_PI in H; lra.
+Qed.
+
+(* Literal reading: RoPE can be used in linear-time attention.  For every
+   even d, every length N and every output coordinate c, the rotated
+   numerator sum_n <R_m phi(q), R_n phi(k_n)> v_n,c factorises as
+   <R_m phi(q), S> with S = sum_n R_n phi(k_n) v_n,c independent of the query
+   position m, so it costs O(N d) instead of O(N^2 d) over all queries. *)
+Theorem rope_linear_attention_004_literal :
+  forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec) (c : nat),
+    sum N (fun n => dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c)
+    = dot (2 * h) (rope theta h m phi_q)
+        (fun j => sum N (fun n => rope theta h (INR n) (phi_k n) j * values n c)).
+Proof.
+  intros; unfold dot.
+  rewrite (sum_ext N _ (fun n => sum (2 * h) (fun j => rope theta h m phi_q j
+                                   * (rope theta h (INR n) (phi_k n) j * values n c))))
+    by (intros; rewrite <- sum_scal_r; apply sum_ext; intros; ring).
+  rewrite sum_swap; apply sum_ext; intros; apply sum_scal_l.
+Qed.
+
+(* Correction: RoPE fits linear attention because the rotation is linear
+   (the numerator factorises, the literal theorem) while the normaliser is
+   kept unrotated, as in RoFormer Eq. (19), where nonnegative features give
+   nonnegative terms; norm preservation is not what makes it work. *)
+Theorem rope_linear_attention_004_correction :
+  (forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec) (c : nat),
+      sum N (fun n => dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c)
+      = dot (2 * h) (rope theta h m phi_q)
+          (fun j => sum N (fun n => rope theta h (INR n) (phi_k n) j * values n c)))
+  /\ (forall (N d : nat) (phi_q : vec) (phi_k : nat -> vec),
+      (forall j, 0 <= phi_q j) -> (forall n j, 0 <= phi_k n j) ->
+      0 <= sum N (fun n => dot d phi_q (phi_k n))).
+Proof.
+  split; [exact rope_linear_attention_004_literal|].
+  intros N d phi_q phi_k Hq Hk.
+  rewrite <- (sum_const_0 N); apply sum_le; intros n _.
+  rewrite <- (sum_const_0 d); apply sum_le; intros j _.
+  apply Rmult_le_pos; [apply Hq|apply Hk].
+Qed.
+
+(** ** ROPE-ABS-AND-REL (new; seeds 002, 004) *)
+
+(* UNKNOWN ROPE-ABS-AND-REL: read as "the score depends on positions only
+   through n - m (relative) and the rotated vector R_m x determines the
+   position m (absolute)".  The relative half is proved for every even d
+   (rope_shift_invariance_003, rope_dot_relative).  The absolute half over all
+   integer positions needs: for integers m <> m', (m - m') theta_0 is not a
+   multiple of 2 pi with theta_0 = 10000^0 = 1, i.e. pi irrational, which
+   neither Coq's standard library nor Coquelicot/Interval provides; so the
+   claim as a whole is left unknown.  Proved below as evidence, not as a
+   verdict: positions less than 2 pi apart are told apart by pair 0. *)
+
+(* A nonzero angle of magnitude below 2 pi is not a full turn. *)
+Lemma cos_ne_1_window t : 0 < Rabs t < 2 * PI -> cos t <> 1.
+Proof.
+  intros [Hpos Hlt] Hc.
+  assert (Hs : sin t = 0).
+  { pose proof (sin2_cos2 t) as P; rewrite Hc in P; unfold Rsqr in P.
+    apply Rsqr_0_uniq; unfold Rsqr; lra. }
+  destruct (Rle_or_lt 0 t) as [Ht|Ht].
+  - rewrite Rabs_right in Hpos, Hlt by lra.
+    destruct (sin_eq_O_2PI_0 t) as [E|[E|E]]; try lra.
+    rewrite E, cos_PI in Hc; lra.
+  - rewrite Rabs_left in Hpos, Hlt by lra.
+    rewrite <- cos_neg in Hc; rewrite <- (Ropp_involutive t), sin_neg in Hs.
+    destruct (sin_eq_O_2PI_0 (- t)) as [E|[E|E]]; try lra.
+    rewrite E, cos_PI in Hc; lra.
+Qed.
+
+(* Evidence for the absolute half of ROPE-ABS-AND-REL: with theta_0 = 1 (the
+   RoFormer spectrum's first frequency), two positions less than 2 pi apart
+   give different rotated vectors whenever pair 0 of x is nonzero. *)
+Lemma rope_position_window theta h m m' x :
+  (0 < h)%nat -> theta 0%nat = 1 -> (x 0%nat <> 0 \/ x 1%nat <> 0) ->
+  0 < Rabs (m - m') < 2 * PI -> rope theta h m x <> rope theta h m' x.
+Proof.
+  intros Hh Htheta Hx Hwindow E.
+  pose proof (f_equal (fun f => f 0%nat) E) as E0; pose proof (f_equal (fun f => f 1%nat) E) as E1.
+  cbv beta in E0, E1.
+  pose proof (rope_even theta h m x 0 Hh) as Am; pose proof (rope_even theta h m' x 0 Hh) as Am'.
+  pose proof (rope_odd theta h m x 0 Hh) as Bm; pose proof (rope_odd theta h m' x 0 Hh) as Bm'.
+  simpl Nat.mul in Am, Am', Bm, Bm'; rewrite Am, Am' in E0; rewrite Bm, Bm' in E1.
+  unfold rot in E0, E1; cbn [fst snd] in E0, E1; rewrite Htheta, !Rmult_1_r in E0, E1.
+  set (a := x 0%nat) in *; set (b := x 1%nat) in *.
+  assert (Hpos : 0 < a * a + b * b).
+  { destruct Hx as [Ha|Hb].
+    - pose proof (Rsqr_pos_lt a Ha); pose proof (Rle_0_sqr b); unfold Rsqr in *; lra.
+    - pose proof (Rsqr_pos_lt b Hb); pose proof (Rle_0_sqr a); unfold Rsqr in *; lra. }
+  assert (K : (a * a + b * b) * (cos (m - m') - 1) = 0).
+  { rewrite cos_minus.
+    replace ((a * a + b * b) * (cos m * cos m' + sin m * sin m' - 1))
+      with ((a * cos m - b * sin m) * (a * cos m' - b * sin m')
+            + (a * sin m + b * cos m) * (a * sin m' + b * cos m') - (a * a + b * b)) by ring.
+    rewrite E0, E1; pose proof (sin2_cos2 m') as P; unfold Rsqr in P.
+    replace ((a * cos m' - b * sin m') * (a * cos m' - b * sin m')
+             + (a * sin m' + b * cos m') * (a * sin m' + b * cos m') - (a * a + b * b))
+      with ((a * a + b * b) * (sin m' * sin m' + cos m' * cos m' - 1)) by ring.
+    rewrite P; ring. }
+  apply Rmult_integral in K; destruct K as [K|K]; [lra|].
+  apply (cos_ne_1_window (m - m') Hwindow); lra.
+Qed.
+
+(** ** Explicit instances: d = 4 and d = 8, base 10000, from the general theorems *)
+
+Example rope_relative_matrix_d4 :
+  forall (m n : R) (i j : nat),
+    mat_mul 4 (transpose (rope_matrix (roformer_theta 2) 2 m)) (rope_matrix (roformer_theta 2) 2 n) i j
+    = rope_matrix (roformer_theta 2) 2 (n - m) i j.
+Proof. intros; apply (rope_relative_matrix 2). Qed.
+
+Example rope_relative_matrix_d8 :
+  forall (m n : R) (i j : nat),
+    mat_mul 8 (transpose (rope_matrix (roformer_theta 4) 4 m)) (rope_matrix (roformer_theta 4) 4 n) i j
+    = rope_matrix (roformer_theta 4) 4 (n - m) i j.
+Proof. intros; apply (rope_relative_matrix 4). Qed.
+
+Example rope_qk_relative_d4 :
+  forall (Wq Wk : mat) (xm xn : vec) (m n : R),
+    dot 4 (mat_vec 4 (rope_matrix (roformer_theta 2) 2 m) (mat_vec 4 Wq xm))
+          (mat_vec 4 (rope_matrix (roformer_theta 2) 2 n) (mat_vec 4 Wk xn))
+    = dot 4 xm (mat_vec 4 (transpose Wq) (mat_vec 4 (rope_matrix (roformer_theta 2) 2 (n - m)) (mat_vec 4 Wk xn))).
+Proof. intros; apply (rope_qk_relative 2 4). Qed.
+
+Example rope_qk_relative_d8 :
+  forall (Wq Wk : mat) (xm xn : vec) (m n : R),
+    dot 8 (mat_vec 8 (rope_matrix (roformer_theta 4) 4 m) (mat_vec 8 Wq xm))
+          (mat_vec 8 (rope_matrix (roformer_theta 4) 4 n) (mat_vec 8 Wk xn))
+    = dot 8 xm (mat_vec 8 (transpose Wq) (mat_vec 8 (rope_matrix (roformer_theta 4) 4 (n - m)) (mat_vec 8 Wk xn))).
+Proof. intros; apply (rope_qk_relative 4 8). Qed.
+
+Example rope_norm_preserving_d4 :
+  forall (m : R) (x : vec), sqrt (norm2 4 (rope (roformer_theta 2) 2 m x)) = sqrt (norm2 4 x).
+Proof. intros; apply (proj1 rope_norm_preserving 2%nat). Qed.
+
+Example rope_norm_preserving_d8 :
+  forall (m : R) (x : vec), sqrt (norm2 8 (rope (roformer_theta 4) 4 m x)) = sqrt (norm2 8 x).
+Proof. intros; apply (proj1 rope_norm_preserving 4%nat). Qed.
+
+Example rope_dot_property_003_d4 :
+  forall (q k : vec) (m n : R),
+    dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k)
+    = dot 4 q (mat_vec 4 (rope_matrix (roformer_theta 2) 2 (n - m)) k).
+Proof. intros; apply (proj2 rope_dot_property_003 2%nat). Qed.
+
+Example rope_dot_property_003_d8 :
+  forall (q k : vec) (m n : R),
+    dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k)
+    = dot 8 q (mat_vec 8 (rope_matrix (roformer_theta 4) 4 (n - m)) k).
+Proof. intros; apply (proj2 rope_dot_property_003 4%nat). Qed.
+
+Example rope_shift_invariance_003_d4 :
+  forall (q k : vec) (m n delta : R),
+    dot 4 (rope (roformer_theta 2) 2 (m + delta) q) (rope (roformer_theta 2) 2 (n + delta) k)
+    = dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k).
+Proof. intros; apply (rope_shift_invariance_003 2). Qed.
+
+Example rope_shift_invariance_003_d8 :
+  forall (q k : vec) (m n delta : R),
+    dot 8 (rope (roformer_theta 4) 4 (m + delta) q) (rope (roformer_theta 4) 4 (n + delta) k)
+    = dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k).
+Proof. intros; apply (rope_shift_invariance_003 4). Qed.
+
+Example rope_kv_cos_only_correction_d4 :
+  forall (q k : vec) (m n : R),
+    dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k)
+    = sum 2 (fun i => dot_pair q k i * cos ((m - n) * roformer_theta 2 i)
+                      + cross_pair q k i * sin ((m - n) * roformer_theta 2 i)).
+Proof. intros; apply (rope_kv_cos_only_correction 2). Qed.
+
+Example rope_kv_cos_only_correction_d8 :
+  forall (q k : vec) (m n : R),
+    dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k)
+    = sum 4 (fun i => dot_pair q k i * cos ((m - n) * roformer_theta 4 i)
+                      + cross_pair q k i * sin ((m - n) * roformer_theta 4 i)).
+Proof. intros; apply (rope_kv_cos_only_correction 4). Qed.
