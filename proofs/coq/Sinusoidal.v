@@ -272,3 +272,189 @@ Proof.
   { rewrite <- (Rpower_1 10000) at 2 by lra; apply Rpower_lt; lra. }
   split; nra.
 Qed.
+
+(** ** SPE-ADDITIVE-EXPANSION-003 and SPE-QK-EXPANSION *)
+
+Theorem spe_additive_expansion_003 : forall (d : nat) (q k pm pn : vec),
+  dot d (vadd q pm) (vadd k pn) = dot d q k + dot d q pn + dot d pm k + dot d pm pn.
+Proof. intros; unfold dot, vadd; rewrite <- !sum_plus; apply sum_ext; intros; ring. Qed.
+
+Theorem spe_qk_expansion_correction : forall (d : nat) (WQ WK : mat) (xp xq u v : vec),
+  dot d (mat_vec d WQ (vadd xp u)) (mat_vec d WK (vadd xq v))
+  = dot d (mat_vec d WQ xp) (mat_vec d WK xq) + dot d (mat_vec d WQ xp) (mat_vec d WK v)
+    + dot d (mat_vec d WQ u) (mat_vec d WK xq) + dot d (mat_vec d WQ u) (mat_vec d WK v).
+Proof.
+  intros; rewrite <- spe_additive_expansion_003.
+  apply dot_ext; intros; split; rewrite mat_vec_add; reflexivity.
+Qed.
+
+Lemma sum_const_1 n : sum n (fun _ => 1) = INR n.
+Proof. induction n as [|n IH]; [apply sum_0|rewrite sum_S, IH, S_INR; reflexivity]. Qed.
+
+(* |PE(p)|^2 = d/2 at every position: the score of a position with itself. *)
+Lemma dot_spe_self h p : dot (2 * h) (spe h p) (spe h p) = INR h.
+Proof.
+  unfold spe; rewrite spe_dot_relative, <- sum_const_1; apply sum_ext; intros.
+  replace (p - p) with 0 by ring; rewrite Rmult_0_r; apply cos_0.
+Qed.
+
+Lemma dot_zero_l d y : dot d (fun _ => 0) y = 0.
+Proof. unfold dot; rewrite (sum_ext d _ (fun _ => 0)) by (intros; ring); apply sum_const_0. Qed.
+
+Lemma dot_zero_r d x : dot d x (fun _ => 0) = 0.
+Proof. rewrite dot_comm; apply dot_zero_l. Qed.
+
+Lemma dot_identity d x y : dot d (mat_vec d identity x) (mat_vec d identity y) = dot d x y.
+Proof. apply dot_ext; intros; rewrite !mat_vec_identity by assumption; split; reflexivity. Qed.
+
+(* 001 writes the four terms joined by '.', read as products. *)
+Theorem spe_qk_expansion_negation : ~ (forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
+  dot (2 * h) (mat_vec (2 * h) WQ (vadd xp (spe h p))) (mat_vec (2 * h) WK (vadd xq (spe h q)))
+  = dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK xq)
+    * dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK (spe h q))
+    * dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK xq)
+    * dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q))).
+Proof.
+  intros Hclaim; specialize (Hclaim 1%nat identity identity (fun _ => 0) (fun _ => 0) 0 0).
+  rewrite spe_qk_expansion_correction, !dot_identity, !dot_zero_l, dot_zero_r, dot_spe_self in Hclaim.
+  change (INR 1) with 1 in Hclaim; lra.
+Qed.
+
+(** ** SPE-TOKEN-SUM-BREAKS *)
+
+(* Two copies of the token e_0 at the same position p: the score moves with p. *)
+Lemma token_score_same_position h p : (1 <= h)%nat ->
+  dot (2 * h) (vadd (basis 0) (spe h p)) (vadd (basis 0) (spe h p)) = 1 + 2 * sin p + INR h.
+Proof.
+  intros Hh; rewrite spe_additive_expansion_003, dot_spe_self.
+  rewrite (dot_comm _ (spe h p)), !dot_basis_l, spe_even by lia.
+  unfold basis; rewrite Nat.eqb_refl; ring.
+Qed.
+
+Theorem spe_token_sum_breaks : forall h : nat, (1 <= h)%nat ->
+  exists (xa xb : vec) (p q p' q' : nat),
+    INR p - INR q = INR p' - INR q' /\
+    dot (2 * h) (vadd xa (spe h (INR p))) (vadd xb (spe h (INR q)))
+    <> dot (2 * h) (vadd xa (spe h (INR p'))) (vadd xb (spe h (INR q'))).
+Proof.
+  intros h Hh; exists (basis 0), (basis 0), 0%nat, 0%nat, 1%nat, 1%nat; split; [ring|].
+  rewrite !token_score_same_position by exact Hh.
+  change (INR 0) with 0; change (INR 1) with 1; rewrite sin_0.
+  pose proof sin_1_pos; lra.
+Qed.
+
+(** ** SPE-LAST-TERM-RELATIVE *)
+
+Definition e00 : mat := fun r c => basis 0 r * basis 0 c.
+
+Lemma mat_vec_e00 d x j : (1 <= d)%nat -> mat_vec d e00 x j = basis 0 j * x 0%nat.
+Proof.
+  intros Hd; unfold mat_vec, e00.
+  rewrite (sum_ext d _ (fun k => basis 0 j * (basis 0 k * x k))) by (intros; ring).
+  rewrite sum_scal_l; f_equal; exact (dot_basis_l d 0 x ltac:(lia)).
+Qed.
+
+(* 001: "other than the last term depends on absolute positions", read as: the
+   last term is shift-invariant for every pair of learned projections. *)
+Theorem spe_last_term_relative_negation : ~ (forall (h : nat) (WQ WK : mat) (p q D : R),
+  dot (2 * h) (mat_vec (2 * h) WQ (spe h (p + D))) (mat_vec (2 * h) WK (spe h (q + D)))
+  = dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q))).
+Proof.
+  intros Hclaim; specialize (Hclaim 1%nat e00 identity 0 0 1).
+  assert (Hscore : forall x y : vec, dot 2 (mat_vec 2 e00 x) (mat_vec 2 identity y) = x 0%nat * y 0%nat).
+  { intros x y.
+    rewrite (dot_ext 2 _ (fun j => x 0%nat * basis 0 j) _ y)
+      by (intros j Hj; rewrite mat_vec_e00, mat_vec_identity by lia; split; ring).
+    unfold dot; rewrite (sum_ext _ _ (fun j => x 0%nat * (basis 0 j * y j))) by (intros; ring).
+    rewrite sum_scal_l; f_equal; exact (dot_basis_l 2 0 y ltac:(lia)). }
+  change (2 * 1)%nat with 2%nat in Hclaim.
+  rewrite !Hscore, !spe_even, !Rplus_0_l, sin_0 in Hclaim.
+  pose proof sin_1_pos; nra.
+Qed.
+
+(* W_Q^T W_K built from scaled rotations [[a_i, -b_i], [b_i, a_i]], one per
+   frequency and no coupling across frequencies: these commute with every shift
+   of the encoding, which is what makes the last term relative. *)
+Definition scaled_rotation_blocks (a b : nat -> R) : mat := fun r c =>
+  if Nat.eqb (Nat.div2 r) (Nat.div2 c) then
+    (if Nat.eqb r c then a (Nat.div2 r) else if Nat.even r then - b (Nat.div2 r) else b (Nat.div2 r))
+  else 0.
+
+Lemma blocks_row_even h a b v i : (i < h)%nat ->
+  mat_vec (2 * h) (scaled_rotation_blocks a b) v (2 * i)%nat = a i * v (2 * i)%nat - b i * v (S (2 * i)).
+Proof.
+  intros Hi; unfold mat_vec; rewrite sum_pairs, (sum_single h i); [| exact Hi |].
+  - unfold scaled_rotation_blocks; rewrite !div2_double, !div2_double_S, !Nat.eqb_refl, even_double.
+    replace (Nat.eqb (2 * i) (S (2 * i))) with false by (symmetry; apply Nat.eqb_neq; lia); ring.
+  - intros l _ Hli; unfold scaled_rotation_blocks; rewrite !div2_double, !div2_double_S.
+    replace (Nat.eqb i l) with false by (symmetry; apply Nat.eqb_neq; lia); ring.
+Qed.
+
+Lemma blocks_row_odd h a b v i : (i < h)%nat ->
+  mat_vec (2 * h) (scaled_rotation_blocks a b) v (S (2 * i)) = b i * v (2 * i)%nat + a i * v (S (2 * i)).
+Proof.
+  intros Hi; unfold mat_vec; rewrite sum_pairs, (sum_single h i); [| exact Hi |].
+  - unfold scaled_rotation_blocks; rewrite !div2_double, !div2_double_S, !Nat.eqb_refl, even_double_S.
+    replace (Nat.eqb (S (2 * i)) (2 * i)) with false by (symmetry; apply Nat.eqb_neq; lia); ring.
+  - intros l _ Hli; unfold scaled_rotation_blocks; rewrite !div2_double, !div2_double_S.
+    replace (Nat.eqb i l) with false by (symmetry; apply Nat.eqb_neq; lia); ring.
+Qed.
+
+Lemma blocks_score h w a b p q :
+  dot (2 * h) (pe w p) (mat_vec (2 * h) (scaled_rotation_blocks a b) (pe w q))
+  = sum h (fun i => a i * cos (w i * (p - q)) - b i * sin (w i * (p - q))).
+Proof.
+  rewrite dot_pairs; apply sum_ext; intros i Hi.
+  rewrite blocks_row_even, blocks_row_odd by exact Hi; rewrite !pe_even, !pe_odd.
+  replace (w i * (p - q)) with (p * w i - q * w i) by ring.
+  rewrite cos_minus, sin_minus; ring.
+Qed.
+
+Theorem spe_last_term_relative_correction : forall (h : nat) (w a b : nat -> R) (WQ WK : mat),
+  (forall r c, (r < 2 * h)%nat -> (c < 2 * h)%nat ->
+     mat_mul (2 * h) (transpose WQ) WK r c = scaled_rotation_blocks a b r c) ->
+  forall p q D : R,
+  dot (2 * h) (mat_vec (2 * h) WQ (pe w (p + D))) (mat_vec (2 * h) WK (pe w (q + D)))
+  = dot (2 * h) (mat_vec (2 * h) WQ (pe w p)) (mat_vec (2 * h) WK (pe w q)).
+Proof.
+  intros h w a b WQ WK HM p q D.
+  assert (Hform : forall x y, dot (2 * h) (mat_vec (2 * h) WQ (pe w x)) (mat_vec (2 * h) WK (pe w y))
+            = sum h (fun i => a i * cos (w i * (x - y)) - b i * sin (w i * (x - y)))).
+  { intros x y; rewrite dot_mat_vec_transpose, <- blocks_score.
+    apply dot_ext; intros j Hj; split; [reflexivity|].
+    rewrite mat_vec_mat_mul; unfold mat_vec; apply sum_ext; intros k Hk.
+    rewrite HM by assumption; reflexivity. }
+  rewrite !Hform; apply sum_ext; intros.
+  replace (p + D - (q + D)) with (p - q) by ring; reflexivity.
+Qed.
+
+(** ** SPE-DOT-NONMONOTONE *)
+
+(* A structurally recursive copy of [sum]: [cbv] unrolls it into the explicit
+   terms that [interval] evaluates, which the bigop [sum] does not allow. *)
+Fixpoint sum_unrolled (n : nat) (f : nat -> R) : R :=
+  match n with O => 0 | S m => sum_unrolled m f + f m end.
+
+Lemma sum_unrolled_izr n g :
+  sum n (fun i => g (INR i)) = sum_unrolled n (fun i => g (IZR (Z.of_nat i))).
+Proof.
+  induction n as [|n IH]; [apply sum_0|].
+  rewrite sum_S, IH, INR_IZR_INZ; reflexivity.
+Qed.
+
+(* Decided for the ledger's instance d = 128, base 10000 (see the UNKNOWN note). *)
+Theorem spe_dot_nonmonotone : exists D1 D2 : nat, (D1 < D2)%nat /\
+  dot 128 (spe 64 0) (spe 64 (INR D1)) < dot 128 (spe 64 0) (spe 64 (INR D2)).
+Proof.
+  exists 11%nat, 12%nat; split; [lia|].
+  unfold spe; rewrite !(spe_dot_relative 64).
+  unfold rope_spectrum, rope_frequency.
+  rewrite !(sum_unrolled_izr 64 (fun x => cos (Rpower 10000 (- (2 * x) / INR (2 * 64)) * (0 - _)))).
+  rewrite !INR_IZR_INZ.
+  cbv beta iota zeta delta [sum_unrolled Z.of_nat Pos.of_succ_nat Pos.succ Nat.mul Nat.add].
+  interval.
+Qed.
+(* UNKNOWN SPE-DOT-NONMONOTONE (every even d): that the dot product fails to be
+   monotone in the distance for every d needs a witness pair for each d; the
+   instances d = 2, 4, 8, 16 rise from distance 3 to 4 and d = 128 from 11 to
+   12, but no uniform argument is formalised here. *)
