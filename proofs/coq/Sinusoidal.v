@@ -458,3 +458,212 @@ Qed.
    monotone in the distance for every d needs a witness pair for each d; the
    instances d = 2, 4, 8, 16 rise from distance 3 to 4 and d = 128 from 11 to
    12, but no uniform argument is formalised here. *)
+
+(** ** SPE-DOT-AVERAGES-OUT *)
+
+(* Dirichlet's kernel in closed form, multiplied out so that no division by
+   sin(w/2) appears: the bound on the running sum comes from it. *)
+Lemma dirichlet_sum w N :
+  2 * sin (w / 2) * sum N (fun D => cos (w * INR D)) = sin ((INR N - / 2) * w) + sin (w / 2).
+Proof.
+  induction N as [|N IH].
+  - rewrite sum_0; change (INR 0) with 0.
+    replace ((0 - / 2) * w) with (- (w / 2)) by field; rewrite sin_neg; ring.
+  - rewrite sum_S, Rmult_plus_distr_l, IH, S_INR.
+    replace ((INR N + 1 - / 2) * w) with (w * INR N + w / 2) by field.
+    replace ((INR N - / 2) * w) with (w * INR N - w / 2) by field.
+    rewrite sin_plus, sin_minus; ring.
+Qed.
+
+Lemma dirichlet_bound w N : sin (w / 2) <> 0 ->
+  Rabs (sum N (fun D => cos (w * INR D))) <= / Rabs (sin (w / 2)).
+Proof.
+  intros Hs; assert (Hpos : 0 < Rabs (sin (w / 2))) by (apply Rabs_pos_lt; exact Hs).
+  assert (Hprod : 2 * Rabs (sin (w / 2)) * Rabs (sum N (fun D => cos (w * INR D))) <= 2).
+  { replace 2 with (Rabs 2) at 1 by (apply Rabs_right; lra).
+    rewrite <- !Rabs_mult, dirichlet_sum.
+    eapply Rle_trans; [apply Rabs_triang|].
+    pose proof (SIN_bound ((INR N - / 2) * w)); pose proof (SIN_bound (w / 2)).
+    assert (Rabs (sin ((INR N - / 2) * w)) <= 1) by (apply Rabs_le; lra).
+    assert (Rabs (sin (w / 2)) <= 1) by (apply Rabs_le; lra).
+    lra. }
+  apply (Rmult_le_reg_l (Rabs (sin (w / 2)))); [exact Hpos|].
+  rewrite Rinv_r by lra; lra.
+Qed.
+
+(* The running mean of the score over the distances 0 .. N-1 from position p. *)
+Definition mean_score (h : nat) (w : nat -> R) (p : R) (N : nat) : R :=
+  sum N (fun D => dot (2 * h) (pe w p) (pe w (p + INR D))) / INR N.
+
+Lemma mean_score_bound h w p N :
+  (forall i, (i < h)%nat -> sin (w i / 2) <> 0) -> (1 <= N)%nat ->
+  Rabs (mean_score h w p N) <= sum h (fun i => / Rabs (sin (w i / 2))) / INR N.
+Proof.
+  intros Hs HN; unfold mean_score.
+  rewrite (sum_ext N _ (fun D => sum h (fun i => cos (w i * INR D)))).
+  2: { intros D _; rewrite spe_dot_relative; apply sum_ext; intros i _.
+       replace (w i * (p - (p + INR D))) with (- (w i * INR D)) by ring; apply cos_neg. }
+  rewrite sum_swap; assert (0 < INR N) by (apply lt_0_INR; lia).
+  unfold Rdiv; rewrite Rabs_mult, (Rabs_right (/ INR N)) by (left; apply Rinv_0_lt_compat; lra).
+  apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra|].
+  eapply Rle_trans; [apply sum_abs_le|].
+  apply sum_le; intros i Hi; apply dirichlet_bound, Hs, Hi.
+Qed.
+
+(* Every frequency of the seeds lies in (0, 1], so w_i / 2 lies in (0, pi). *)
+Lemma spectrum_sin_half_pos h i : (i < h)%nat -> 0 < sin (rope_spectrum 10000 h i / 2).
+Proof.
+  intros Hi; unfold rope_spectrum, rope_frequency; rewrite Ropp_div.
+  assert (0 < INR (2 * h)) by (apply lt_0_INR; lia).
+  assert (0 <= 2 * INR i / INR (2 * h)).
+  { apply Rmult_le_pos; [pose proof (pos_INR i); lra|left; apply Rinv_0_lt_compat; lra]. }
+  assert (0 < Rpower 10000 (- (2 * INR i / INR (2 * h)))) by (unfold Rpower; apply exp_pos).
+  assert (Rpower 10000 (- (2 * INR i / INR (2 * h))) <= 1).
+  { rewrite <- (Rpower_O 10000) by lra; apply Rle_Rpower; lra. }
+  pose proof PI2_3_2; apply sin_gt_0; lra.
+Qed.
+
+(* Read as: the running mean over the distances 0 .. N-1 of the score
+   <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p. *)
+Theorem spe_dot_averages_out : forall (h : nat) (p : R),
+  Un_cv (mean_score h (rope_spectrum 10000 h) p) 0.
+Proof.
+  intros h p eps Heps.
+  set (B := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2)))).
+  assert (HB : 0 <= B).
+  { rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
+    pose proof (spectrum_sin_half_pos h i Hi).
+    left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra. }
+  destruct (archimed_cor1 (eps / (B + 1))) as [N [HN HN0]].
+  { apply Rdiv_lt_0_compat; lra. }
+  exists N; intros n Hn; unfold R_dist; rewrite Rminus_0_r.
+  eapply Rle_lt_trans.
+  { apply mean_score_bound; [|lia].
+    intros i Hi; pose proof (spectrum_sin_half_pos h i Hi); lra. }
+  fold B; assert (0 < INR N) by (apply lt_0_INR; lia).
+  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
+  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
+  unfold Rdiv; apply Rle_lt_trans with ((B + 1) * / INR N).
+  - apply Rmult_le_compat; lra.
+  - replace eps with ((B + 1) * (eps / (B + 1))) by (field; lra).
+    apply Rmult_lt_compat_l; lra.
+Qed.
+
+(** ** SPE-LINEAR-ATTENTION-INCOMPATIBLE *)
+
+(* Linear attention with a feature map phi : R^d -> R^m, query q, keys k_j and
+   values v_j (j < n): coordinate c of the numerator and the normaliser, each in
+   its quadratic form and in the factored form that makes it linear-time. *)
+Definition linear_numerator_quadratic (m n : nat) (phi : vec -> vec) (q : vec) (k v : nat -> vec) : vec :=
+  fun c => sum n (fun j => dot m (phi q) (phi (k j)) * v j c).
+
+Definition linear_numerator_factored (m n : nat) (phi : vec -> vec) (q : vec) (k v : nat -> vec) : vec :=
+  fun c => dot m (phi q) (fun a => sum n (fun j => phi (k j) a * v j c)).
+
+Definition linear_normaliser_quadratic (m n : nat) (phi : vec -> vec) (q : vec) (k : nat -> vec) : R :=
+  sum n (fun j => dot m (phi q) (phi (k j))).
+
+Definition linear_normaliser_factored (m n : nat) (phi : vec -> vec) (q : vec) (k : nat -> vec) : R :=
+  dot m (phi q) (fun a => sum n (fun j => phi (k j) a)).
+
+(* The "old method" of seed 002: a position vector added to each token before
+   the projection W (sinusoidal or learned: pos is arbitrary). *)
+Definition additive_input (d : nat) (W : mat) (x pos : nat -> vec) (j : nat) : vec :=
+  mat_vec d W (vadd (x j) (pos j)).
+
+Lemma linear_numerator_factors m n phi q k v c :
+  linear_numerator_quadratic m n phi q k v c = linear_numerator_factored m n phi q k v c.
+Proof.
+  unfold linear_numerator_quadratic, linear_numerator_factored, dot.
+  rewrite (sum_ext n _ (fun j => sum m (fun a => phi q a * phi (k j) a * v j c)))
+    by (intros; rewrite <- sum_scal_r; reflexivity).
+  rewrite sum_swap; apply sum_ext; intros a _.
+  rewrite <- sum_scal_l; apply sum_ext; intros; ring.
+Qed.
+
+Lemma linear_normaliser_factors m n phi q k :
+  linear_normaliser_quadratic m n phi q k = linear_normaliser_factored m n phi q k.
+Proof.
+  unfold linear_normaliser_quadratic, linear_normaliser_factored, dot.
+  rewrite sum_swap; apply sum_ext; intros a _.
+  rewrite <- sum_scal_l; reflexivity.
+Qed.
+
+Theorem spe_linear_attention_incompatible_correction :
+  forall (d m n t : nat) (phi : vec -> vec) (WQ WK WV : mat) (x pos : nat -> vec) (c : nat),
+  linear_numerator_quadratic m n phi (additive_input d WQ x pos t)
+      (additive_input d WK x pos) (additive_input d WV x pos) c
+    = linear_numerator_factored m n phi (additive_input d WQ x pos t)
+      (additive_input d WK x pos) (additive_input d WV x pos) c
+  /\ linear_normaliser_quadratic m n phi (additive_input d WQ x pos t) (additive_input d WK x pos)
+    = linear_normaliser_factored m n phi (additive_input d WQ x pos t) (additive_input d WK x pos).
+Proof.
+  intros; split; [apply linear_numerator_factors|apply linear_normaliser_factors].
+Qed.
+
+(* Read as: some additively position-encoded input makes the factored
+   (linear-time) evaluation differ from linear attention's definition. *)
+Theorem spe_linear_attention_incompatible_negation : ~ (exists (d m n t : nat) (phi : vec -> vec)
+  (WQ WK WV : mat) (x pos : nat -> vec) (c : nat),
+  linear_numerator_quadratic m n phi (additive_input d WQ x pos t)
+      (additive_input d WK x pos) (additive_input d WV x pos) c
+    <> linear_numerator_factored m n phi (additive_input d WQ x pos t)
+      (additive_input d WK x pos) (additive_input d WV x pos) c
+  \/ linear_normaliser_quadratic m n phi (additive_input d WQ x pos t) (additive_input d WK x pos)
+    <> linear_normaliser_factored m n phi (additive_input d WQ x pos t) (additive_input d WK x pos)).
+Proof.
+  intros [d [m [n [t [phi [WQ [WK [WV [x [pos [c Hdiff]]]]]]]]]]].
+  destruct (spe_linear_attention_incompatible_correction d m n t phi WQ WK WV x pos c) as [E1 E2].
+  destruct Hdiff as [H|H]; contradiction.
+Qed.
+
+(** ** SPE-UNIQUE-POSITION *)
+
+Lemma spe_odd h p : spe h p 1%nat = cos p.
+Proof.
+  transitivity (cos (p * rope_spectrum 10000 h 0)); [exact (pe_odd _ p 0)|].
+  rewrite spectrum_0, Rmult_1_r; reflexivity.
+Qed.
+
+(* cos x = 1 - 2 sin^2(x/2) < 1 when 0 < |x| < 2 pi: two positions closer
+   than one period of the first pair are told apart by that pair. *)
+Lemma cos_lt_1_near_0 x : 0 < Rabs x < 2 * PI -> cos x < 1.
+Proof.
+  intros Hx.
+  assert (E : cos x = cos (Rabs x)).
+  { unfold Rabs; destruct (Rcase_abs x); [rewrite cos_neg|]; reflexivity. }
+  rewrite E; set (y := Rabs x) in *.
+  replace y with (2 * (y / 2)) by field; rewrite cos_2a_sin.
+  assert (0 < sin (y / 2)) by (apply sin_gt_0; lra).
+  nra.
+Qed.
+
+Theorem spe_unique_position_near : forall (h : nat) (p q : R), (1 <= h)%nat ->
+  0 < Rabs (p - q) < 2 * PI -> exists j, (j < 2 * h)%nat /\ spe h p j <> spe h q j.
+Proof.
+  intros h p q Hh Hpq.
+  destruct (Req_dec (sin p) (sin q)) as [Es|Ns].
+  - destruct (Req_dec (cos p) (cos q)) as [Ec|Nc].
+    + exfalso; pose proof (cos_lt_1_near_0 (p - q) Hpq) as Hlt.
+      rewrite cos_minus, <- Es, <- Ec in Hlt.
+      pose proof (sin2_cos2 p); unfold Rsqr in *; lra.
+    + exists 1%nat; split; [lia|]; rewrite !spe_odd; exact Nc.
+  - exists 0%nat; split; [lia|]; rewrite !spe_even; exact Ns.
+Qed.
+
+(* The integer positions 0 .. 6 (all closer than 2 pi) get distinct vectors. *)
+Theorem spe_unique_position_first_seven : forall (h p q : nat), (1 <= h)%nat ->
+  (p <= 6)%nat -> (q <= 6)%nat -> p <> q -> exists j, (j < 2 * h)%nat /\ spe h (INR p) j <> spe h (INR q) j.
+Proof.
+  intros h p q Hh Hp Hq Hpq; apply spe_unique_position_near; [exact Hh|].
+  apply le_INR in Hp; apply le_INR in Hq.
+  assert (INR p <> INR q) by (apply not_INR; exact Hpq).
+  pose proof (pos_INR p); pose proof (pos_INR q); pose proof PI2_3_2.
+  simpl INR in Hp, Hq.
+  split; [apply Rabs_pos_lt; lra|apply Rabs_def1; lra].
+Qed.
+(* UNKNOWN SPE-UNIQUE-POSITION (all integer positions): PE(p) = PE(q) forces
+   cos(p - q) = 1 on the first pair (w_0 = 1), i.e. p - q a multiple of 2 pi;
+   ruling that out for every nonzero integer p - q is the irrationality of pi,
+   which Coq's standard library does not provide.  Proved above: every two real
+   positions closer than 2 pi, hence the integer positions 0 .. 6. *)
