@@ -1,0 +1,273 @@
+(* Decay.v — long-range decay (RoFormer's Abel-summation bound), linear
+   attention with RoPE and KV caching: the ROPE-DECAY-*, ROPE-LINEAR-* ,
+   ROPE-KV-CACHE-* and ROPE-PREFIX-REPHASE claims.
+
+   Vectors, dot products, the RoPE map and the spectrum come from Defs.v; the
+   complex numbers of RoFormer section 3.4.3 are Coquelicot's C. *)
+
+From Coq Require Import Reals Lra Lia.
+From Coquelicot Require Import Complex.
+From Interval Require Import Tactic.
+From Ropecheck Require Import Defs.
+From Ropecheck Require Attention.
+
+Local Open Scope R_scope.
+
+(* ================================================================== Abel summation *)
+
+(* Complex sums of the first n terms, built the way Abel's argument peels them. *)
+Fixpoint csum (n : nat) (f : nat -> C) : C :=
+  match n with
+  | O => RtoC 0
+  | S k => (csum k f + f k)%C
+  end.
+
+(* e^{i x}. *)
+Definition phase (x : R) : C := (cos x, sin x).
+
+(* S_j = sum_{k<j} z_k, so S_0 = 0 and z_k = S_{k+1} - S_k. *)
+Definition partial_sum (z : nat -> C) (j : nat) : C := csum j z.
+
+(* Abel summation for lengths N >= 1, by induction from the length-1 case
+   h_0 z_0 = h_1 S_1 - S_1 (h_1 - h_0). *)
+Lemma abel_summation_succ (h z : nat -> C) (N : nat) :
+  csum (S N) (fun i => h i * z i)%C
+  = (h (S N) * partial_sum z (S N)
+     - csum (S N) (fun i => partial_sum z (S i) * (h (S i) - h i)))%C.
+Proof.
+  induction N as [|N IH].
+  - unfold partial_sum; simpl; ring.
+  - change (csum (S (S N)) (fun i => h i * z i)%C)
+      with (csum (S N) (fun i => h i * z i) + h (S N) * z (S N))%C.
+    rewrite IH.
+    change (partial_sum z (S (S N))) with (partial_sum z (S N) + z (S N))%C.
+    change (csum (S (S N)) (fun i => partial_sum z (S i) * (h (S i) - h i))%C)
+      with (csum (S N) (fun i => partial_sum z (S i) * (h (S i) - h i))
+            + partial_sum z (S (S N)) * (h (S (S N)) - h (S N)))%C.
+    change (partial_sum z (S (S N))) with (partial_sum z (S N) + z (S N))%C.
+    ring.
+Qed.
+
+(* Abel summation for every length N:
+   sum_{i<N} h_i z_i = h_N S_N - sum_{i<N} S_{i+1} (h_{i+1} - h_i). *)
+Lemma abel_summation (h z : nat -> C) (N : nat) :
+  csum N (fun i => h i * z i)%C
+  = (h N * partial_sum z N - csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C.
+Proof.
+  destruct N as [|N].
+  - unfold partial_sum; simpl; ring.
+  - apply abel_summation_succ.
+Qed.
+
+(* The largest step max_{i<N} |h_{i+1} - h_i| of RoFormer Eq. (37). *)
+Fixpoint max_step (h : nat -> C) (N : nat) : R :=
+  match N with
+  | O => 0
+  | S k => Rmax (max_step h k) (Cmod (h (S k) - h k)%C)
+  end.
+
+Lemma max_step_ge (h : nat -> C) (N i : nat) :
+  (i < N)%nat -> Cmod (h (S i) - h i)%C <= max_step h N.
+Proof.
+  induction N as [|N IH]; intros Hi; [lia|]; simpl.
+  destruct (Nat.eq_dec i N) as [->|Hne].
+  - apply Rmax_r.
+  - eapply Rle_trans; [apply IH; lia|apply Rmax_l].
+Qed.
+
+(* The triangle inequality for finite complex sums. *)
+Lemma csum_Cmod_le (N : nat) (f : nat -> C) :
+  Cmod (csum N f) <= sum N (fun i => Cmod (f i)).
+Proof.
+  induction N as [|N IH].
+  - simpl; rewrite sum_0, Cmod_0; lra.
+  - simpl; rewrite sum_S.
+    eapply Rle_trans; [apply Cmod_triangle|lra].
+Qed.
+
+(* ROPE-DECAY-BOUND (RoFormer Eqs. 36-37), for every length N = d/2, all
+   complex h with h_N = 0, all frequencies theta and every distance D = m - n:
+     sum_i h_i e^{i D theta_i} = - sum_i S_{i+1} (h_{i+1} - h_i)   and
+     |sum_i h_i e^{i D theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{N} |S_j|. *)
+Theorem rope_decay_bound :
+  forall (N : nat) (h : nat -> C) (theta : nat -> R) (D : R),
+    h N = RtoC 0 ->
+    let z := fun i => phase (D * theta i) in
+    csum N (fun i => h i * z i)%C
+    = (- csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C
+    /\ Cmod (csum N (fun i => h i * z i)%C)
+       <= max_step h N * sum N (fun j => Cmod (partial_sum z (S j))).
+Proof.
+  intros N h theta D HN z.
+  assert (Habel : csum N (fun i => h i * z i)%C
+                  = (- csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C).
+  { rewrite abel_summation, HN; ring. }
+  split; [exact Habel|].
+  rewrite Habel, Cmod_opp.
+  eapply Rle_trans; [apply csum_Cmod_le|].
+  rewrite <- sum_scal_l; apply sum_le; intros i Hi.
+  rewrite Cmod_mult, Rmult_comm.
+  apply Rmult_le_compat_r; [apply Cmod_ge_0|apply max_step_ge; exact Hi].
+Qed.
+
+(* ================================================================== the RoPE score *)
+
+(* <R_m q, R_n k> in dimension d = 2h: the attention score with RoPE. *)
+Definition rope_score (theta : nat -> R) (h : nat) (m n : R) (q k : vec) : R :=
+  dot (2 * h) (rope theta h m q) (rope theta h n k).
+
+(* One pair: <R_a x, R_b y> = <x, R_{b-a} y>.  Every relative statement below
+   (linear attention, cache reuse, re-phasing) goes through this. *)
+Lemma rot_pair_dot_relative (a b : R) (x y : R * R) :
+  fst (rot a x) * fst (rot b y) + snd (rot a x) * snd (rot b y)
+  = fst x * fst (rot (b - a) y) + snd x * snd (rot (b - a) y).
+Proof. destruct x, y; unfold rot; simpl; rewrite cos_minus, sin_minus; ring. Qed.
+
+Lemma rope_relative (theta : nat -> R) (h : nat) (a b : R) (x y : vec) :
+  dot (2 * h) (rope theta h a x) (rope theta h b y)
+  = dot (2 * h) x (rope theta h (b - a) y).
+Proof.
+  rewrite !dot_pairs; apply sum_ext; intros i Hi.
+  rewrite !rope_even, !rope_odd by exact Hi.
+  replace ((b - a) * theta i) with (b * theta i - a * theta i) by ring.
+  apply (rot_pair_dot_relative _ _ (x (2 * i)%nat, x (S (2 * i)))).
+Qed.
+
+(* The pair weight h_i = q~_i conj(k~_i) of RoFormer section 3.4.3, with
+   q~_i = q_{2i} + i q_{2i+1}. *)
+Definition pair_weight (q k : vec) (i : nat) : C :=
+  ((q (2 * i)%nat, q (S (2 * i))) * Cconj (k (2 * i)%nat, k (S (2 * i))))%C.
+
+(* RoFormer sets h_{d/2} = 0; the weights past the last pair are cut to 0. *)
+Definition cut_weight (q k : vec) (h i : nat) : C :=
+  if Nat.ltb i h then pair_weight q k i else RtoC 0.
+
+Lemma rot_pair_dot_phase (a b : R) (x y : R * R) :
+  fst (rot a x) * fst (rot b y) + snd (rot a x) * snd (rot b y)
+  = fst ((x * Cconj y) * phase (a - b))%C.
+Proof.
+  destruct x, y; unfold rot, phase, Cconj; simpl.
+  rewrite cos_minus, sin_minus; ring.
+Qed.
+
+Lemma fst_csum (N : nat) (f : nat -> C) : fst (csum N f) = sum N (fun i => fst (f i)).
+Proof.
+  induction N as [|N IH]; simpl; [rewrite sum_0; reflexivity|].
+  rewrite sum_S, <- IH; reflexivity.
+Qed.
+
+Lemma csum_ext (N : nat) (f g : nat -> C) :
+  (forall i, (i < N)%nat -> f i = g i) -> csum N f = csum N g.
+Proof.
+  induction N as [|N IH]; intros Hfg; simpl; [reflexivity|].
+  rewrite IH by (intros; apply Hfg; lia).
+  rewrite Hfg by lia; reflexivity.
+Qed.
+
+(* The real score is the real part of RoFormer's complex sum. *)
+Lemma rope_score_as_phase_sum (theta : nat -> R) (h : nat) (m n : R) (q k : vec) :
+  rope_score theta h m n q k
+  = fst (csum h (fun i => cut_weight q k h i * phase ((m - n) * theta i))%C).
+Proof.
+  unfold rope_score; rewrite dot_pairs, fst_csum; apply sum_ext; intros i Hi.
+  rewrite !rope_even, !rope_odd by exact Hi.
+  unfold cut_weight; replace (Nat.ltb i h) with true by (symmetry; apply Nat.ltb_lt; exact Hi).
+  replace ((m - n) * theta i) with (m * theta i - n * theta i) by ring.
+  apply (rot_pair_dot_phase _ _ (q (2 * i)%nat, q (S (2 * i))) (k (2 * i)%nat, k (S (2 * i)))).
+Qed.
+
+Lemma Rabs_fst_le_Cmod (z : C) : Rabs (fst z) <= Cmod z.
+Proof.
+  destruct z as [a b]; unfold Cmod; simpl.
+  rewrite <- sqrt_Rsqr_abs; apply sqrt_le_1_alt; unfold Rsqr; nra.
+Qed.
+
+(* The RoFormer bound applied to the real RoPE score of any q, k. *)
+Lemma rope_score_bound (theta : nat -> R) (h : nat) (m n : R) (q k : vec) :
+  Rabs (rope_score theta h m n q k)
+  <= max_step (cut_weight q k h) h
+     * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof.
+  rewrite rope_score_as_phase_sum.
+  assert (Hcut : cut_weight q k h h = RtoC 0).
+  { unfold cut_weight; rewrite Nat.ltb_irrefl; reflexivity. }
+  pose proof (rope_decay_bound h (cut_weight q k h) theta (m - n) Hcut) as Hb.
+  cbv zeta in Hb; destruct Hb as [_ Hb].
+  eapply Rle_trans; [apply Rabs_fst_le_Cmod|exact Hb].
+Qed.
+
+(* ================================================================== decay to zero *)
+
+(* theta_0 = base^0 = 1 for every d: the first pair always turns at unit speed. *)
+Lemma spectrum_first (h : nat) : rope_spectrum 10000 h 0 = 1.
+Proof.
+  unfold rope_spectrum, rope_frequency.
+  replace (- (2 * INR 0) / INR (2 * h)) with 0 by (simpl; unfold Rdiv; ring).
+  apply Rpower_O; lra.
+Qed.
+
+(* With q = k = e_0 in d = 2 the RoPE score is cos((m - n) theta_0). *)
+Lemma rope_score_first_axis (theta : nat -> R) (m n : R) :
+  rope_score theta 1 m n (basis 0) (basis 0) = cos (m * theta 0%nat - n * theta 0%nat).
+Proof.
+  unfold rope_score; rewrite dot_pairs, sum_S, sum_0.
+  rewrite !rope_even, !rope_odd by lia.
+  unfold basis, rot; simpl; rewrite cos_minus; ring.
+Qed.
+
+(* Among three consecutive integer distances some |cos| is at least 1/2:
+   cos^2 x + cos^2 (x+1) + cos^2 (x+2) = 3/2 + (1 + 2 cos 2) cos (2x+2) / 2
+   and |1 + 2 cos 2| <= 1/5. *)
+Lemma cos_window (x : R) :
+  ~ (Rabs (cos x) < 1/2 /\ Rabs (cos (x + 1)) < 1/2 /\ Rabs (cos (x + 2)) < 1/2).
+Proof.
+  intros [H0 [H1 H2]].
+  apply Rabs_def2 in H0; apply Rabs_def2 in H1; apply Rabs_def2 in H2.
+  set (u := 2 * x + 2).
+  assert (E0 : cos (2 * x) = cos u * cos 2 + sin u * sin 2).
+  { replace (2 * x) with (u - 2) by (unfold u; ring); apply cos_minus. }
+  assert (E1 : cos (2 * (x + 1)) = cos u) by (f_equal; unfold u; ring).
+  assert (E2 : cos (2 * (x + 2)) = cos u * cos 2 - sin u * sin 2).
+  { replace (2 * (x + 2)) with (u + 2) by (unfold u; ring); apply cos_plus. }
+  pose proof (cos_2a_cos x) as C0; pose proof (cos_2a_cos (x + 1)) as C1.
+  pose proof (cos_2a_cos (x + 2)) as C2.
+  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (split; interval).
+  pose proof (COS_bound u) as U.
+  nra.
+Qed.
+
+(* ROPE-DECAY-TO-ZERO as the seeds read it (000, 001): for all q, k the
+   attention score tends to 0 as |m - n| -> oo. *)
+Definition decay_to_zero_reading : Prop :=
+  forall (h : nat) (q k : vec) (eps : R), 0 < eps ->
+    exists M : nat, forall m n : nat, INR M < Rabs (INR m - INR n) ->
+      Rabs (rope_score (rope_spectrum 10000 h) h (INR m) (INR n) q k) < eps.
+
+Theorem rope_decay_to_zero_negation : ~ decay_to_zero_reading.
+Proof.
+  intros H.
+  destruct (H 1%nat (basis 0) (basis 0) (1/2) ltac:(lra)) as [M HM].
+  assert (Hdist : forall r : nat, INR M < Rabs (INR (M + S r) - INR 0)).
+  { intros r; rewrite plus_INR, S_INR; simpl.
+    rewrite Rminus_0_r, Rabs_pos_eq by (pose proof (pos_INR M); pose proof (pos_INR r); lra).
+    pose proof (pos_INR r); lra. }
+  assert (Hcos : forall r : nat, Rabs (cos (INR (M + S r))) < 1/2).
+  { intros r; pose proof (HM _ _ (Hdist r)) as Hr.
+    rewrite rope_score_first_axis, spectrum_first in Hr.
+    simpl in Hr; rewrite Rmult_0_l, Rminus_0_r, Rmult_1_r in Hr; exact Hr. }
+  apply (cos_window (INR M + 1)); repeat split.
+  - pose proof (Hcos 0%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc; exact Hc.
+  - pose proof (Hcos 1%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 1) with (INR M + (1 + 1)) by ring; exact Hc.
+  - pose proof (Hcos 2%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 2) with (INR M + (1 + 1 + 1)) by ring; exact Hc.
+Qed.
+
+(* ROPE-DECAY-TO-ZERO, corrected: what RoFormer proves is an upper bound on the
+   score, for every d = 2h, all q, k, all frequencies and positions. *)
+Theorem rope_decay_to_zero_correction :
+  forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+    Rabs (rope_score theta h m n q k)
+    <= max_step (cut_weight q k h) h
+       * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof. intros; apply rope_score_bound. Qed.
