@@ -172,10 +172,10 @@ Theorem rope_real_part_cos_only :
     Re (Cmult (RtoC (dot d q k)) (cis ((m - n) * theta))) = dot d q k * cos ((m - n) * theta).
 Proof. intros; unfold Re, Cmult, RtoC, cis; cbn [fst snd]; ring. Qed.
 
-(* Extra, the complex reading (the Python ledger's former one): for complex
-   <q, k> the equation, read as an equation of complex numbers, fails, with
-   <q, k> = -i at m = n. *)
-Theorem rope_real_part_cos_only_complex_negation :
+(* Extra, role 'literal': the complex reading (the Python ledger's former
+   one, <q, k> = q conj(k) for complex q, k).  Read as an equation of complex
+   numbers it fails, with <q, k> = -i at m = n. *)
+Theorem rope_real_part_cos_only_literal_negation :
   ~ (forall (z w : C) (m n theta : R),
         RtoC (Re (Cmult (Cmult z (Cconj w)) (cis ((m - n) * theta))))
         = Cmult (Cmult z (Cconj w)) (RtoC (cos ((m - n) * theta)))).
@@ -186,8 +186,9 @@ Proof.
   injection H; lra.
 Qed.
 
-(* Its correction: the imaginary part of <q, k> brings a sine term. *)
-Theorem rope_real_part_cos_only_complex_correction :
+(* The complex reading corrected: the imaginary part of <q, k> brings a sine
+   term. *)
+Theorem rope_real_part_cos_only_literal_correction :
   forall (z : C) (phi : R), Re (Cmult z (cis phi)) = Re z * cos phi - Im z * sin phi.
 Proof. intros; unfold Re, Im, Cmult, cis; cbn [fst snd]; ring. Qed.
 
@@ -658,72 +659,72 @@ Qed.
 
 (** ** Explicit instances: d = 4 and d = 8, base 10000, from the general theorems *)
 
-Example rope_relative_matrix_d4 :
+Example rope_relative_matrix_instance_d4 :
   forall (m n : R) (i j : nat),
     mat_mul 4 (transpose (rope_matrix (roformer_theta 2) 2 m)) (rope_matrix (roformer_theta 2) 2 n) i j
     = rope_matrix (roformer_theta 2) 2 (n - m) i j.
 Proof. intros; apply (rope_relative_matrix 2). Qed.
 
-Example rope_relative_matrix_d8 :
+Example rope_relative_matrix_instance_d8 :
   forall (m n : R) (i j : nat),
     mat_mul 8 (transpose (rope_matrix (roformer_theta 4) 4 m)) (rope_matrix (roformer_theta 4) 4 n) i j
     = rope_matrix (roformer_theta 4) 4 (n - m) i j.
 Proof. intros; apply (rope_relative_matrix 4). Qed.
 
-Example rope_qk_relative_d4 :
+Example rope_qk_relative_instance_d4 :
   forall (Wq Wk : mat) (xm xn : vec) (m n : R),
     dot 4 (mat_vec 4 (rope_matrix (roformer_theta 2) 2 m) (mat_vec 4 Wq xm))
           (mat_vec 4 (rope_matrix (roformer_theta 2) 2 n) (mat_vec 4 Wk xn))
     = dot 4 xm (mat_vec 4 (transpose Wq) (mat_vec 4 (rope_matrix (roformer_theta 2) 2 (n - m)) (mat_vec 4 Wk xn))).
 Proof. intros; apply (rope_qk_relative 2 4). Qed.
 
-Example rope_qk_relative_d8 :
+Example rope_qk_relative_instance_d8 :
   forall (Wq Wk : mat) (xm xn : vec) (m n : R),
     dot 8 (mat_vec 8 (rope_matrix (roformer_theta 4) 4 m) (mat_vec 8 Wq xm))
           (mat_vec 8 (rope_matrix (roformer_theta 4) 4 n) (mat_vec 8 Wk xn))
     = dot 8 xm (mat_vec 8 (transpose Wq) (mat_vec 8 (rope_matrix (roformer_theta 4) 4 (n - m)) (mat_vec 8 Wk xn))).
 Proof. intros; apply (rope_qk_relative 4 8). Qed.
 
-Example rope_norm_preserving_d4 :
+Example rope_norm_preserving_instance_d4 :
   forall (m : R) (x : vec), sqrt (norm2 4 (rope (roformer_theta 2) 2 m x)) = sqrt (norm2 4 x).
 Proof. intros; apply (proj1 rope_norm_preserving 2%nat). Qed.
 
-Example rope_norm_preserving_d8 :
+Example rope_norm_preserving_instance_d8 :
   forall (m : R) (x : vec), sqrt (norm2 8 (rope (roformer_theta 4) 4 m x)) = sqrt (norm2 8 x).
 Proof. intros; apply (proj1 rope_norm_preserving 4%nat). Qed.
 
-Example rope_dot_property_003_d4 :
+Example rope_dot_property_003_instance_d4 :
   forall (q k : vec) (m n : R),
     dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k)
     = dot 4 q (mat_vec 4 (rope_matrix (roformer_theta 2) 2 (n - m)) k).
 Proof. intros; apply (proj2 rope_dot_property_003 2%nat). Qed.
 
-Example rope_dot_property_003_d8 :
+Example rope_dot_property_003_instance_d8 :
   forall (q k : vec) (m n : R),
     dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k)
     = dot 8 q (mat_vec 8 (rope_matrix (roformer_theta 4) 4 (n - m)) k).
 Proof. intros; apply (proj2 rope_dot_property_003 4%nat). Qed.
 
-Example rope_shift_invariance_003_d4 :
+Example rope_shift_invariance_003_instance_d4 :
   forall (q k : vec) (m n delta : R),
     dot 4 (rope (roformer_theta 2) 2 (m + delta) q) (rope (roformer_theta 2) 2 (n + delta) k)
     = dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k).
 Proof. intros; apply (rope_shift_invariance_003 2). Qed.
 
-Example rope_shift_invariance_003_d8 :
+Example rope_shift_invariance_003_instance_d8 :
   forall (q k : vec) (m n delta : R),
     dot 8 (rope (roformer_theta 4) 4 (m + delta) q) (rope (roformer_theta 4) 4 (n + delta) k)
     = dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k).
 Proof. intros; apply (rope_shift_invariance_003 4). Qed.
 
-Example rope_kv_cos_only_correction_d4 :
+Example rope_kv_cos_only_correction_instance_d4 :
   forall (q k : vec) (m n : R),
     dot 4 (rope (roformer_theta 2) 2 m q) (rope (roformer_theta 2) 2 n k)
     = sum 2 (fun i => dot_pair q k i * cos ((m - n) * roformer_theta 2 i)
                       + cross_pair q k i * sin ((m - n) * roformer_theta 2 i)).
 Proof. intros; apply (rope_kv_cos_only_correction 2). Qed.
 
-Example rope_kv_cos_only_correction_d8 :
+Example rope_kv_cos_only_correction_instance_d8 :
   forall (q k : vec) (m n : R),
     dot 8 (rope (roformer_theta 4) 4 m q) (rope (roformer_theta 4) 4 n k)
     = sum 4 (fun i => dot_pair q k i * cos ((m - n) * roformer_theta 4 i)
