@@ -306,3 +306,20 @@ rewrite /masked_attention_row total (sum_truncate tn) => [|j tj]; last first.
   by rewrite /causal_weight leqNgt tj /Rdiv !Rmult_0_l.
 by apply: eq_big_nat => j /andP [_ jt]; rewrite /causal_weight -ltnS jt.
 Qed.
+
+(* The causal row reads the scores of row t only: any two score functions
+   that agree there give the same output (used for the KV-cache claims). *)
+Lemma causal_row_scores_ext (e e' V : nat -> nat -> R) (t c : nat) :
+  (forall j, e t j = e' t j) -> causal_row e V t c = causal_row e' V t c.
+Proof.
+move=> same; rewrite /causal_row.
+have -> : \rsum_(0 <= k < t.+1) exp (e t k) = \rsum_(0 <= k < t.+1) exp (e' t k).
+  by apply: eq_bigr => k _; rewrite same.
+by apply: eq_bigr => j _; rewrite same.
+Qed.
+
+(* The correction above with Coq's own order on nat, for files that do not
+   load ssreflect. *)
+Lemma masked_row_is_causal_row (n : nat) (e V : nat -> nat -> R) (t c : nat) :
+  (t < n)%coq_nat -> masked_attention_row n e V t c = causal_row e V t c.
+Proof. by move/ltP; apply: att_causal_row_correction. Qed.

@@ -271,3 +271,201 @@ Theorem rope_decay_to_zero_correction :
     <= max_step (cut_weight q k h) h
        * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
 Proof. intros; apply rope_score_bound. Qed.
+
+(* ================================================================== monotone decay *)
+
+(* ROPE-DECAY-MONOTONE as read (000, 001, 004): for given q, k the absolute
+   score does not grow when the distance grows. *)
+Definition decay_monotone_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n m' n' : nat),
+    Rabs (INR m - INR n) < Rabs (INR m' - INR n') ->
+    Rabs (rope_score (rope_spectrum 10000 h) h (INR m') (INR n') q k)
+    <= Rabs (rope_score (rope_spectrum 10000 h) h (INR m) (INR n) q k).
+
+(* d = 2, q = k = e_0: the score is cos(m - n), and |cos 3| > |cos 2|. *)
+Theorem rope_decay_monotone_negation : ~ decay_monotone_reading.
+Proof.
+  intros H.
+  specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
+  rewrite !rope_score_first_axis, !spectrum_first in H; simpl in H.
+  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1)))
+    by interval.
+  assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
+  specialize (H Hd); lra.
+Qed.
+
+(* ROPE-DECAY-MONOTONE, corrected: only the upper bound of RoFormer decays;
+   the score itself is bounded by it (every d, q, k, frequencies, positions). *)
+Theorem rope_decay_monotone_correction :
+  forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+    Rabs (rope_score theta h m n q k)
+    <= max_step (cut_weight q k h) h
+       * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof. intros; apply rope_score_bound. Qed.
+
+(* ================================================================== the relative bound B *)
+
+(* B(D) = (2/d) sum_{j=1}^{d/2} |S_j(D)|, the curve of RoFormer Fig. 2. *)
+Definition relative_bound (theta : nat -> R) (h : nat) (D : R) : R :=
+  sum h (fun j => Cmod (partial_sum (fun i => phase (D * theta i)) (S j))) / INR h.
+
+Lemma Cmod_phase (x : R) : Cmod (phase x) = 1.
+Proof.
+  unfold Cmod, phase; simpl.
+  replace (cos x * (cos x * 1) + sin x * (sin x * 1)) with 1; [apply sqrt_1|].
+  pose proof (sin2_cos2 x) as E; unfold Rsqr in E; nra.
+Qed.
+
+(* |S_j| <= j: the triangle inequality on j unit vectors. *)
+Lemma partial_sum_phase_le (theta : nat -> R) (D : R) (j : nat) :
+  Cmod (partial_sum (fun i => phase (D * theta i)) j) <= INR j.
+Proof.
+  unfold partial_sum; eapply Rle_trans; [apply csum_Cmod_le|].
+  induction j as [|j IH]; [rewrite sum_0; simpl; lra|].
+  rewrite sum_S, Cmod_phase, S_INR; lra.
+Qed.
+
+(* At distance 0 all phases are 1 and the bound is attained: S_j(0) = j. *)
+Lemma partial_sum_at_zero (theta : nat -> R) (j : nat) :
+  partial_sum (fun i => phase (0 * theta i)) j = RtoC (INR j).
+Proof.
+  unfold partial_sum; induction j as [|j IH]; [reflexivity|].
+  change (csum (S j) (fun i => phase (0 * theta i)))
+    with (csum j (fun i => phase (0 * theta i)) + phase (0 * theta j))%C.
+  rewrite IH, S_INR, Rmult_0_l; unfold phase, RtoC, Cplus; simpl fst; simpl snd.
+  rewrite cos_0, sin_0; f_equal; ring.
+Qed.
+
+Lemma sum_first_integers (h : nat) : sum h (fun j => INR (S j)) = INR h * (INR h + 1) / 2.
+Proof.
+  induction h as [|h IH]; [rewrite sum_0; simpl; lra|].
+  rewrite sum_S, IH, !S_INR; field.
+Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, corrected: for every d = 2h >= 2, all
+   frequencies and every distance, B(D) <= B(0) = (h + 1)/2 = (d + 2)/4. *)
+Theorem rope_decay_bound_monotone_correction :
+  forall (h : nat) (theta : nat -> R) (D : R), (0 < h)%nat ->
+    relative_bound theta h D <= relative_bound theta h 0
+    /\ relative_bound theta h 0 = (INR h + 1) / 2.
+Proof.
+  intros h theta D Hh.
+  assert (Hpos : 0 < INR h) by (apply lt_0_INR; exact Hh).
+  assert (H0 : relative_bound theta h 0 = (INR h + 1) / 2).
+  { unfold relative_bound.
+    rewrite (sum_ext h _ (fun j => INR (S j))).
+    - rewrite sum_first_integers; field; lra.
+    - intros j _; rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq; [reflexivity|apply pos_INR]. }
+  split; [|exact H0].
+  unfold relative_bound; apply Rmult_le_compat_r.
+  - left; apply Rinv_0_lt_compat; exact Hpos.
+  - apply sum_le; intros j _.
+    rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq by apply pos_INR.
+    apply partial_sum_phase_le.
+Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, strong reading: for every d = 2h (base 10000)
+   the bound B is non-increasing over integer distances. *)
+Definition bound_monotone_reading : Prop :=
+  forall (h D1 D2 : nat), (0 < h)%nat -> (D1 < D2)%nat ->
+    relative_bound (rope_spectrum 10000 h) h (INR D2)
+    <= relative_bound (rope_spectrum 10000 h) h (INR D1).
+
+(* d = 4: B(D) = (1 + 2 |cos(0.99 D / 2)|) / 2, so B(4) ~ 0.90 > B(3) ~ 0.59. *)
+Theorem rope_decay_bound_monotone_negation : ~ bound_monotone_reading.
+Proof.
+  intros H; specialize (H 2%nat 3%nat 4%nat ltac:(lia) ltac:(lia)); revert H.
+  unfold relative_bound, partial_sum, rope_spectrum, rope_frequency, Rpower, phase, Cmod.
+  rewrite !sum_S, !sum_0; cbn -[cos sin exp ln sqrt IZR].
+  apply Rlt_not_le; interval.
+Qed.
+
+(* ================================================================== linear attention *)
+
+(* The feature map elu(x) + 1 of linear attention (Katharopoulos et al.),
+   applied coordinatewise. *)
+Definition elu_plus_one (x : R) : R := if Rlt_dec 0 x then x + 1 else exp x.
+
+Definition feature_map (phi : R -> R) (x : vec) : vec := fun j => phi (x j).
+
+(* ROPE-LINEAR-ATTENTION-SEED, strong reading: with phi(q, m) = phi(R_m q)
+   the linear-attention score keeps RoPE's relative property (it is unchanged
+   when both positions move by delta). *)
+Definition linear_attention_seed_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n delta : R),
+    dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (m + delta) q))
+                (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (n + delta) k))
+    = dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h m q))
+                  (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h n k)).
+
+(* d = 2, q = k = e_0, m = n = 0, delta = 2:
+   exp(cos 2)^2 + (sin 2 + 1)^2 ~ 4.08 against 2^2 + 1^2 = 5. *)
+Theorem rope_linear_attention_seed_negation : ~ linear_attention_seed_reading.
+Proof.
+  intros H; specialize (H 1%nat (basis 0) (basis 0) 0 0 2); revert H.
+  rewrite !dot_pairs, !sum_S, !sum_0; unfold feature_map.
+  rewrite !rope_even, !rope_odd by lia.
+  rewrite !spectrum_first; unfold basis, rot; simpl.
+  unfold elu_plus_one.
+  destruct (Rlt_dec 0 (1 * cos ((0 + 2) * 1) - 0 * sin ((0 + 2) * 1))) as [Ha|_];
+    [exfalso; revert Ha; apply Rle_not_lt; interval|].
+  destruct (Rlt_dec 0 (1 * sin ((0 + 2) * 1) + 0 * cos ((0 + 2) * 1))) as [_|Hb];
+    [|exfalso; apply Hb; interval].
+  destruct (Rlt_dec 0 (1 * cos (0 * 1) - 0 * sin (0 * 1))) as [_|Hc];
+    [|exfalso; apply Hc; rewrite Rmult_0_l, cos_0, sin_0; lra].
+  destruct (Rlt_dec 0 (1 * sin (0 * 1) + 0 * cos (0 * 1))) as [Hd|_];
+    [exfalso; revert Hd; rewrite Rmult_0_l, cos_0, sin_0; lra|].
+  apply Rlt_not_eq; interval.
+Qed.
+
+(* The linear-time form: sum_j (u . w_j) v_j = u . (sum_j w_j v_j^T), for every
+   dimension d and number N of keys. *)
+Lemma linear_time_factorization (d N : nat) (u : vec) (w : nat -> vec) (v : nat -> vec) (c : nat) :
+  sum N (fun j => dot d u (w j) * v j c) = dot d u (fun a => sum N (fun j => w j a * v j c)).
+Proof.
+  unfold dot.
+  rewrite (sum_ext N _ (fun j => sum d (fun a => u a * w j a * v j c)))
+    by (intros j _; rewrite <- sum_scal_r; reflexivity).
+  rewrite sum_swap; apply sum_ext; intros a _.
+  rewrite <- sum_scal_l; apply sum_ext; intros j _; ring.
+Qed.
+
+(* ROPE-LINEAR-ATTENTION-SEED, literal reading ("this allows RoPE to integrate
+   into linear attention"): with phi(R_m q) as features the attention
+   numerator has the linear-time form phi(Q) (phi(K)^T V), for any phi. *)
+Theorem rope_linear_attention_seed_literal :
+  forall (phi : R -> R) (theta : nat -> R) (h N : nat) (q : vec) (k v : nat -> vec) (m : R) (c : nat),
+    sum N (fun j => dot (2 * h) (feature_map phi (rope theta h m q))
+                                (feature_map phi (rope theta h (INR j) (k j))) * v j c)
+    = dot (2 * h) (feature_map phi (rope theta h m q))
+                  (fun a => sum N (fun j => feature_map phi (rope theta h (INR j) (k j)) a * v j c)).
+Proof. intros; apply linear_time_factorization. Qed.
+
+(* ROPE-LINEAR-ATTENTION-SEED, corrected: rotate after the feature map (as
+   RoFormer Eq. 19 does); then the score is invariant under a common shift,
+   for every d = 2h, all frequencies and all feature outputs a, b. *)
+Theorem rope_linear_attention_seed_correction :
+  forall (theta : nat -> R) (h : nat) (a b : vec) (m n delta : R),
+    dot (2 * h) (rope theta h (m + delta) a) (rope theta h (n + delta) b)
+    = dot (2 * h) (rope theta h m a) (rope theta h n b).
+Proof.
+  intros theta h a b m n delta.
+  rewrite !rope_relative; replace (n + delta - (m + delta)) with (n - m) by ring.
+  reflexivity.
+Qed.
+
+(* ROPE-LINEAR-ATTENTION-ROFORMER (Eq. 19): with rotated features the
+   numerator score is q^T R_{n-m} k (relative), and the numerator sum has the
+   linear-time form, for every d = 2h, feature map phi and number N of keys. *)
+Theorem rope_linear_attention_roformer :
+  forall (phi : R -> R) (theta : nat -> R) (h N : nat) (q : vec) (k v : nat -> vec) (m : R) (c : nat),
+    (forall (n : R) (key : vec),
+       dot (2 * h) (rope theta h m (feature_map phi q)) (rope theta h n (feature_map phi key))
+       = dot (2 * h) (feature_map phi q) (rope theta h (n - m) (feature_map phi key)))
+    /\ sum N (fun j => dot (2 * h) (rope theta h m (feature_map phi q))
+                                   (rope theta h (INR j) (feature_map phi (k j))) * v j c)
+       = dot (2 * h) (rope theta h m (feature_map phi q))
+                     (fun a => sum N (fun j => rope theta h (INR j) (feature_map phi (k j)) a * v j c)).
+Proof.
+  intros; split; [intros; apply rope_relative|apply linear_time_factorization].
+Qed.
