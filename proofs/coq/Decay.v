@@ -469,3 +469,118 @@ Theorem rope_linear_attention_roformer :
 Proof.
   intros; split; [intros; apply rope_relative|apply linear_time_factorization].
 Qed.
+
+(* ================================================================== KV cache *)
+
+(* Rotations compose by adding angles: re-phasing a cached key by delta is
+   rotating it to its new position. *)
+Lemma rot_compose (a b : R) (p : R * R) : rot a (rot b p) = rot (a + b) p.
+Proof.
+  destruct p as [x y]; unfold rot; simpl.
+  rewrite cos_plus, sin_plus; f_equal; ring.
+Qed.
+
+Lemma rope_compose (theta : nat -> R) (h : nat) (a b : R) (x : vec) (j : nat) :
+  rope theta h a (rope theta h b x) j = rope theta h (a + b) x j.
+Proof.
+  unfold rope at 1 3.
+  destruct (Nat.ltb (Nat.div2 j) h) eqn:E; [|reflexivity].
+  apply Nat.ltb_lt in E.
+  rewrite rope_even, rope_odd by exact E.
+  rewrite <- surjective_pairing, rot_compose, Rmult_plus_distr_r; reflexivity.
+Qed.
+
+Lemma dot_ext_r (d : nat) (x y y' : vec) : (forall j, y j = y' j) -> dot d x y = dot d x y'.
+Proof. intros E; unfold dot; apply sum_ext; intros j _; rewrite E; reflexivity. Qed.
+
+(* Full causal attention with RoPE in RoFormer's relative form (Eq. 16):
+   the score of query t against key j is q_t^T R_{j-t} k_j. *)
+Definition relative_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
+  fun t j => dot (2 * h) (Qs t) (rope theta h (INR j - INR t) (Ks j)).
+
+(* What a decoder caches for token j: its key rotated once, at its own
+   position j, when it was appended. *)
+Definition cached_key (theta : nat -> R) (h : nat) (Ks : nat -> vec) (j : nat) : vec :=
+  rope theta h (INR j) (Ks j).
+
+(* The decode step at t rotates only the incoming query and reads the cache. *)
+Definition cached_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
+  fun t j => dot (2 * h) (rope theta h (INR t) (Qs t)) (cached_key theta h Ks j).
+
+(* ROPE-KV-CACHE-REUSE: for every number n of tokens, every d = 2h and all
+   frequencies, the decode step of token t < n over the cache (keys rotated
+   once at their own positions, the current token appended, values as they
+   are) equals row t of full causal attention computed from scratch. *)
+Theorem rope_kv_cache_reuse :
+  forall (theta : nat -> R) (h n : nat) (Qs Ks : nat -> vec) (V : nat -> nat -> R) (t c : nat),
+    (t < n)%nat ->
+    Attention.masked_attention_row n (relative_scores theta h Qs Ks) V t c
+    = Attention.causal_row (cached_scores theta h Qs Ks) V t c.
+Proof.
+  intros theta h n Qs Ks V t c Htn.
+  rewrite Attention.masked_row_is_causal_row by exact Htn.
+  apply Attention.causal_row_scores_ext; intros j.
+  unfold relative_scores, cached_scores, cached_key; symmetry; apply rope_relative.
+Qed.
+
+(* ROPE-PREFIX-REPHASE (003): a cached key rotated at position n and moved by
+   delta is re-phased by R(delta) instead of recomputed, and scores inside the
+   moved block do not change; every d = 2h, all frequencies. *)
+Theorem rope_prefix_rephase :
+  forall (theta : nat -> R) (h : nat) (m n delta : R) (q k : vec),
+    (forall j, rope theta h delta (rope theta h n k) j = rope theta h (n + delta) k j)
+    /\ dot (2 * h) (rope theta h (m + delta) q) (rope theta h delta (rope theta h n k))
+       = dot (2 * h) (rope theta h m q) (rope theta h n k).
+Proof.
+  intros theta h m n delta q k.
+  assert (Hre : forall j, rope theta h delta (rope theta h n k) j = rope theta h (n + delta) k j).
+  { intros j; rewrite rope_compose, Rplus_comm; reflexivity. }
+  split; [exact Hre|].
+  rewrite (dot_ext_r _ _ _ _ Hre).
+  rewrite !rope_relative; replace (n + delta - (m + delta)) with (n - m) by ring.
+  reflexivity.
+Qed.
+
+(* RoPE at position 0 is the identity on the d coordinates it reads. *)
+Lemma rope_zero (theta : nat -> R) (h : nat) (x : vec) (j : nat) :
+  (j < 2 * h)%nat -> rope theta h 0 x j = x j.
+Proof.
+  intros Hj; destruct (index_pair j) as [Ej|Ej]; rewrite Ej.
+  - rewrite rope_even by lia; unfold rot; simpl.
+    rewrite Rmult_0_l, cos_0, sin_0; ring.
+  - rewrite rope_odd by lia; unfold rot; simpl.
+    rewrite Rmult_0_l, cos_0, sin_0; ring.
+Qed.
+
+Lemma dot_basis (d i : nat) (c : vec) : (i < d)%nat -> dot d (basis i) c = c i.
+Proof.
+  intros Hi; unfold dot.
+  rewrite (sum_single d i); [unfold basis; rewrite Nat.eqb_refl; ring|exact Hi|].
+  intros j _ Hji; unfold basis; apply Nat.eqb_neq in Hji; rewrite Hji; ring.
+Qed.
+
+(* ROPE-KV-CACHE-SIZE (003: "0% smaller KV cache in normal decoding"), as a
+   statement about what is cached per token, for every d = 2h:
+   (1) the score of query t against past key j is a function of the current
+       query and the cached rotated key R_j k_j alone (nothing else per past
+       token is needed), and
+   (2) nothing in the cached d-vector can be dropped: two cache entries that
+       give the same score against every query agree on all d coordinates. *)
+Theorem rope_kv_cache_size :
+  forall (theta : nat -> R) (h : nat),
+    (forall (t j : R) (q k : vec),
+       dot (2 * h) q (rope theta h (j - t) k) = dot (2 * h) (rope theta h t q) (rope theta h j k))
+    /\ (forall (t : R) (c c' : vec),
+          (forall q : vec, dot (2 * h) (rope theta h t q) c = dot (2 * h) (rope theta h t q) c') ->
+          forall i, (i < 2 * h)%nat -> c i = c' i).
+Proof.
+  intros theta h; split.
+  - intros; symmetry; apply rope_relative.
+  - intros t c c' Hsame i Hi.
+    specialize (Hsame (rope theta h (- t) (basis i))).
+    assert (Hunrot : forall y : vec,
+              dot (2 * h) (rope theta h t (rope theta h (- t) (basis i))) y = y i).
+    { intros y; rewrite <- (dot_basis (2 * h) i y Hi); unfold dot; apply sum_ext; intros j Hj.
+      rewrite rope_compose, Rplus_opp_r, rope_zero by exact Hj; reflexivity. }
+    rewrite !Hunrot in Hsame; exact Hsame.
+Qed.
