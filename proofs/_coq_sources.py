@@ -101,9 +101,18 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
     )
 
 
+def listed_files(root: Path) -> list[Path]:
+    """The `.v` files `_CoqProject` lists (every `.v` in `root` when there is no `_CoqProject`)."""
+    project = root / "_CoqProject"
+    if not project.exists():
+        return sorted(root.glob("*.v"))
+    names = [w for line in project.read_text(encoding="utf-8").splitlines() for w in line.split() if w.endswith(".v")]
+    return [root / name for name in names if (root / name).exists()]
+
+
 def read_development(root: Path, root_name: str = "Ropecheck") -> list[SourceFile]:
-    """Every `.v` file directly in `root`, in dependency order (a file after the files it requires)."""
-    files = {p.stem: read_source(p, root_name) for p in sorted(root.glob("*.v"))}
+    """The `.v` files `_CoqProject` lists, in dependency order (a file after the files it requires)."""
+    files = {p.stem: read_source(p, root_name) for p in listed_files(root)}
     ordered: list[SourceFile] = []
     visiting: set[str] = set()
 

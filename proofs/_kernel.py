@@ -97,9 +97,12 @@ def parse_assumptions(text: str) -> list[str]:
     """Axiom names from `Print Assumptions` output (`[]` for "Closed under the global context").
 
     Each assumption starts at column 0 with `name : type` or `name` followed by an indented `: type` line.
+    Output that is neither (empty, an error) raises `ValueError`: no answer is never "no axioms".
     """
-    if "Closed under the global context" in text:
+    if text.strip() == "Closed under the global context":
         return []
+    if not text.lstrip().startswith(("Axioms:", "Section Variables:", "Opaque constants:", "Transparent constants:")):
+        raise ValueError(f"not Print Assumptions output: {text[:80]!r}")
     names: list[str] = []
     started = False
     for line in text.splitlines():
@@ -149,7 +152,10 @@ def check_statement(statement: str, script: str, *, timeout: float, name: str = 
         ok, output = run_coqc(["-q", source.name], Path(tmp), timeout)
     if not ok:
         return KernelResult("failed", _first_error(output), statement, script)
-    axioms = tuple(parse_assumptions(output))
+    try:
+        axioms = tuple(parse_assumptions(output))
+    except ValueError as error:
+        return KernelResult("failed", str(error), statement, script)
     extra = [a for a in axioms if not is_standard_axiom(a)]
     if extra:
         return KernelResult("failed", "non-standard axioms: " + ", ".join(extra), statement, script, axioms)
