@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._certificate import Decision
+from ._kernel import coq_version
 from ._statements import Statement
 from ._verdicts import ENGINE_ONLY, KernelVerdict, kernel_verdict
 
@@ -101,6 +102,7 @@ class Claim:
             "verdict": kernel.verdict,
             "verdict_reason": kernel.reason,
             "kernel_theorems": [t.to_json() for t in kernel.theorems],
+            "kernel_version": coq_version(),
             "engine_verdict": str(decision.verdict),
             "method": decision.method,
             "certificate": decision.to_json(),

@@ -9,7 +9,7 @@ ISSUE #10: claim `X` ↦ `x`, `x_negation`, `x_correction`, `x_literal`, and in 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROLES = ("verdict", "negation", "correction", "literal")
@@ -20,6 +20,11 @@ FORBIDDEN = ("Admitted", "admit", "Axiom", "Axioms", "Parameter", "Parameters", 
 
 _DECLARATION = re.compile(
     r"(?:^|(?<=[.\s]))(Theorem|Lemma|Example|Corollary|Fact|Proposition|Remark)\s+([A-Za-z_][A-Za-z0-9_']*)"
+)
+_WITH_PROOF = re.compile(
+    r"(?:^|(?<=[.\s]))(Theorem|Lemma|Example|Corollary|Fact|Proposition|Remark)\s+([A-Za-z_][A-Za-z0-9_']*)"
+    r"(.*?)\.\s+Proof\.(.*?)(?:Qed|Defined)\.",
+    re.DOTALL,
 )
 _UNKNOWN = re.compile(r"\(\*\s*UNKNOWN\s+([A-Z0-9-]+)\s*:\s*(.*?)\*\)", re.DOTALL)
 _REQUIRE = re.compile(r"Ropecheck\.([A-Z][A-Za-z0-9_]*)|From\s+Ropecheck\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.")
@@ -66,6 +71,7 @@ class SourceFile:
     - `forbidden`: forbidden commands found outside comments (`Admitted`, `Axiom`, …), with line numbers.
     - `unknown`: `claim ID → reason` from `(* UNKNOWN X: reason *)` comments.
     - `requires`: the project modules it loads (short names: `Defs`, `Rope`).
+    - `texts`: theorem name → `(statement, proof script)` as written (comments removed), for display.
     """
 
     module: str
@@ -74,6 +80,7 @@ class SourceFile:
     forbidden: tuple[str, ...]
     unknown: dict[str, str]
     requires: tuple[str, ...]
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
 
 
 def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
@@ -91,6 +98,10 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
     for match in _REQUIRE.finditer(code):
         names = [match.group(1)] if match.group(1) else match.group(2).split()
         requires.extend(name.split(".")[0] for name in names if name and name != path.stem)
+    texts = {
+        m.group(2): (f"{m.group(1)} {m.group(2)}{_dedent(m.group(3))}.", _dedent(m.group(4)).strip())
+        for m in _WITH_PROOF.finditer(code)
+    }
     return SourceFile(
         module=f"{root_name}.{path.stem}",
         path=path,
@@ -98,7 +109,15 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
         forbidden=tuple(forbidden),
         unknown=unknown,
         requires=tuple(dict.fromkeys(requires)),
+        texts=texts,
     )
+
+
+def _dedent(text: str) -> str:
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)
 
 
 def listed_files(root: Path) -> list[Path]:

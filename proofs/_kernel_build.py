@@ -68,6 +68,7 @@ class DevelopmentReport:
     theorems: dict[str, TheoremStatus]
     unknown: dict[str, str] = field(default_factory=dict)
     key: str = ""
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def ran(self) -> bool:
@@ -121,6 +122,7 @@ def check_development(
     if wanted is not None:
         sources = [dataclasses.replace(s, theorems=tuple(t for t in s.theorems if wanted(t))) for s in sources]
     unknown = {claim: reason for source in sources for claim, reason in source.unknown.items()}
+    texts = {name: text for source in sources for name, text in source.texts.items()}
     version = coq_version()
     if version is None:
         theorems = {
@@ -129,23 +131,37 @@ def check_development(
             for t in s.theorems
         }
         files = {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in sources}
-        return DevelopmentReport(None, files, theorems, unknown)
+        return DevelopmentReport(None, files, theorems, unknown, texts=texts)
     keys = _file_keys(sources, version)
     asked = [t for s in sources for t in s.theorems]
     key = _digest(CACHE_FORMAT, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked)
     report_path = cache_root() / "reports" / f"{key}.json"
     if use_cache and report_path.exists():
-        return _load_report(report_path, unknown)
+        return dataclasses.replace(_load_report(report_path, unknown), texts=texts)
     with tempfile.TemporaryDirectory(prefix="ropecheck-kernel-") as tmp:
         build = Path(tmp)
         for source in sources:
             shutil.copy2(source.path, build / source.path.name)
         files = _compile_all(sources, keys, build, jobs, use_cache)
         theorems = _assumptions(sources, files, build)
-    report = DevelopmentReport(version, files, theorems, unknown, key)
+    report = DevelopmentReport(version, files, theorems, unknown, key, texts)
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(json.dumps(_dump_report(report)), encoding="utf-8")
     return report
+
+
+def materialise(dest: Path, root: Path = DEVELOPMENT, *, jobs: int = 2) -> dict[str, FileStatus]:
+    """Copy the development into `dest` with every `.vo` (from the cache, compiling what is missing).
+
+    For tools that run their own coqc on top of the development (the mutation meta-tests).
+    """
+    sources = read_development(root)
+    version = coq_version()
+    if version is None:
+        return {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in sources}
+    for source in sources:
+        shutil.copy2(source.path, dest / source.path.name)
+    return _compile_all(sources, _file_keys(sources, version), dest, jobs, True)
 
 
 def _compile_all(

@@ -36,6 +36,8 @@ class KernelTheorem:
     status: str
     axioms: tuple[str, ...] = ()
     message: str = ""
+    statement: str = ""
+    proof: str = ""
 
     @property
     def printed(self) -> bool:
@@ -53,6 +55,8 @@ class KernelTheorem:
             out["printed"] = "printed instance" if "_d" in self.theorem[-4:] else "printed from the SymPy statement"
         if self.status != "checked" and self.message:
             out["message"] = self.message
+        if self.statement:
+            out["coq_statement"], out["coq_proof"] = self.statement, self.proof
         return out
 
 
@@ -98,7 +102,10 @@ def kernel_theorems(claim_id: str, report: DevelopmentReport) -> tuple[KernelThe
     for name, status in report.theorems.items():
         role = role_of(claim_id, name)
         if role is not None:
-            found.append(KernelTheorem(role, status.module, name, status.status, status.axioms, status.message))
+            statement, proof = report.texts.get(name, ("", ""))
+            found.append(
+                KernelTheorem(role, status.module, name, status.status, status.axioms, status.message, statement, proof)
+            )
     order = {"verdict": 0, "negation": 1, "correction": 2, "literal": 3}
     return tuple(sorted(found, key=lambda t: (order[t.role], t.printed, t.theorem)))
 
