@@ -69,7 +69,7 @@ Proof.
   - unfold sequence_bias_score, bias_score; rewrite !shift_sequence_at, offset_shift; reflexivity.
 Qed.
 
-Example rpe_shift_invariance_window_2 : forall (RK : Z -> vec) (q k : vec),
+Example rpe_shift_invariance_instance_d4 : forall (RK : Z -> vec) (q k : vec),
   shaw_score 4 2 RK q k 10 3 = shaw_score 4 2 RK q k 0 (-7).
 Proof.
   intros RK q k; replace 10%Z with (0 + 10)%Z by reflexivity.

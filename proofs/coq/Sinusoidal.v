@@ -41,7 +41,7 @@ Lemma spe_even h p : spe h p 0%nat = sin p.
 Proof. unfold spe; rewrite (pe_even _ _ 0), spectrum_0, Rmult_1_r; reflexivity. Qed.
 
 Lemma sin_1_pos : 0 < sin 1.
-Proof. apply sin_gt_0; [lra|]. interval. Qed.
+Proof. apply sin_gt_0; [lra|]. pose proof PI2_3_2; lra. Qed.
 
 (** ** Linear algebra the claims need beyond Defs *)
 
@@ -115,7 +115,7 @@ Proof.
   rewrite !pe_even, !pe_odd, pair_score; f_equal; ring.
 Qed.
 
-Example spe_dot_relative_d8 : forall p q,
+Example spe_dot_relative_instance_d8 : forall p q,
   dot 8 (spe 4 p) (spe 4 q) = sum 4 (fun i => cos (rope_spectrum 10000 4 i * (p - q))).
 Proof. intros p q; exact (spe_dot_relative 4 (rope_spectrum 10000 4) p q). Qed.
 
@@ -148,6 +148,10 @@ Proof.
     rewrite (proj2 (Hpair _)), cos_neg, sin_neg; ring.
 Qed.
 
+Example spe_shift_rotation_instance_d8 : forall (p D : R) (j : nat), (j < 8)%nat ->
+  spe 4 (p + D) j = mat_vec 8 (rope_matrix (rope_spectrum 10000 4) 4 (- D)) (spe 4 p) j.
+Proof. intros p D; exact (proj2 (spe_shift_rotation 4 (rope_spectrum 10000 4) p D)). Qed.
+
 Theorem spe_shift_linear_004 : forall (h : nat) (k : R),
   exists M : mat, forall (p : R) (j : nat), (j < 2 * h)%nat -> spe h (p + k) j = mat_vec (2 * h) M (spe h p) j.
 Proof.
@@ -155,7 +159,7 @@ Proof.
   intros p j Hj; exact (proj2 (spe_shift_rotation h _ p k) j Hj).
 Qed.
 
-Example spe_shift_linear_004_d8 : forall k : R,
+Example spe_shift_linear_004_instance_d8 : forall k : R,
   exists M : mat, forall (p : R) (j : nat), (j < 8)%nat -> spe 4 (p + k) j = mat_vec 8 M (spe 4 p) j.
 Proof. intros k; exact (spe_shift_linear_004 4 k). Qed.
 
@@ -454,10 +458,9 @@ Proof.
   cbv beta iota zeta delta [sum_unrolled Z.of_nat Pos.of_succ_nat Pos.succ Nat.mul Nat.add].
   interval.
 Qed.
-(* UNKNOWN SPE-DOT-NONMONOTONE (every even d): that the dot product fails to be
-   monotone in the distance for every d needs a witness pair for each d; the
-   instances d = 2, 4, 8, 16 rise from distance 3 to 4 and d = 128 from 11 to
-   12, but no uniform argument is formalised here. *)
+(* Not decided here: the stronger reading "for every even d" needs a witness
+   pair for each d (numerically d = 2, 4, 8, 16 rise from distance 3 to 4 and
+   d = 128 from 11 to 12); no uniform argument is formalised. *)
 
 (** ** SPE-DOT-AVERAGES-OUT *)
 
@@ -638,7 +641,7 @@ Proof.
   nra.
 Qed.
 
-Theorem spe_unique_position_near : forall (h : nat) (p q : R), (1 <= h)%nat ->
+Theorem spe_position_window : forall (h : nat) (p q : R), (1 <= h)%nat ->
   0 < Rabs (p - q) < 2 * PI -> exists j, (j < 2 * h)%nat /\ spe h p j <> spe h q j.
 Proof.
   intros h p q Hh Hpq.
@@ -652,17 +655,18 @@ Proof.
 Qed.
 
 (* The integer positions 0 .. 6 (all closer than 2 pi) get distinct vectors. *)
-Theorem spe_unique_position_first_seven : forall (h p q : nat), (1 <= h)%nat ->
+Theorem spe_positions_first_seven_distinct : forall (h p q : nat), (1 <= h)%nat ->
   (p <= 6)%nat -> (q <= 6)%nat -> p <> q -> exists j, (j < 2 * h)%nat /\ spe h (INR p) j <> spe h (INR q) j.
 Proof.
-  intros h p q Hh Hp Hq Hpq; apply spe_unique_position_near; [exact Hh|].
+  intros h p q Hh Hp Hq Hpq; apply spe_position_window; [exact Hh|].
   apply le_INR in Hp; apply le_INR in Hq.
   assert (INR p <> INR q) by (apply not_INR; exact Hpq).
   pose proof (pos_INR p); pose proof (pos_INR q); pose proof PI2_3_2.
   simpl INR in Hp, Hq.
   split; [apply Rabs_pos_lt; lra|apply Rabs_def1; lra].
 Qed.
-(* UNKNOWN SPE-UNIQUE-POSITION (all integer positions): PE(p) = PE(q) forces
+(* UNKNOWN SPE-UNIQUE-POSITION: distinct vectors at all integer positions
+   (every even d, p <> q in N) is not decided.  PE(p) = PE(q) forces
    cos(p - q) = 1 on the first pair (w_0 = 1), i.e. p - q a multiple of 2 pi;
    ruling that out for every nonzero integer p - q is the irrationality of pi,
    which Coq's standard library does not provide.  Proved above: every two real
