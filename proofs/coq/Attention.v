@@ -9,6 +9,8 @@ From Coq Require Import Reals Lra.
 Set Warnings "-notation-overridden".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq fintype bigop.
 Set Warnings "notation-overridden".
+From Interval Require Import Tactic.
+From Ropecheck Require Defs.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -323,3 +325,81 @@ Qed.
 Lemma masked_row_is_causal_row (n : nat) (e V : nat -> nat -> R) (t c : nat) :
   (t < n)%coq_nat -> masked_attention_row n e V t c = causal_row e V t c.
 Proof. by move/ltP; apply: att_causal_row_correction. Qed.
+
+(* ------------------------------------------------------------------ ATT-PE-BREAKS-EQUIVARIANCE *)
+
+Definition madd {r c : nat} (A B : mat r c) : mat r c := fun i j => A i j + B i j.
+
+(* The sinusoidal table of 000/001 for n positions in dimension d:
+   PE_{p,2i} = sin(p w_i), PE_{p,2i+1} = cos(p w_i), w_i = 10000^(-2i/d). *)
+Definition sinusoidal_pe (n d : nat) : mat n d :=
+  fun p j => let w := Defs.rope_frequency 10000 d (Nat.div2 j) in
+             if odd j then cos (INR p * w) else sin (INR p * w).
+Arguments sinusoidal_pe n d : clear implicits.
+
+Definition zero_matrix (r c : nat) : mat r c := fun _ _ => 0.
+Arguments zero_matrix r c : clear implicits.
+
+(* Attention reads its tokens only through their entries. *)
+Lemma attention_ext (n d dk dv : nat) (X Y : mat n d) (WQ WK : mat d dk) (WV : mat d dv) :
+  (forall a b, X a b = Y a b) ->
+  forall i c, attention X WQ WK WV i c = attention Y WQ WK WV i c.
+Proof.
+move=> eqXY i c; rewrite /attention /attention_scaled.
+have eqV l : mmul X WV l c = mmul Y WV l c by apply: eq_bigr => a _; rewrite eqXY.
+have eqS a b : scores X WQ WK a b = scores Y WQ WK a b.
+  rewrite /scores /mmul /transpose; apply: eq_bigr => e _.
+  by congr (_ * _); apply: eq_bigr => ? _; rewrite eqXY.
+apply: eq_bigr => l _; rewrite eqV; congr (_ * _).
+by apply: softmax_ext => a b; rewrite /scale eqS.
+Qed.
+
+Lemma mmul_unit_r (r c : nat) (A : mat r c) i j : mmul A (unit_matrix c) i j = A i j.
+Proof.
+rewrite -(@perm_matrix_mul_transpose_r c id r A i j).
+by apply: eq_bigr => l _; rewrite /unit_matrix /transpose /perm_matrix eq_sym.
+Qed.
+
+Lemma first_frequency_d2 : Defs.rope_frequency 10000 2 0 = 1.
+Proof.
+rewrite /Defs.rope_frequency /=.
+have -> : - (2 * 0) / (1 + 1) = 0 by rewrite /Rdiv; ring.
+by apply: Rpower_O; lra.
+Qed.
+
+(* ATT-PE-BREAKS-EQUIVARIANCE (000, 001: "to break the permutation
+   equivariance ... we add positional encodings"), an existence statement:
+   with the sinusoidal table added to the tokens, some input and permutation
+   violate Attn(P X + PE) = P Attn(X + PE).  Witness: n = d = 2, X = 0 (two equal
+   tokens), P the swap, W^Q = W^K = W^V = I: the two rows differ because the
+   positions do. *)
+Theorem att_pe_breaks_equivariance :
+  exists (n d : nat) (sigma : 'I_n -> 'I_n) (X : mat n d), injective sigma /\
+  ~ (forall (i : 'I_n) (c : 'I_d),
+       attention (madd (mmul (perm_matrix sigma) X) (sinusoidal_pe n d))
+                 (unit_matrix d) (unit_matrix d) (unit_matrix d) i c
+       = mmul (perm_matrix sigma)
+              (attention (madd X (sinusoidal_pe n d))
+                         (unit_matrix d) (unit_matrix d) (unit_matrix d)) i c).
+Proof.
+exists 2%N, 2%N, (@rev_ord 2), (zero_matrix 2 2); split; first exact: rev_ord_inj.
+move=> /(_ (@Ordinal 2 0 isT) (@Ordinal 2 0 isT)).
+rewrite perm_matrix_mul_l.
+rewrite (@attention_ext _ _ _ _ _ (sinusoidal_pe 2 2)); last first.
+  by move=> a b; rewrite /madd perm_matrix_mul_l /zero_matrix Rplus_0_l.
+rewrite (@attention_ext _ _ _ _ _ (sinusoidal_pe 2 2)); last first.
+  by move=> a b; rewrite /madd /zero_matrix Rplus_0_l.
+rewrite /attention /attention_scaled /mmul.
+set E := sinusoidal_pe 2 2.
+have unitV l : \rsum_(a < 2) E l a * unit_matrix 2 a (@Ordinal 2 0 isT) = E l (@Ordinal 2 0 isT).
+  exact: (mmul_unit_r E l).
+have scoresE a b : scores E (unit_matrix 2) (unit_matrix 2) a b = \rsum_(e < 2) E a e * E b e.
+  by apply: eq_bigr => e _; rewrite /transpose !mmul_unit_r.
+have smE a b : softmax (scale (/ sqrt (INR 2)) (scores E (unit_matrix 2) (unit_matrix 2))) a b
+              = softmax (fun a b => / sqrt (INR 2) * \rsum_(e < 2) E a e * E b e) a b.
+  by apply: softmax_ext => ? ?; rewrite /scale scoresE.
+under eq_bigr => l _ do rewrite smE unitV.
+under [X in _ = X]eq_bigr => l _ do rewrite smE unitV.
+rewrite /softmax !big_ord_recr !big_ord0 /E /sinusoidal_pe /= first_frequency_d2.
+apply: Rlt_not_eq; interval.
+Qed.
