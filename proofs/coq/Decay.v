@@ -584,3 +584,30 @@ Proof.
       rewrite rope_compose, Rplus_opp_r, rope_zero by exact Hj; reflexivity. }
     rewrite !Hunrot in Hsame; exact Hsame.
 Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, literal reading of the source (RoFormer's
+   abstract: "decaying inter-token dependency with increasing relative
+   distances", and Fig. 2 for d = 128, base 10000): the bound decays from its
+   value at distance 0, i.e. it never exceeds B(0) = (d + 2)/4 = 65/2. *)
+Theorem rope_decay_bound_monotone_literal :
+  forall D : R,
+    relative_bound (rope_spectrum 10000 64) 64 D
+    <= relative_bound (rope_spectrum 10000 64) 64 0
+    /\ relative_bound (rope_spectrum 10000 64) 64 0 = 65 / 2.
+Proof.
+  intros D.
+  destruct (rope_decay_bound_monotone_correction 64 (rope_spectrum 10000 64) D ltac:(lia))
+    as [Hle Hzero].
+  split; [exact Hle|rewrite Hzero; simpl; lra].
+Qed.
+
+(* UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strict literal reading "B(D) < B(0) for
+   every integer D <> 0", d = 128): equality needs all phases D theta_i to agree
+   modulo 2 pi; ruling that out for every integer D needs an irrationality
+   argument (10^(1/16) irrational together with the equality case of the
+   triangle inequality) that is not written here.
+   UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strong reading restricted to d = 128
+   alone): B(19) > B(18) there numerically (gap ~ 0.04), but one certified
+   evaluation of B at d = 128 costs well over a minute of `interval`; the
+   kernel-checked negation above is for the reading over every even d
+   (point d = 4). *)
