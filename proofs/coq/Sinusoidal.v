@@ -7,7 +7,7 @@
     position, which covers the source's integer positions and its spectrum;
     refutations use the source's own spectrum at an explicit point. *)
 
-From Coq Require Import Reals Lia Lra.
+From Coq Require Import Reals Lia Lra Classical_Prop.
 From Interval Require Import Tactic.
 From Ropecheck Require Import Defs.
 
@@ -432,36 +432,6 @@ Proof.
   replace (p + D - (q + D)) with (p - q) by ring; reflexivity.
 Qed.
 
-(** ** SPE-DOT-NONMONOTONE *)
-
-(* A structurally recursive copy of [sum]: [cbv] unrolls it into the explicit
-   terms that [interval] evaluates, which the bigop [sum] does not allow. *)
-Fixpoint sum_unrolled (n : nat) (f : nat -> R) : R :=
-  match n with O => 0 | S m => sum_unrolled m f + f m end.
-
-Lemma sum_unrolled_izr n g :
-  sum n (fun i => g (INR i)) = sum_unrolled n (fun i => g (IZR (Z.of_nat i))).
-Proof.
-  induction n as [|n IH]; [apply sum_0|].
-  rewrite sum_S, IH, INR_IZR_INZ; reflexivity.
-Qed.
-
-(* Decided for the ledger's instance d = 128, base 10000 (see the UNKNOWN note). *)
-Theorem spe_dot_nonmonotone : exists D1 D2 : nat, (D1 < D2)%nat /\
-  dot 128 (spe 64 0) (spe 64 (INR D1)) < dot 128 (spe 64 0) (spe 64 (INR D2)).
-Proof.
-  exists 11%nat, 12%nat; split; [lia|].
-  unfold spe; rewrite !(spe_dot_relative 64).
-  unfold rope_spectrum, rope_frequency.
-  rewrite !(sum_unrolled_izr 64 (fun x => cos (Rpower 10000 (- (2 * x) / INR (2 * 64)) * (0 - _)))).
-  rewrite !INR_IZR_INZ.
-  cbv beta iota zeta delta [sum_unrolled Z.of_nat Pos.of_succ_nat Pos.succ Nat.mul Nat.add].
-  interval.
-Qed.
-(* Not decided here: the stronger reading "for every even d" needs a witness
-   pair for each d (numerically d = 2, 4, 8, 16 rise from distance 3 to 4 and
-   d = 128 from 11 to 12); no uniform argument is formalised. *)
-
 (** ** SPE-DOT-AVERAGES-OUT *)
 
 (* Dirichlet's kernel in closed form, multiplied out so that no division by
@@ -550,6 +520,218 @@ Proof.
   - apply Rmult_le_compat; lra.
   - replace eps with ((B + 1) * (eps / (B + 1))) by (field; lra).
     apply Rmult_lt_compat_l; lra.
+Qed.
+
+(** ** SPE-DOT-NONMONOTONE *)
+
+(* The score <PE(p), PE(p + D)> of the seeds' encoding as a function of the distance D alone. *)
+Definition distance_score (h D : nat) : R := sum h (fun i => cos (rope_spectrum 10000 h i * INR D)).
+
+Lemma distance_score_dot h p D : dot (2 * h) (spe h p) (spe h (p + INR D)) = distance_score h D.
+Proof.
+  unfold spe, distance_score; rewrite spe_dot_relative; apply sum_ext; intros i _.
+  replace (rope_spectrum 10000 h i * (p - (p + INR D))) with (- (rope_spectrum 10000 h i * INR D)) by ring.
+  apply cos_neg.
+Qed.
+
+Lemma nat_unbounded A : exists N : nat, A < INR N.
+Proof.
+  destruct (archimed A) as [Hup _].
+  destruct (Z_le_gt_dec 0 (up A)) as [Hle|Hgt].
+  - exists (Z.to_nat (up A)); rewrite INR_IZR_INZ, Z2Nat.id by exact Hle; lra.
+  - exists 0%nat; apply Z.gt_lt, IZR_lt in Hgt; simpl; lra.
+Qed.
+
+Lemma sum_const n c : sum n (fun _ => c) = c * INR n.
+Proof. rewrite <- (sum_const_1 n), <- sum_scal_l; apply sum_ext; intros; ring. Qed.
+
+Lemma spectrum_in_unit h i : (i < h)%nat -> 0 < rope_spectrum 10000 h i <= 1.
+Proof.
+  intros Hi; unfold rope_spectrum, rope_frequency; rewrite Ropp_div.
+  assert (0 < INR (2 * h)) by (apply lt_0_INR; lia).
+  assert (0 <= 2 * INR i / INR (2 * h)).
+  { apply Rmult_le_pos; [pose proof (pos_INR i); lra|left; apply Rinv_0_lt_compat; lra]. }
+  split; [unfold Rpower; apply exp_pos|].
+  rewrite <- (Rpower_O 10000) by lra; apply Rle_Rpower; lra.
+Qed.
+
+(* Distinct pair indices have distinct frequencies: the cross terms of the
+   squared score oscillate instead of adding up. *)
+Lemma spectrum_injective h i j : (i < h)%nat -> (j < h)%nat -> i <> j ->
+  rope_spectrum 10000 h i <> rope_spectrum 10000 h j.
+Proof.
+  intros Hi Hj Hij; unfold rope_spectrum, rope_frequency.
+  assert (0 < INR (2 * h)) by (apply lt_0_INR; lia).
+  assert (Hne : INR i <> INR j) by (apply not_INR; exact Hij).
+  destruct (Rlt_or_le (INR i) (INR j)) as [Hlt|Hge].
+  - apply Rgt_not_eq, Rpower_lt; [lra|].
+    unfold Rdiv; apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat; lra|lra].
+  - apply Rlt_not_eq, Rpower_lt; [lra|].
+    unfold Rdiv; apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat; lra|lra].
+Qed.
+
+Lemma sin_half_ne_0 x : 0 < Rabs x < 2 * PI -> sin (x / 2) <> 0.
+Proof.
+  intros Hx; unfold Rabs in Hx; destruct (Rcase_abs x).
+  - replace (x / 2) with (- (- x / 2)) by field; rewrite sin_neg.
+    assert (0 < sin (- x / 2)) by (apply sin_gt_0; lra); lra.
+  - assert (0 < sin (x / 2)) by (apply sin_gt_0; lra); lra.
+Qed.
+
+Lemma distance_score_le h D : distance_score h D <= INR h.
+Proof.
+  unfold distance_score; rewrite <- (sum_const_1 h); apply sum_le; intros i _.
+  pose proof (COS_bound (rope_spectrum 10000 h i * INR D)); lra.
+Qed.
+
+Lemma distance_score_sum_bound h : exists B, forall N, Rabs (sum N (distance_score h)) <= B.
+Proof.
+  exists (sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2)))); intros N.
+  unfold distance_score; rewrite sum_swap.
+  eapply Rle_trans; [apply sum_abs_le|].
+  apply sum_le; intros i Hi; apply dirichlet_bound.
+  pose proof (spectrum_sin_half_pos h i Hi); lra.
+Qed.
+
+(* Dirichlet's bound read as a lower bound; the constant is 0 for w = 0, where
+   the sum is N. *)
+Definition dirichlet_constant (w : R) : R := / Rabs (sin (w / 2)).
+
+Lemma cos_product_sum w v N :
+  sum N (fun D => cos (w * INR D) * cos (v * INR D))
+  = / 2 * sum N (fun D => cos ((w - v) * INR D)) + / 2 * sum N (fun D => cos ((w + v) * INR D)).
+Proof.
+  rewrite <- !sum_scal_l, <- sum_plus; apply sum_ext; intros D _.
+  replace ((w - v) * INR D) with (w * INR D - v * INR D) by ring.
+  replace ((w + v) * INR D) with (w * INR D + v * INR D) by ring.
+  rewrite cos_minus, cos_plus; field.
+Qed.
+
+(* Per pair (i, j) of frequencies: a lower bound on sum_D cos(w_i D) cos(w_j D)
+   that grows like N/2 on the diagonal and stays bounded off it. *)
+Definition pair_constant (h i j : nat) : R :=
+  let wi := rope_spectrum 10000 h i in let wj := rope_spectrum 10000 h j in
+  (if Nat.eqb i j then 0 else dirichlet_constant (wi - wj) / 2) + dirichlet_constant (wi + wj) / 2.
+
+Lemma pair_sum_lower h i j N : (i < h)%nat -> (j < h)%nat ->
+  (if Nat.eqb i j then INR N / 2 else 0) - pair_constant h i j
+  <= sum N (fun D => cos (rope_spectrum 10000 h i * INR D) * cos (rope_spectrum 10000 h j * INR D)).
+Proof.
+  intros Hi Hj; rewrite cos_product_sum; unfold pair_constant, dirichlet_constant.
+  pose proof (spectrum_in_unit h i Hi); pose proof (spectrum_in_unit h j Hj).
+  pose proof (spectrum_injective h i j Hi Hj) as Hinj.
+  set (wi := rope_spectrum 10000 h i) in *; set (wj := rope_spectrum 10000 h j) in *.
+  pose proof PI2_3_2.
+  assert (Hplus : Rabs (sum N (fun D => cos ((wi + wj) * INR D))) <= / Rabs (sin ((wi + wj) / 2))).
+  { apply dirichlet_bound, sin_half_ne_0; rewrite Rabs_right by lra; lra. }
+  pose proof (Rle_abs (- sum N (fun D => cos ((wi + wj) * INR D)))); rewrite Rabs_Ropp in *.
+  destruct (Nat.eqb_spec i j) as [<-|Hij].
+  - rewrite (sum_ext N _ (fun _ => 1)) by (intros; rewrite Rminus_diag_eq, Rmult_0_l, cos_0; reflexivity).
+    rewrite sum_const_1; lra.
+  - assert (Hminus : Rabs (sum N (fun D => cos ((wi - wj) * INR D))) <= / Rabs (sin ((wi - wj) / 2))).
+    { apply dirichlet_bound, sin_half_ne_0; split.
+      - apply Rabs_pos_lt; intros E; apply (Hinj Hij); lra.
+      - apply Rabs_def1; lra. }
+    pose proof (Rle_abs (- sum N (fun D => cos ((wi - wj) * INR D)))); rewrite Rabs_Ropp in *.
+    lra.
+Qed.
+
+Lemma distance_score_sq_sum_lower h : exists C, forall N,
+  INR h * INR N / 2 - C <= sum N (fun D => distance_score h D * distance_score h D).
+Proof.
+  exists (sum h (fun i => sum h (fun j => pair_constant h i j))); intros N.
+  rewrite (sum_ext N _ (fun D => sum h (fun i => sum h (fun j =>
+             cos (rope_spectrum 10000 h i * INR D) * cos (rope_spectrum 10000 h j * INR D))))).
+  2: { intros D _; unfold distance_score; rewrite <- sum_scal_r; apply sum_ext; intros i _.
+       rewrite <- sum_scal_l; reflexivity. }
+  rewrite (sum_swap N h).
+  rewrite (sum_ext h
+    (fun i => sum N (fun D => sum h (fun j =>
+       cos (rope_spectrum 10000 h i * INR D) * cos (rope_spectrum 10000 h j * INR D))))
+    (fun i => sum h (fun j => sum N (fun D =>
+       cos (rope_spectrum 10000 h i * INR D) * cos (rope_spectrum 10000 h j * INR D)))))
+    by (intros; apply sum_swap).
+  assert (Hdiag : sum h (fun i => sum h (fun j => (if Nat.eqb i j then INR N / 2 else 0) - pair_constant h i j))
+                  = INR h * INR N / 2 - sum h (fun i => sum h (fun j => pair_constant h i j))).
+  { rewrite (sum_ext h (fun i => sum h (fun j => (if Nat.eqb i j then INR N / 2 else 0) - pair_constant h i j))
+                       (fun i => INR N / 2 - sum h (fun j => pair_constant h i j))).
+    - rewrite sum_minus, sum_const; field.
+    - intros i Hi; rewrite sum_minus, (sum_single h i); [rewrite Nat.eqb_refl; reflexivity|exact Hi|].
+      intros j _ Hji; apply not_eq_sym, Nat.eqb_neq in Hji; rewrite Hji; reflexivity. }
+  rewrite <- Hdiag.
+  apply sum_le; intros i Hi; apply sum_le; intros j Hj; apply pair_sum_lower; assumption.
+Qed.
+
+(* Read as: for every even d >= 2 and every position p, the score
+   <PE(p), PE(p + D)> is not a non-increasing function of the distance D.
+   Were it non-increasing, the bounded running sums would force it to stay
+   >= 0, and then sum S^2 <= (d/2) sum S would stay bounded, while sum S^2
+   grows like (d/2) N / 2. *)
+Theorem spe_dot_nonmonotone : forall (h : nat) (p : R), (1 <= h)%nat ->
+  exists D1 D2 : nat, (D1 < D2)%nat /\
+  dot (2 * h) (spe h p) (spe h (p + INR D1)) < dot (2 * h) (spe h p) (spe h (p + INR D2)).
+Proof.
+  intros h p Hh; apply NNPP; intros Hmono.
+  assert (Hdec : forall D1 D2, (D1 <= D2)%nat -> distance_score h D2 <= distance_score h D1).
+  { intros D1 D2 Hle; destruct (Nat.eq_dec D1 D2) as [->|Hne]; [lra|].
+    apply Rnot_lt_le; intros Hlt; apply Hmono; exists D1, D2; split; [lia|].
+    rewrite !distance_score_dot; exact Hlt. }
+  destruct (distance_score_sum_bound h) as [B HB].
+  assert (Hnonneg : forall D, 0 <= distance_score h D).
+  { intros D0; apply Rnot_lt_le; intros Hneg.
+    destruct (nat_unbounded ((INR h * INR D0 + B) / (- distance_score h D0))) as [M HM].
+    specialize (HB (D0 + M)%nat); rewrite sum_shift in HB.
+    assert (sum D0 (distance_score h) <= INR h * INR D0).
+    { rewrite <- sum_const; apply sum_le; intros; apply distance_score_le. }
+    assert (sum M (fun i => distance_score h (D0 + i)%nat) <= distance_score h D0 * INR M).
+    { rewrite <- sum_const; apply sum_le; intros; apply Hdec; lia. }
+    assert (INR h * INR D0 + B < - distance_score h D0 * INR M).
+    { apply (Rmult_lt_compat_r (- distance_score h D0)) in HM; [|lra].
+      unfold Rdiv in HM; rewrite Rmult_assoc, Rinv_l in HM by lra; lra. }
+    pose proof (Rle_abs (- (sum D0 (distance_score h) + sum M (fun i => distance_score h (D0 + i)%nat)))).
+    rewrite Rabs_Ropp in *; lra. }
+  destruct (distance_score_sq_sum_lower h) as [C HC].
+  assert (0 < INR h) by (apply lt_0_INR; lia).
+  destruct (nat_unbounded (2 * (INR h * B + C) / INR h)) as [N HN].
+  specialize (HC N); specialize (HB N).
+  assert (sum N (fun D => distance_score h D * distance_score h D) <= INR h * sum N (distance_score h)).
+  { rewrite <- sum_scal_l; apply sum_le; intros D _.
+    pose proof (Hnonneg D); pose proof (distance_score_le h D).
+    apply Rmult_le_compat_r; lra. }
+  pose proof (Rle_abs (sum N (distance_score h))).
+  apply (Rmult_lt_compat_r (INR h)) in HN; [|lra].
+  unfold Rdiv in HN; rewrite Rmult_assoc, Rinv_l in HN by lra.
+  nra.
+Qed.
+
+Example spe_dot_nonmonotone_instance_d128 : exists D1 D2 : nat, (D1 < D2)%nat /\
+  dot 128 (spe 64 0) (spe 64 (0 + INR D1)) < dot 128 (spe 64 0) (spe 64 (0 + INR D2)).
+Proof. exact (spe_dot_nonmonotone 64 0 ltac:(lia)). Qed.
+
+(* A structurally recursive copy of [sum]: [cbv] unrolls it into the explicit
+   terms that [interval] evaluates, which the bigop [sum] does not allow. *)
+Fixpoint sum_unrolled (n : nat) (f : nat -> R) : R :=
+  match n with O => 0 | S m => sum_unrolled m f + f m end.
+
+Lemma sum_unrolled_izr n g :
+  sum n (fun i => g (INR i)) = sum_unrolled n (fun i => g (IZR (Z.of_nat i))).
+Proof.
+  induction n as [|n IH]; [apply sum_0|].
+  rewrite sum_S, IH, INR_IZR_INZ; reflexivity.
+Qed.
+
+(* The ledger's explicit witness, d = 128, base 10000: the score rises from
+   distance 11 to distance 12. *)
+Lemma spe_dot_rises_11_to_12_d128 : exists D1 D2 : nat, (D1 < D2)%nat /\
+  dot 128 (spe 64 0) (spe 64 (INR D1)) < dot 128 (spe 64 0) (spe 64 (INR D2)).
+Proof.
+  exists 11%nat, 12%nat; split; [lia|].
+  unfold spe; rewrite !(spe_dot_relative 64).
+  unfold rope_spectrum, rope_frequency.
+  rewrite !(sum_unrolled_izr 64 (fun x => cos (Rpower 10000 (- (2 * x) / INR (2 * 64)) * (0 - _)))).
+  rewrite !INR_IZR_INZ.
+  cbv beta iota zeta delta [sum_unrolled Z.of_nat Pos.of_succ_nat Pos.succ Nat.mul Nat.add].
+  interval.
 Qed.
 
 (** ** SPE-LINEAR-ATTENTION-INCOMPATIBLE *)
