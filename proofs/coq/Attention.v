@@ -367,13 +367,11 @@ have -> : - (2 * 0) / (1 + 1) = 0 by rewrite /Rdiv; ring.
 by apply: Rpower_O; lra.
 Qed.
 
-(* ATT-PE-BREAKS-EQUIVARIANCE (000, 001: "to break the permutation
-   equivariance ... we add positional encodings"), an existence statement:
-   with the sinusoidal table added to the tokens, some input and permutation
+(* With the sinusoidal table added to the tokens, some input and permutation
    violate Attn(P X + PE) = P Attn(X + PE).  Witness: n = d = 2, X = 0 (two equal
    tokens), P the swap, W^Q = W^K = W^V = I: the two rows differ because the
    positions do. *)
-Theorem att_pe_breaks_equivariance :
+Lemma sinusoidal_breaks_equivariance :
   exists (n d : nat) (sigma : 'I_n -> 'I_n) (X : mat n d), injective sigma /\
   ~ (forall (i : 'I_n) (c : 'I_d),
        attention (madd (mmul (perm_matrix sigma) X) (sinusoidal_pe n d))
@@ -403,3 +401,151 @@ under [X in _ = X]eq_bigr => l _ do rewrite smE unitV.
 rewrite /softmax !big_ord_recr !big_ord0 /E /sinusoidal_pe /= first_frequency_d2.
 apply: Rlt_not_eq; interval.
 Qed.
+
+(* Row i of a matrix as a vector of Defs.v (coordinates past the width are 0). *)
+Definition to_vec {n d : nat} (A : mat n d) (i : 'I_n) : Defs.vec :=
+  fun j => \rsum_(a < d) (if nat_of_ord a == j then A i a else 0).
+
+(* to_vec is the row itself on its d coordinates, so rope_scores below is RoPE
+   applied to the query and key rows. *)
+Lemma to_vec_at {n d : nat} (A : mat n d) i (a : 'I_d) : to_vec A i a = A i a.
+Proof.
+rewrite /to_vec (bigD1 a) //= eqxx big1 ?Rplus_0_r // => b.
+by rewrite -(inj_eq val_inj) => /negbTE ->.
+Qed.
+
+(* RoPE on queries and keys, token i at position i (d_k = 2h). *)
+Definition rope_scores (theta : nat -> R) (h : nat) {n d dk : nat} (X : mat n d)
+    (WQ WK : mat d dk) : mat n n :=
+  fun i j => Defs.dot (2 * h) (Defs.rope theta h (INR i) (to_vec (mmul X WQ) i))
+                               (Defs.rope theta h (INR j) (to_vec (mmul X WK) j)).
+
+Definition rope_attention (theta : nat -> R) (h : nat) {n d dk dv : nat} (X : mat n d)
+    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
+  mmul (softmax (scale (/ sqrt (INR dk)) (rope_scores theta h X WQ WK))) (mmul X WV).
+
+(* The two tokens e_0, e_1 of the RoPE witness. *)
+Definition two_axes : mat 2 2 := unit_matrix 2.
+
+Lemma first_frequency_h1 : Defs.rope_spectrum 10000 1 0 = 1.
+Proof.
+rewrite /Defs.rope_spectrum /Defs.rope_frequency /=.
+have -> : - (2 * 0) / (1 + 1) = 0 by rewrite /Rdiv; ring.
+by apply: Rpower_O; lra.
+Qed.
+
+(* The RoPE map and the dot product read vectors only through their entries. *)
+Lemma rope_pointwise (theta : nat -> R) (h : nat) (m : R) (x y : Defs.vec) :
+  (forall k, x k = y k) -> forall j, Defs.rope theta h m x j = Defs.rope theta h m y j.
+Proof. by move=> same j; rewrite /Defs.rope !same. Qed.
+
+Lemma dot_pointwise (d : nat) (x x' y y' : Defs.vec) :
+  (forall k, x k = x' k /\ y k = y' k) -> Defs.dot d x y = Defs.dot d x' y'.
+Proof.
+move=> same; apply: Defs.sum_ext => k _.
+by case: (same k) => -> ->.
+Qed.
+
+(* With one pair (d = 2) the RoPE score is the explicit pair expression. *)
+Lemma rope_dot_one_pair (theta : nat -> R) (a b : R) (x y : Defs.vec) :
+  Defs.dot (2 * 1) (Defs.rope theta 1 a x) (Defs.rope theta 1 b y)
+  = fst (Defs.rot (a * theta 0%N) (x 0%N, x 1%N)) * fst (Defs.rot (b * theta 0%N) (y 0%N, y 1%N))
+    + snd (Defs.rot (a * theta 0%N) (x 0%N, x 1%N)) * snd (Defs.rot (b * theta 0%N) (y 0%N, y 1%N)).
+Proof.
+rewrite Defs.dot_pairs Defs.sum_S Defs.sum_0 Rplus_0_l.
+by rewrite !Defs.rope_even ?Defs.rope_odd.
+Qed.
+
+(* Projection by I and permutation of the tokens act on to_vec as on rows. *)
+Lemma to_vec_unit_mul {n d : nat} (A : mat n d) i j :
+  to_vec (mmul A (unit_matrix d)) i j = to_vec A i j.
+Proof. by apply: eq_bigr => a _; rewrite mmul_unit_r. Qed.
+
+Lemma to_vec_perm {n d : nat} (sigma : 'I_n -> 'I_n) (A : mat n d) i j :
+  to_vec (mmul (perm_matrix sigma) A) i j = to_vec A (sigma i) j.
+Proof. by apply: eq_bigr => a _; rewrite perm_matrix_mul_l. Qed.
+
+(* Scores of permuted tokens: the contents move with sigma, the positions
+   (the token indices) do not. *)
+Lemma rope_scores_perm (theta : nat -> R) (h n d : nat) (sigma : 'I_n -> 'I_n) (X : mat n d) i j :
+  rope_scores theta h (mmul (perm_matrix sigma) X) (unit_matrix d) (unit_matrix d) i j
+  = Defs.dot (2 * h) (Defs.rope theta h (INR i) (to_vec X (sigma i)))
+                     (Defs.rope theta h (INR j) (to_vec X (sigma j))).
+Proof.
+rewrite /rope_scores; apply: dot_pointwise => k.
+by split; apply: rope_pointwise => l; rewrite to_vec_unit_mul to_vec_perm.
+Qed.
+(* One entry of a product as its sum, to open the outer product of attention
+   without unfolding the products nested inside it. *)
+Lemma mmul_entry {r k c : nat} (A : mat r k) (B : mat k c) i j :
+  mmul A B i j = \rsum_(l < k) (A i l * B l j).
+Proof. by []. Qed.
+
+Lemma rope_scores_unit (theta : nat -> R) (h n d : nat) (X : mat n d) i j :
+  rope_scores theta h X (unit_matrix d) (unit_matrix d) i j
+  = Defs.dot (2 * h) (Defs.rope theta h (INR i) (to_vec X i))
+                     (Defs.rope theta h (INR j) (to_vec X j)).
+Proof.
+rewrite /rope_scores; apply: dot_pointwise => k.
+by split; apply: rope_pointwise => l; rewrite to_vec_unit_mul.
+Qed.
+
+(* With RoPE on queries and keys (token i at position i), some input and
+   permutation violate Attn(P X) = P Attn(X).  Witness: n = 2, d = 2, tokens
+   e_0, e_1, P the swap, W = I: the cross scores -sin 1 and sin 1 differ. *)
+Lemma rope_breaks_equivariance :
+  exists (n h : nat) (sigma : 'I_n -> 'I_n) (X : mat n (2 * h)), injective sigma /\
+  ~ (forall (i : 'I_n) (c : 'I_(2 * h)),
+       rope_attention (Defs.rope_spectrum 10000 h) h (mmul (perm_matrix sigma) X)
+                      (unit_matrix _) (unit_matrix _) (unit_matrix _) i c
+       = mmul (perm_matrix sigma)
+              (rope_attention (Defs.rope_spectrum 10000 h) h X
+                              (unit_matrix _) (unit_matrix _) (unit_matrix _)) i c).
+Proof.
+exists 2%N, 1%N, (@rev_ord 2), two_axes; split; first exact: rev_ord_inj.
+move=> /(_ (@Ordinal 2 0 isT) (@Ordinal 2 0 isT)).
+rewrite perm_matrix_mul_l /rope_attention [LHS]mmul_entry [RHS]mmul_entry.
+set theta := Defs.rope_spectrum 10000 1; set s := / sqrt (INR (2 * 1)).
+have smP a b :
+    softmax (scale s (rope_scores theta 1 (mmul (perm_matrix (@rev_ord 2)) two_axes)
+                                  (unit_matrix _) (unit_matrix _))) a b
+    = softmax (fun a b => s * Defs.dot (2 * 1)
+                 (Defs.rope theta 1 (INR a) (to_vec two_axes (rev_ord a)))
+                 (Defs.rope theta 1 (INR b) (to_vec two_axes (rev_ord b)))) a b.
+  by apply: softmax_ext => ? ?; rewrite /scale rope_scores_perm.
+have smX a b :
+    softmax (scale s (rope_scores theta 1 two_axes (unit_matrix _) (unit_matrix _))) a b
+    = softmax (fun a b => s * Defs.dot (2 * 1)
+                 (Defs.rope theta 1 (INR a) (to_vec two_axes a))
+                 (Defs.rope theta 1 (INR b) (to_vec two_axes b))) a b.
+  by apply: softmax_ext => ? ?; rewrite /scale rope_scores_unit.
+under eq_bigr => l _ do rewrite smP perm_rows_mul mmul_unit_r.
+under [X in _ = X]eq_bigr => l _ do rewrite smX mmul_unit_r.
+rewrite /softmax !big_ord_recr !big_ord0 !rope_dot_one_pair /theta first_frequency_h1 /to_vec.
+rewrite !big_ord_recr !big_ord0 /two_axes /unit_matrix /perm_matrix /= /s.
+rewrite (_ : INR (2 * 1) = 2); last by rewrite /=; lra.
+rewrite !Rmult_0_l cos_0 sin_0 !Rmult_1_r !Rplus_0_l !Rplus_0_r !Rmult_0_l !Rmult_1_l !Rmult_0_r.
+apply: Rgt_not_eq; interval.
+Qed.
+
+(* ATT-PE-BREAKS-EQUIVARIANCE (000, 001: "to break the permutation
+   equivariance ... we add positional encodings"), an existence statement for
+   both ways of injecting positions: the sinusoidal table added to the tokens,
+   and RoPE applied to queries and keys. *)
+Theorem att_pe_breaks_equivariance :
+  (exists (n d : nat) (sigma : 'I_n -> 'I_n) (X : mat n d), injective sigma /\
+   ~ (forall (i : 'I_n) (c : 'I_d),
+        attention (madd (mmul (perm_matrix sigma) X) (sinusoidal_pe n d))
+                  (unit_matrix d) (unit_matrix d) (unit_matrix d) i c
+        = mmul (perm_matrix sigma)
+               (attention (madd X (sinusoidal_pe n d))
+                          (unit_matrix d) (unit_matrix d) (unit_matrix d)) i c))
+  /\
+  (exists (n h : nat) (sigma : 'I_n -> 'I_n) (X : mat n (2 * h)), injective sigma /\
+   ~ (forall (i : 'I_n) (c : 'I_(2 * h)),
+        rope_attention (Defs.rope_spectrum 10000 h) h (mmul (perm_matrix sigma) X)
+                       (unit_matrix _) (unit_matrix _) (unit_matrix _) i c
+        = mmul (perm_matrix sigma)
+               (rope_attention (Defs.rope_spectrum 10000 h) h X
+                               (unit_matrix _) (unit_matrix _) (unit_matrix _)) i c)).
+Proof. exact: (conj sinusoidal_breaks_equivariance rope_breaks_equivariance). Qed.
