@@ -236,6 +236,26 @@ Proof.
   nra.
 Qed.
 
+(* The cosine does not tend to 0 along the integers: past any M, one of the
+   distances M + 1, M + 2, M + 3 has |cos| >= 1/2. *)
+Lemma cos_not_to_zero (M : nat) : ~ (forall r : nat, Rabs (cos (INR (M + S r))) < 1/2).
+Proof.
+  intros Hcos; apply (cos_window (INR M + 1)); repeat split.
+  - pose proof (Hcos 0%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc; exact Hc.
+  - pose proof (Hcos 1%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 1) with (INR M + (1 + 1)) by ring; exact Hc.
+  - pose proof (Hcos 2%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 2) with (INR M + (1 + 1 + 1)) by ring; exact Hc.
+Qed.
+
+(* The distances M + 1 + r from position 0 all exceed M. *)
+Lemma distance_past (M r : nat) : INR M < Rabs (INR (M + S r) - INR 0).
+Proof.
+  rewrite plus_INR, S_INR; simpl.
+  rewrite Rminus_0_r, Rabs_pos_eq by (pose proof (pos_INR M); pose proof (pos_INR r); lra).
+  pose proof (pos_INR r); lra.
+Qed.
+
 (* ROPE-DECAY-TO-ZERO as the seeds read it (000, 001): for all q, k the
    attention score tends to 0 as |m - n| -> oo. *)
 Definition decay_to_zero_reading : Prop :=
@@ -247,20 +267,36 @@ Theorem rope_decay_to_zero_negation : ~ decay_to_zero_reading.
 Proof.
   intros H.
   destruct (H 1%nat (basis 0) (basis 0) (1/2) ltac:(lra)) as [M HM].
-  assert (Hdist : forall r : nat, INR M < Rabs (INR (M + S r) - INR 0)).
-  { intros r; rewrite plus_INR, S_INR; simpl.
-    rewrite Rminus_0_r, Rabs_pos_eq by (pose proof (pos_INR M); pose proof (pos_INR r); lra).
-    pose proof (pos_INR r); lra. }
-  assert (Hcos : forall r : nat, Rabs (cos (INR (M + S r))) < 1/2).
-  { intros r; pose proof (HM _ _ (Hdist r)) as Hr.
-    rewrite rope_score_first_axis, spectrum_first in Hr.
-    simpl in Hr; rewrite Rmult_0_l, Rminus_0_r, Rmult_1_r in Hr; exact Hr. }
-  apply (cos_window (INR M + 1)); repeat split.
-  - pose proof (Hcos 0%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc; exact Hc.
-  - pose proof (Hcos 1%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
-    replace (INR M + 1 + 1) with (INR M + (1 + 1)) by ring; exact Hc.
-  - pose proof (Hcos 2%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
-    replace (INR M + 1 + 2) with (INR M + (1 + 1 + 1)) by ring; exact Hc.
+  apply (cos_not_to_zero M); intros r.
+  pose proof (HM _ _ (distance_past M r)) as Hr.
+  rewrite rope_score_first_axis, spectrum_first in Hr.
+  simpl in Hr; rewrite Rmult_0_l, Rminus_0_r, Rmult_1_r in Hr; exact Hr.
+Qed.
+
+(* The seeds' own formula for the score, sum_j <q_j, k_j> cos((m - n) theta_j)
+   over the pairs j (the cosine-only model of 000/001). *)
+Definition seed_score (theta : nat -> R) (h : nat) (q k : vec) (D : R) : R :=
+  sum h (fun j => (q (2 * j)%nat * k (2 * j)%nat + q (S (2 * j)) * k (S (2 * j))) * cos (D * theta j)).
+
+Lemma seed_score_first_axis (theta : nat -> R) (D : R) :
+  seed_score theta 1 (basis 0) (basis 0) D = cos (D * theta 0%nat).
+Proof. unfold seed_score, basis; rewrite sum_S, sum_0; simpl; ring. Qed.
+
+(* ROPE-DECAY-TO-ZERO, literal reading: the seeds' formula itself tends to 0
+   for all q, k; it fails at the same point (d = 2, q = k = e_0, eps = 1/2). *)
+Definition decay_to_zero_literal_reading : Prop :=
+  forall (h : nat) (q k : vec) (eps : R), 0 < eps ->
+    exists M : nat, forall m n : nat, INR M < Rabs (INR m - INR n) ->
+      Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m - INR n)) < eps.
+
+Theorem rope_decay_to_zero_literal_negation : ~ decay_to_zero_literal_reading.
+Proof.
+  intros H.
+  destruct (H 1%nat (basis 0) (basis 0) (1/2) ltac:(lra)) as [M HM].
+  apply (cos_not_to_zero M); intros r.
+  pose proof (HM _ _ (distance_past M r)) as Hr.
+  rewrite seed_score_first_axis, spectrum_first in Hr.
+  simpl in Hr; rewrite Rminus_0_r, Rmult_1_r in Hr; exact Hr.
 Qed.
 
 (* ROPE-DECAY-TO-ZERO, corrected: what RoFormer proves is an upper bound on the
@@ -290,6 +326,24 @@ Proof.
   rewrite !rope_score_first_axis, !spectrum_first in H; simpl in H.
   assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1)))
     by interval.
+  assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
+  specialize (H Hd); lra.
+Qed.
+
+(* ROPE-DECAY-MONOTONE, literal reading: the seeds' cosine-only formula
+   decays monotonically in |m - n|; it fails at the same point. *)
+Definition decay_monotone_literal_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n m' n' : nat),
+    Rabs (INR m - INR n) < Rabs (INR m' - INR n') ->
+    Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m' - INR n'))
+    <= Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m - INR n)).
+
+Theorem rope_decay_monotone_literal_negation : ~ decay_monotone_literal_reading.
+Proof.
+  intros H.
+  specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
+  rewrite !seed_score_first_axis, !spectrum_first in H; simpl in H.
+  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))) by interval.
   assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
   specialize (H Hd); lra.
 Qed.
