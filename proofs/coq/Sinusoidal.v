@@ -823,33 +823,71 @@ Proof.
   nra.
 Qed.
 
-Theorem spe_position_window : forall (h : nat) (p q : R), (1 <= h)%nat ->
-  0 < Rabs (p - q) < 2 * PI -> exists j, (j < 2 * h)%nat /\ spe h p j <> spe h q j.
+(* Two encodings agree on the first pair only if cos(p - q) = 1: the one
+   step both injectivity results below rest on. *)
+Lemma spe_first_pair_separates h p q : (1 <= h)%nat -> cos (p - q) < 1 ->
+  exists j, (j < 2 * h)%nat /\ spe h p j <> spe h q j.
 Proof.
-  intros h p q Hh Hpq.
+  intros Hh Hlt.
   destruct (Req_dec (sin p) (sin q)) as [Es|Ns].
   - destruct (Req_dec (cos p) (cos q)) as [Ec|Nc].
-    + exfalso; pose proof (cos_lt_1_near_0 (p - q) Hpq) as Hlt.
-      rewrite cos_minus, <- Es, <- Ec in Hlt.
+    + exfalso; rewrite cos_minus, <- Es, <- Ec in Hlt.
       pose proof (sin2_cos2 p); unfold Rsqr in *; lra.
     + exists 1%nat; split; [lia|]; rewrite !spe_odd; exact Nc.
   - exists 0%nat; split; [lia|]; rewrite !spe_even; exact Ns.
 Qed.
 
-(* The integer positions 0 .. 6 (all closer than 2 pi) get distinct vectors. *)
-Theorem spe_positions_first_seven_distinct : forall (h p q : nat), (1 <= h)%nat ->
-  (p <= 6)%nat -> (q <= 6)%nat -> p <> q -> exists j, (j < 2 * h)%nat /\ spe h (INR p) j <> spe h (INR q) j.
+Theorem spe_position_window : forall (h : nat) (p q : R), (1 <= h)%nat ->
+  0 < Rabs (p - q) < 2 * PI -> exists j, (j < 2 * h)%nat /\ spe h p j <> spe h q j.
 Proof.
-  intros h p q Hh Hp Hq Hpq; apply spe_position_window; [exact Hh|].
-  apply le_INR in Hp; apply le_INR in Hq.
-  assert (INR p <> INR q) by (apply not_INR; exact Hpq).
-  pose proof (pos_INR p); pose proof (pos_INR q); pose proof PI2_3_2.
-  simpl INR in Hp, Hq.
-  split; [apply Rabs_pos_lt; lra|apply Rabs_def1; lra].
+  intros h p q Hh Hpq; apply spe_first_pair_separates; [exact Hh|].
+  apply cos_lt_1_near_0; exact Hpq.
+Qed.
+
+Lemma PI_bounds : 3.14159 < PI < 3.1416.
+Proof. split; interval. Qed.
+
+(* No integer 1 .. 43 is a multiple of 2 pi: 2 pi k for k = 1 .. 6 falls
+   strictly between two integers (7 * 2 pi > 43.98). *)
+Lemma cos_integer_lt_1 n : (1 <= n <= 43)%nat -> cos (INR n) < 1.
+Proof.
+  intros Hn; destruct (Rlt_or_le (cos (INR n)) 1) as [Hlt|Hge]; [exact Hlt|exfalso].
+  assert (Hc : cos (2 * (INR n / 2)) = 1)
+    by (replace (2 * (INR n / 2)) with (INR n) by field; pose proof (COS_bound (INR n)); lra).
+  rewrite cos_2a_sin in Hc.
+  assert (Hs : sin (INR n / 2) = 0) by nra.
+  destruct (sin_eq_0_0 _ Hs) as [k Hk].
+  pose proof PI_bounds as [Hlo Hhi].
+  rewrite INR_IZR_INZ in Hk.
+  assert (Hrange : 1 <= IZR (Z.of_nat n) <= 43) by (split; apply IZR_le; lia).
+  assert (Hkn : IZR (Z.of_nat n) = 2 * IZR k * PI) by lra.
+  assert (Hk0 : (0 < k)%Z) by (apply lt_IZR; nra).
+  assert (Hk7 : (k < 7)%Z) by (apply lt_IZR; nra).
+  assert (Hcases : (k = 1 \/ k = 2 \/ k = 3 \/ k = 4 \/ k = 5 \/ k = 6)%Z) by lia.
+  destruct Hcases as [-> | [-> | [-> | [-> | [-> | ->]]]]];
+    [ assert (Hb : 6 < IZR (Z.of_nat n) < 7) by lra
+    | assert (Hb : 12 < IZR (Z.of_nat n) < 13) by lra
+    | assert (Hb : 18 < IZR (Z.of_nat n) < 19) by lra
+    | assert (Hb : 25 < IZR (Z.of_nat n) < 26) by lra
+    | assert (Hb : 31 < IZR (Z.of_nat n) < 32) by lra
+    | assert (Hb : 37 < IZR (Z.of_nat n) < 38) by lra ];
+    destruct Hb as [Hb1 Hb2]; apply lt_IZR in Hb1; apply lt_IZR in Hb2; lia.
+Qed.
+
+(* The integer positions 0 .. 43 get distinct vectors, for every even d >= 2. *)
+Theorem spe_positions_below_44_distinct : forall (h p q : nat), (1 <= h)%nat ->
+  (p <= 43)%nat -> (q <= 43)%nat -> p <> q -> exists j, (j < 2 * h)%nat /\ spe h (INR p) j <> spe h (INR q) j.
+Proof.
+  intros h p q Hh Hp Hq Hpq; apply spe_first_pair_separates; [exact Hh|].
+  destruct (Nat.lt_ge_cases q p) as [Hqp|Hpq'].
+  - replace (INR p - INR q) with (INR (p - q)) by (rewrite minus_INR by lia; reflexivity).
+    apply cos_integer_lt_1; lia.
+  - replace (INR p - INR q) with (- INR (q - p)) by (rewrite minus_INR by lia; ring).
+    rewrite cos_neg; apply cos_integer_lt_1; lia.
 Qed.
 (* UNKNOWN SPE-UNIQUE-POSITION: distinct vectors at all integer positions
    (every even d, p <> q in N) is not decided.  PE(p) = PE(q) forces
    cos(p - q) = 1 on the first pair (w_0 = 1), i.e. p - q a multiple of 2 pi;
    ruling that out for every nonzero integer p - q is the irrationality of pi,
    which Coq's standard library does not provide.  Proved above: every two real
-   positions closer than 2 pi, hence the integer positions 0 .. 6. *)
+   positions closer than 2 pi, and the integer positions 0 .. 43. *)
