@@ -263,10 +263,10 @@ def decide_identity(
 
     **Returns:** a `Decision`.
     """
+    if any(sp.sympify(side).has(sp.Float) for side in (lhs, rhs)):  # before subtracting: 1.0*x - x is 0
+        return Decision(Verdict.UNKNOWN, "floating-point numbers are not exact; write decimals as rationals")
     residuals = residuals_of(lhs, rhs)
     for residual in residuals:
-        if residual.has(sp.Float):
-            return Decision(Verdict.UNKNOWN, "floating-point numbers are not exact; write decimals as rationals")
         if residual.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             return Decision(Verdict.UNKNOWN, "undefined or infinite values in the statement")
     every_denominator = list(denominators)

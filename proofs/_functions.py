@@ -2,7 +2,9 @@
 
 SymPy's own `floor`, `ceiling`, `frac`, `sign`, `Min` and `Max` evaluate closed arguments at construction
 with low-precision numerics: `floor(cos(10**-200))` becomes `1` (it is 0). The classes here never do that:
-on an exact rational they evaluate exactly; otherwise they stay unevaluated atoms, which the exact procedures
+on an exact rational they evaluate exactly, on an argument with free symbols they use only what the declared
+domains imply (`floor(n) = n` for an integer `n`, `sign(x) = 1` for a positive `x`); otherwise they stay
+unevaluated atoms, which the exact procedures
 treat as opaque and `proofs._interval` encloses only when the argument's interval lies strictly inside one
 integer cell (for `sign`: strictly on one side of 0). They print as the usual names.
 """
@@ -29,6 +31,11 @@ class _ExactOnly(sp.Function):
         return True if all(a.is_extended_real for a in self.args) else None
 
 
+def _symbolic_integer(arg: sp.Expr) -> bool:
+    """An argument with free symbols that the declared domains make an integer (`floor(n) = n`)."""
+    return bool(arg.free_symbols) and arg.is_integer is True
+
+
 class Floor(_ExactOnly):
     """`floor(x)`: the greatest integer ≤ x (real x)."""
 
@@ -37,7 +44,9 @@ class Floor(_ExactOnly):
 
     @classmethod
     def eval(cls, arg: sp.Expr) -> sp.Expr | None:
-        return sp.Integer(arg.p // arg.q) if isinstance(arg, sp.Rational) else None
+        if isinstance(arg, sp.Rational):
+            return sp.Integer(arg.p // arg.q)
+        return arg if _symbolic_integer(arg) else None
 
     def _eval_is_integer(self) -> bool | None:
         return True if self.args[0].is_extended_real else None
@@ -51,7 +60,9 @@ class Ceiling(_ExactOnly):
 
     @classmethod
     def eval(cls, arg: sp.Expr) -> sp.Expr | None:
-        return sp.Integer(-((-arg.p) // arg.q)) if isinstance(arg, sp.Rational) else None
+        if isinstance(arg, sp.Rational):
+            return sp.Integer(-((-arg.p) // arg.q))
+        return arg if _symbolic_integer(arg) else None
 
     def _eval_is_integer(self) -> bool | None:
         return True if self.args[0].is_extended_real else None
@@ -65,7 +76,9 @@ class Frac(_ExactOnly):
 
     @classmethod
     def eval(cls, arg: sp.Expr) -> sp.Expr | None:
-        return arg - sp.Integer(arg.p // arg.q) if isinstance(arg, sp.Rational) else None
+        if isinstance(arg, sp.Rational):
+            return arg - sp.Integer(arg.p // arg.q)
+        return sp.Integer(0) if _symbolic_integer(arg) else None
 
 
 class Sign(_ExactOnly):
@@ -78,6 +91,10 @@ class Sign(_ExactOnly):
     def eval(cls, arg: sp.Expr) -> sp.Expr | None:
         if isinstance(arg, sp.Rational):
             return sp.Integer((arg.p > 0) - (arg.p < 0))
+        if arg.free_symbols:  # the declared domains decide it (x positive: sign(x) = 1)
+            for test, value in ((arg.is_extended_positive, 1), (arg.is_extended_negative, -1), (arg.is_zero, 0)):
+                if test is True:
+                    return sp.Integer(value)
         return None
 
 
