@@ -6,9 +6,9 @@ reported: a constant one must be certified non-zero by interval arithmetic, a no
 vanish identically (zero modulo the ideal `c² + s² − 1` of each angle, or in the exponential form). A
 denominator that fails either check makes the procedure fail — a division by 0 never proves anything.
 
-Procedures, tried in order: `structural`, `expand`, `rational` (rational functions), `groebner-trig-atoms`
-(sin/cos of each distinct angle as a point on the circle, no angle addition), `trig-expand` and
-`groebner-trig` (angle addition first; skipped for multiples above `MAX_TRIG_MULTIPLE`), `exp-rational`
+Procedures, tried in order: `structural`, `expand`, `rational` (rational functions), `trig-expand` and
+`groebner-trig` (angle addition first; skipped for multiples above `MAX_TRIG_MULTIPLE`),
+`groebner-trig-atoms` (sin/cos of each distinct angle as a point on the circle, no angle addition), `exp-rational`
 (trigonometric and hyperbolic functions as exponentials, a rational function of `exp(·)` atoms),
 `complex-trig` (real and imaginary parts), `positive-powers` (powers of positive bases as
 `exp(exponent·log base)` with `log` split only where SymPy's assumptions allow), `algebraic` (closed
@@ -86,11 +86,14 @@ def checked_conditions(denominators: list[sp.Expr]) -> tuple[str, ...]:
     """Side conditions `f != 0` for the non-constant factors; `_Unusable` for a zero or uncertified one."""
     conditions: list[str] = []
     for denominator in denominators:
-        try:
-            factors = [f for f, _ in sp.factor_list(denominator)[1]]
-            constant = sp.factor_list(denominator)[0]
-        except (sp.PolynomialError, sp.polys.polyerrors.BasePolynomialError):
-            factors, constant = list(sp.Mul.make_args(denominator)), sp.Integer(1)
+        if denominator.is_Rational:
+            factors, constant = [], denominator
+        else:
+            try:
+                constant, factored = sp.factor_list(denominator)
+                factors = [f for f, _ in factored]
+            except (sp.PolynomialError, sp.polys.polyerrors.BasePolynomialError):
+                factors, constant = list(sp.Mul.make_args(denominator)), sp.Integer(1)
         for factor in [*factors, constant]:
             if factor.is_Rational:
                 if factor == 0:
@@ -349,9 +352,9 @@ def _is_rational_function(expr: sp.Expr) -> bool:
 
 
 _PROCEDURES: tuple[tuple[str, Procedure], ...] = (
-    ("groebner-trig-atoms", _prove_by_trig_atoms),
     ("trig-expand", _prove_by_trig_expand),
     ("groebner-trig", _prove_by_groebner_trig),
+    ("groebner-trig-atoms", _prove_by_trig_atoms),
     ("exp-rational", _prove_by_exp_rational),
     ("complex-trig", _prove_by_complex_trig),
     ("positive-powers", _prove_by_positive_powers),
