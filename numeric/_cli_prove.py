@@ -85,8 +85,7 @@ def _seconds(text: str) -> float:
 # ------------------------------------------------------------------------------------------------ worker
 def _decide(args: argparse.Namespace) -> dict[str, Any]:
     """Parse and decide (runs in the worker). Returns a JSON-able summary."""
-    from proofs import BadStatement, decide_identity, parse_identity
-    from proofs import _procedures
+    from proofs import BadStatement, _procedures, decide_identity, parse_identity
 
     _procedures.procedure_seconds = max(1.0, args.timeout / 3)
     try:
@@ -156,7 +155,7 @@ def _worker(args: argparse.Namespace, write_fd: int) -> None:
         payload = {"verdict": "unknown", "method": "the worker ran out of memory"}
     except RecursionError:
         payload = {"verdict": "unknown", "method": "the statement is too deeply nested for the engine"}
-    except BaseException as error:  # noqa: BLE001 - an engine failure is "unknown", never a traceback
+    except BaseException as error:  # an engine failure is "unknown", never a traceback
         payload = {"verdict": "unknown", "method": f"internal error in the engine: {type(error).__name__}"}
     try:
         data = json.dumps(payload).encode()
@@ -168,7 +167,8 @@ def _worker(args: argparse.Namespace, write_fd: int) -> None:
 
 def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Fork a worker, wait at most `args.timeout` seconds, kill it if it is still running."""
-    import proofs._engine  # noqa: F401 - warm the fork: SymPy and the engine are imported once, here
+    # Warm the fork: SymPy, the parser and the engine are imported once, here, before forking.
+    import proofs._engine
     import proofs._parse  # noqa: F401
 
     if not hasattr(os, "fork"):  # pragma: no cover - no hard limit without fork (not Linux/macOS)

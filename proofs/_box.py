@@ -159,7 +159,7 @@ def exp(a: Box) -> Box:
 def power(base: Box, exponent: Box) -> Box:
     """Principal `base**exponent = exp(exponent·log(base))` (non-integer exponents)."""
     if base.is_real() and exponent.is_real():
-        lo, hi = endpoints(base.re)
+        lo, _ = endpoints(base.re)
         if lo > 0:
             return real(iv.exp(exponent.re * iv.log(base.re)))
     return exp(mul(exponent, log(base)))

@@ -28,7 +28,12 @@ from ._certificate import Decision, Verdict
 from ._certified_values import resolve_integer_valued
 from ._functions import EXACT_ONLY
 from ._interval import certify_nonzero
-from ._smooth import connected_domain_point, smooth_everywhere
+from ._smooth import (
+    connected_domain_point,
+    log_of_positive,
+    positive_where_defined,
+    smooth_everywhere,
+)
 
 MAX_TRIG_MULTIPLE = 64  # angle-addition expansion of sin(n·x) is skipped for |n| above this
 
@@ -77,7 +82,7 @@ def vanishes_identically(expr: sp.Expr) -> bool:
         try:
             if check(expr) == 0:
                 return True
-        except Exception:  # noqa: BLE001 - a failed check is no evidence either way
+        except Exception:  # a failed check is no evidence either way
             continue
     return False
 
@@ -239,58 +244,15 @@ def _prove_by_complex_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
     return True, tuple(conditions)
 
 
-def _real_where_defined(e: sp.Expr) -> bool:
-    """Real at every point where it is defined (rational functions of real symbols, logs of positives, …)."""
-    if e.is_extended_real or e.is_Rational:
-        return True
-    if isinstance(e, sp.Add | sp.Mul):
-        return all(_real_where_defined(a) for a in e.args)
-    if isinstance(e, sp.Pow):
-        if e.exp.is_Integer:
-            return _real_where_defined(e.base)
-        return _positive_where_defined(e.base) and _real_where_defined(e.exp)
-    if isinstance(e, sp.log):
-        return _positive_where_defined(e.args[0])
-    if isinstance(e, sp.exp):
-        return _real_where_defined(e.args[0])
-    return False
-
-
-def _positive_where_defined(e: sp.Expr) -> bool:
-    """Positive at every point where it is defined."""
-    if e.is_positive:
-        return True
-    if isinstance(e, sp.Rational):
-        return e > 0
-    if isinstance(e, sp.Mul | sp.Add):
-        return all(_positive_where_defined(a) for a in e.args)
-    if isinstance(e, sp.Pow):
-        return _positive_where_defined(e.base) and _real_where_defined(e.exp)
-    if isinstance(e, sp.exp):
-        return _real_where_defined(e.args[0])
-    return False
-
-
-def _log_of_positive(b: sp.Expr) -> sp.Expr:
-    """`log b` for `b` positive where defined, split over products and real powers (valid there)."""
-    if isinstance(b, sp.Mul) and all(_positive_where_defined(a) for a in b.args):
-        return sp.Add(*(_log_of_positive(a) for a in b.args))
-    if isinstance(b, sp.Pow) and _positive_where_defined(b.base) and _real_where_defined(b.exp):
-        return b.exp * _log_of_positive(b.base)
-    if isinstance(b, sp.exp) and _real_where_defined(b.args[0]):
-        return b.args[0]
-    return sp.log(b)
-
-
 def _powers_as_exponentials(e: sp.Expr) -> sp.Expr:
     """Bottom-up: `B**E → exp(E·log B)` for every non-integer power of a base positive where defined (the
-    principal power is defined so), with `log B` split by `_log_of_positive`; exponents put in lowest terms."""
+    principal power is defined so), with `log B` split by `log_of_positive`; exponents put in lowest terms."""
     if not e.args:
         return e
     args = [_powers_as_exponentials(a) for a in e.args]
     rebuilt = e.func(*args) if args != list(e.args) else e
-    if isinstance(rebuilt, sp.Pow) and not rebuilt.exp.is_Integer and _positive_where_defined(rebuilt.base):
-        return sp.exp(sp.cancel(sp.expand(rebuilt.exp * _log_of_positive(rebuilt.base))))
+    if isinstance(rebuilt, sp.Pow) and not rebuilt.exp.is_Integer and positive_where_defined(rebuilt.base):
+        return sp.exp(sp.cancel(sp.expand(rebuilt.exp * log_of_positive(rebuilt.base))))
     if isinstance(rebuilt, sp.exp):
         return sp.exp(sp.cancel(sp.expand(rebuilt.args[0])))
     return rebuilt
@@ -405,7 +367,7 @@ def prove_zero(residual: sp.Expr) -> Decision:
                 ok, conditions = procedure(residual)
         except (_ProcedureTimeout, RecursionError):
             continue
-        except Exception:  # noqa: BLE001 - a procedure that fails proves nothing
+        except Exception:  # a procedure that fails proves nothing
             continue
         if ok:
             return Decision(Verdict.PROVED, name, conditions=conditions)
