@@ -111,7 +111,6 @@ _FUNCTION_HINTS = {
 }
 _NAME_HINTS = {
     "i": "the symbol i is a variable here; did you mean I (the imaginary unit)?",
-    "j": "the symbol j is a variable here; the imaginary unit is I",
     "e": "the symbol e is a variable here; did you mean E (Euler's number)?",
     "inf": "the symbol inf is a variable here; did you mean oo?",
     "infinity": "the symbol infinity is a variable here; did you mean oo?",
