@@ -237,6 +237,8 @@ def _definedness(denominators: Sequence[sp.Expr]) -> tuple[tuple[str, ...], str 
             continue
         if vanishes_identically(denominator):
             return (), f"undefined: the denominator {expression_text(denominator, 120)} vanishes identically"
+        if denominator.is_nonzero:
+            continue  # the declared domains already exclude 0 (x positive, x**2 + 1 for real x, exp(x))
         text = f"{sp.sstr(denominator)} != 0"
         if text not in conditions:
             conditions.append(text)

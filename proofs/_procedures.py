@@ -110,6 +110,8 @@ def checked_conditions(denominators: list[sp.Expr]) -> tuple[str, ...]:
                 continue
             if vanishes_identically(factor):
                 raise _Unusable(f"a cleared denominator vanishes identically: {factor}")
+            if factor.is_nonzero:
+                continue
             text = f"{sp.sstr(factor)} != 0"
             if text not in conditions:
                 conditions.append(text)
