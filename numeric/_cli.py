@@ -5,7 +5,7 @@ Exit codes are part of the interface:
 | command | 0 | 1 | 2 | 3 |
 |---|---|---|---|---|
 | `claims` | every claim decided | some claim unknown | bad usage | — |
-| `prove` | proved | refuted | bad input | unknown |
+| `prove` | proved (kernel-checked; 4: by the engine only) | refuted | bad input | unknown |
 | `audit` | conforms | a property fails | bad usage / target cannot be loaded or called | — |
 
 Bad input never shows a traceback: one line on stderr and the exit code.
@@ -20,6 +20,8 @@ import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
+
+from ._cli_prove import add_prove_parser, run_prove
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -46,11 +48,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="skip the numeric evidence (JAX in float16, bfloat16, float32, float64 and mpmath) per claim",
     )
 
-    prove = commands.add_parser("prove", help="decide an identity 'LHS == RHS' with the proof engine")
-    prove.add_argument("statement", help="e.g. 'sin(x)**2 + cos(x)**2 == 1'")
-    for domain in ("real", "positive", "integer"):
-        prove.add_argument(f"--{domain}", action="append", default=[], metavar="SYM", help=f"declare SYM {domain}")
-    prove.add_argument("--json", action="store_true")
+    add_prove_parser(commands)
 
     commands.add_parser("audit", help="certify a RoPE implementation (see 'ropecheck audit --help')", add_help=False)
     return parser
@@ -173,37 +171,6 @@ def _run_claims(args: argparse.Namespace) -> int:
     return EXIT_FAIL if undecided else EXIT_OK
 
 
-# ----------------------------------------------------------------------------------------------- prove
-def _run_prove(args: argparse.Namespace) -> int:
-    from proofs import BadStatement, Verdict, decide_identity, parse_identity
-
-    try:
-        parsed = parse_identity(args.statement, real=args.real, positive=args.positive, integer=args.integer)
-    except BadStatement as error:
-        sys.stderr.write(f"ropecheck: bad statement: {error}\n")
-        return EXIT_USAGE
-    decision = decide_identity(parsed.lhs, parsed.rhs)
-    out: dict[str, Any] = {"verdict": str(decision.verdict), "method": decision.method}
-    if decision.counterexample is not None:
-        out["counterexample"] = decision.counterexample.point
-        out["residual"] = decision.counterexample.residual
-        out["interval"] = decision.counterexample.interval
-    if decision.conditions:
-        out["conditions"] = list(decision.conditions)
-    if args.json:
-        json.dump(out, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        line = f"{out['verdict']} ({out['method']})"
-        if "counterexample" in out:
-            line += f"; counterexample {out['counterexample']}, residual {out['residual']} in {out['interval']}"
-        if "conditions" in out:
-            line += f"; where {', '.join(out['conditions'])}"
-        sys.stdout.write(line + "\n")
-    codes = {Verdict.PROVED: EXIT_OK, Verdict.REFUTED: EXIT_FAIL, Verdict.UNKNOWN: EXIT_UNKNOWN}
-    return codes[decision.verdict]
-
-
 # ------------------------------------------------------------------------------------------------ main
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ropecheck` console script; returns the exit code."""
@@ -220,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    runners = {"claims": _run_claims, "prove": _run_prove}
+    runners = {"claims": _run_claims, "prove": run_prove}
     try:
         return runners[args.command](args)
     except KeyboardInterrupt:

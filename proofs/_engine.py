@@ -1,206 +1,69 @@
 """The proof engine: decide `lhs == rhs` as proved, refuted or unknown (GUIDE.md §3).
 
-- **proved** only when an exact procedure reduces the residual `lhs − rhs` to the literal `0`.
-  Procedures, tried in order and recorded in the decision:
-  `structural` (SymPy's automatic evaluation already gives 0), `expand`, `groebner-trig` (sin/cos of each
-  distinct angle replaced by symbols `c, s`, the numerator reduced modulo the ideal of `c² + s² − 1`: a
-  remainder of 0 is a certificate), `exp-rational` (trigonometric functions rewritten as exponentials, the
-  residual treated as a rational function of `exp(·)` atoms, its numerator expanded to 0).
-  Denominators that the procedure cleared are reported as side conditions (the identity holds where they
-  do not vanish).
+- **proved** only when an exact procedure (`proofs._procedures`) reduces the residual `lhs − rhs` to the
+  literal `0`, and the statement is defined: every denominator of the statement as written (and every
+  denominator a procedure cleared) is either a constant certified non-zero, or a non-constant expression
+  that does not vanish identically — reported as a side condition `f != 0` (the identity holds where the
+  conditions hold). A denominator that is identically 0 makes the statement undefined: *unknown*.
 - **refuted** only from a point at which the residual is *certified* non-zero by interval arithmetic
-  (`proofs._interval`); a point where the residual is undefined is skipped, never counted.
+  (`proofs._interval`), inside every symbol's domain and where every denominator is certified non-zero; a
+  point where the statement is undefined is skipped, never counted. Sample points include 0, negative
+  values, points with |Im| > π for complex symbols and the branch points of `log` and roots.
 - **unknown** otherwise. `.equals()`, `simplify(e) != 0` and float agreement are never used to decide.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import signal
-import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import sympy as sp
 
 from ._certificate import Counterexample, Decision, Verdict
 from ._interval import Box, certify_nonzero
+from ._procedures import prove_zero, vanishes_identically
+
+__all__ = [
+    "candidate_points",
+    "certify_counterexample",
+    "counterexample_from",
+    "decide_identity",
+    "denominators_of",
+    "expression_text",
+    "prove_zero",
+    "residuals_of",
+    "search_counterexample",
+]
 
 Point = Mapping[sp.Symbol, sp.Expr]
-
-
-PROCEDURE_SECONDS = 8.0  # budget of one exact procedure; running out means "not proved by it", never "proved"
-
-
-class _ProcedureTimeout(BaseException):
-    """Raised inside a procedure that ran out of time (a BaseException so no `except Exception` swallows it)."""
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt the body after `seconds` (main thread only; elsewhere the body runs unlimited)."""
-    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
-        yield
-        return
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise _ProcedureTimeout
-
-    previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-# --------------------------------------------------------------------------------------------- proving
-def _numerator_and_conditions(expr: sp.Expr) -> tuple[sp.Expr, tuple[str, ...]]:
-    numerator, denominator = sp.fraction(sp.together(expr))
-    conditions: tuple[str, ...] = ()
-    if denominator.free_symbols:
-        try:
-            factors = [f for f, _ in sp.factor_list(denominator)[1]]
-        except sp.polys.polyerrors.BasePolynomialError:
-            factors = list(sp.Mul.make_args(denominator))
-        conditions = tuple(f"{sp.sstr(f)} != 0" for f in factors if f.free_symbols)
-    return numerator, conditions
-
-
-def _trig_atoms_to_symbols(expr: sp.Expr) -> tuple[sp.Expr, list[sp.Expr]]:
-    """Replace `sin(u)`, `cos(u)` by fresh symbols per distinct `u`; return the relations `c² + s² − 1`."""
-    arguments: list[sp.Expr] = []
-    for atom in expr.atoms(sp.sin, sp.cos):
-        if atom.args[0] not in arguments:
-            arguments.append(atom.args[0])
-    arguments.sort(key=sp.default_sort_key)
-    substitutions: dict[sp.Expr, sp.Symbol] = {}
-    relations: list[sp.Expr] = []
-    for k, u in enumerate(arguments):
-        c, s = sp.Dummy(f"c{k}"), sp.Dummy(f"s{k}")
-        substitutions[sp.cos(u)] = c
-        substitutions[sp.sin(u)] = s
-        relations.append(c**2 + s**2 - 1)
-    return expr.xreplace(substitutions), relations
-
-
-def _prove_by_trig_expand(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    """Angle-addition expansion alone (no use of sin² + cos² = 1)."""
-    return sp.expand(sp.expand_trig(sp.expand(residual))) == 0, ()
-
-
-def _prove_by_groebner_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    split = sp.expand(sp.expand_trig(sp.expand(residual)))
-    numerator, conditions = _numerator_and_conditions(split)
-    polynomial, relations = _trig_atoms_to_symbols(sp.expand(numerator))
-    if polynomial.has(sp.sin, sp.cos, sp.tan, sp.exp):
-        return False, ()
-    if not relations:
-        return sp.expand(polynomial) == 0, conditions
-    generators = sorted(polynomial.free_symbols | set().union(*(r.free_symbols for r in relations)), key=str)
-    if not polynomial.is_polynomial(*generators):
-        return False, ()  # other transcendental atoms (sqrt, Abs, re, …) would make the reduction inexact
-    try:
-        # The relations live in disjoint pairs of variables with coprime leading terms, so they already
-        # form a Groebner basis; `groebner` recomputes it anyway, which also guards against that reasoning.
-        basis = sp.groebner(relations, *generators, order="grevlex")
-        _, remainder = basis.reduce(sp.expand(polynomial))
-    except (sp.PolynomialError, sp.CoercionFailed, sp.GeneratorsNeeded):
-        return False, ()
-    return sp.expand(remainder) == 0, conditions
-
-
-def _prove_by_exp_rational(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    rewritten = residual.rewrite(sp.exp)
-    rewritten = sp.expand(rewritten, power_exp=True, mul=True, multinomial=True, power_base=False, log=False)
-    rewritten = sp.powsimp(rewritten, combine="exp")
-    rewritten = sp.expand(rewritten, power_exp=True)
-    numerator, conditions = _numerator_and_conditions(rewritten)
-    numerator = sp.expand(numerator, power_exp=True)
-    return numerator == 0, conditions
-
-
-def _prove_by_complex_trig(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    """Split into real and imaginary parts (`expand_complex`, exact), then decide each by `groebner-trig`."""
-    if not residual.has(sp.I, sp.re, sp.im, sp.conjugate, sp.exp):
-        return False, ()
-    real_part, imaginary_part = sp.expand_complex(residual).as_real_imag()
-    conditions: list[str] = []
-    for part in (real_part, imaginary_part):
-        ok, extra = _prove_by_groebner_trig(part)
-        if not ok:
-            return False, ()
-        conditions.extend(c for c in extra if c not in conditions)
-    return True, tuple(conditions)
-
-
-_TRANSCENDENTAL = (sp.sin, sp.cos, sp.tan, sp.exp, sp.log, sp.re, sp.im, sp.conjugate, sp.Abs, sp.Piecewise)
-
-
-def _is_rational_function(expr: sp.Expr) -> bool:
-    """No transcendental functions and only integer powers: clearing denominators decides it."""
-    if expr.has(*_TRANSCENDENTAL) or expr.has(sp.I):
-        return False
-    return all(power.exp.is_Integer for power in expr.atoms(sp.Pow))
-
-
-def prove_zero(residual: sp.Expr) -> Decision:
-    """Try to reduce `residual` to the literal 0 with exact procedures.
-
-    **Arguments:**
-
-    - `residual`: a SymPy expression (symbols carry their assumptions).
-
-    **Returns:** a `Decision` that is `proved` (with the method and side conditions) or `unknown`.
-    """
-    residual = sp.sympify(residual)
-    if residual == 0:
-        return Decision(Verdict.PROVED, "structural")
-    expanded = sp.expand(residual)
-    if expanded == 0:
-        return Decision(Verdict.PROVED, "expand")
-    if _is_rational_function(residual):
-        # A rational function of its symbols: clearing denominators and expanding decides it completely.
-        if all(power.exp > 0 for power in expanded.atoms(sp.Pow)):
-            return Decision(Verdict.UNKNOWN, "polynomial with a non-zero expansion")
-        numerator, conditions = _numerator_and_conditions(expanded)
-        if sp.expand(numerator) == 0:
-            return Decision(Verdict.PROVED, "rational", conditions=conditions)
-        return Decision(Verdict.UNKNOWN, "rational function with a non-zero numerator")
-    attempts = (
-        ("trig-expand", _prove_by_trig_expand),
-        ("groebner-trig", _prove_by_groebner_trig),
-        ("exp-rational", _prove_by_exp_rational),
-        ("complex-trig", _prove_by_complex_trig),
-    )
-    for name, procedure in attempts:
-        try:
-            ok, conditions = procedure(residual)
-        except Exception:
-            continue
-        if ok:
-            return Decision(Verdict.PROVED, name, conditions=conditions)
-    return Decision(Verdict.UNKNOWN, "no exact procedure reduced the residual to 0")
 
 
 # ------------------------------------------------------------------------------------------ refuting
 def _candidate_values(symbol: sp.Symbol) -> list[sp.Expr]:
     half, third = sp.Rational(1, 2), sp.Rational(1, 3)
     if symbol.is_integer:
-        values = [1, 2, 3, 0, 5, 7]
-        if not symbol.is_nonnegative:
-            values += [-1, -2]
-        if symbol.is_positive:
-            values = [v for v in values if v > 0]
+        values = [1, 2, 3, 0, 5, 7, -1, -2, 4, 6, 8, 12]
         return [sp.Integer(v) for v in values]
     if symbol.is_positive:
-        return [sp.Integer(1), sp.Integer(2), half, sp.Integer(3), third, sp.Rational(5, 4)]
-    if symbol.is_nonnegative:
-        return [sp.Integer(1), sp.Integer(0), half, sp.Integer(2)]
+        return [sp.Integer(1), sp.Integer(2), half, sp.Integer(3), third, sp.Rational(5, 4), sp.Integer(7)]
     if symbol.is_real:
-        return [sp.Integer(1), -sp.Integer(1), half, sp.Integer(2), -sp.Rational(3, 2), third]
-    return [sp.Integer(1), sp.I, 1 + sp.I, -sp.Integer(1), half - 2 * sp.I, -sp.Rational(3, 2) + sp.I / 3]
+        return [sp.Integer(1), -sp.Integer(1), half, sp.Integer(0), sp.Integer(2), -sp.Rational(3, 2), third, -third]
+    # Complex: 1, i, the branch points 0 and −1 of log and roots, negative reals, |Im| > π (4i, where
+    # log(exp(z)) ≠ z), and points in every quadrant.
+    return [
+        sp.Integer(1),
+        sp.I,
+        1 + sp.I,
+        -sp.Integer(1),
+        half - 2 * sp.I,
+        sp.Integer(0),
+        4 * sp.I,
+        -sp.Rational(3, 2) + sp.I / 3,
+        -sp.Integer(2),
+        sp.Integer(3) - 4 * sp.I,
+        -sp.Integer(1) - 5 * sp.I,
+        half,
+    ]
 
 
 _CHECKED_ASSUMPTIONS = (
@@ -269,38 +132,59 @@ def counterexample_from(point: Point, value: sp.Expr, box: Box, bits: int, descr
     )
 
 
-def certify_counterexample(residuals: Sequence[sp.Expr], point: Point, max_bits: int = 4096) -> Counterexample | None:
+def _defined_at(denominators: Sequence[sp.Expr], point: Point, max_bits: int) -> bool:
+    """Every denominator is certified non-zero at `point` (else the statement is undefined there)."""
+    for denominator in denominators:
+        value = sp.sympify(sp.sympify(denominator).xreplace(dict(point)))
+        if value.free_symbols or value.has(sp.zoo, sp.nan) or certify_nonzero(value, max_bits=max_bits) is None:
+            return False
+    return True
+
+
+def certify_counterexample(
+    residuals: Sequence[sp.Expr], point: Point, max_bits: int = 4096, denominators: Sequence[sp.Expr] = ()
+) -> Counterexample | None:
     """Certify that some residual is non-zero at `point` (exact substitution, then interval enclosure).
 
-    A point that violates a symbol's assumptions (an odd value for an even `d`, a negative `θ`) is rejected.
+    A point that violates a symbol's assumptions (an odd value for an even `d`, a negative `θ`), or at which
+    some denominator of the statement is not certified non-zero, is rejected.
     """
     if not all(satisfies_assumptions(symbol, value) for symbol, value in point.items()):
         return None
+    defined: bool | None = None
     for residual in residuals:
-        value = sp.sympify(residual).xreplace(dict(point))
-        if value.free_symbols:
+        value = sp.sympify(sp.sympify(residual).xreplace(dict(point)))
+        if value.free_symbols or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
             continue
         certified = certify_nonzero(value, max_bits=max_bits)
         if certified is None:
             continue
+        if defined is None:
+            defined = _defined_at(denominators, point, max_bits)
+        if not defined:
+            return None
         box, bits = certified
         return counterexample_from(point, value, box, bits)
     return None
 
 
 def search_counterexample(
-    residuals: Sequence[sp.Expr], hints: Sequence[Point] = (), limit: int = 48, max_bits: int = 4096
+    residuals: Sequence[sp.Expr],
+    hints: Sequence[Point] = (),
+    limit: int = 48,
+    max_bits: int = 4096,
+    denominators: Sequence[sp.Expr] = (),
 ) -> Counterexample | None:
     """Look for a certified counterexample: the given hints first, then deterministic sample points."""
     for hint in hints:
-        found = certify_counterexample(residuals, hint, max_bits)
+        found = certify_counterexample(residuals, hint, max_bits, denominators)
         if found is not None:
             return found
     symbols: set[sp.Symbol] = set()
     for r in residuals:
         symbols |= sp.sympify(r).free_symbols
     for point in candidate_points(list(symbols), limit=limit):
-        found = certify_counterexample(residuals, point, max_bits)
+        found = certify_counterexample(residuals, point, max_bits, denominators)
         if found is not None:
             return found
     return None
@@ -318,7 +202,56 @@ def residuals_of(lhs: sp.Basic, rhs: sp.Basic) -> list[sp.Expr]:
     return [sp.sympify(lhs - rhs)]
 
 
-def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), search: bool = True) -> Decision:
+_POLES = {sp.tan: sp.cos, sp.sec: sp.cos, sp.cot: sp.sin, sp.csc: sp.sin}
+_HYPERBOLIC_POLES = {sp.tanh: sp.cosh, sp.sech: sp.cosh, sp.coth: sp.sinh, sp.csch: sp.sinh}
+
+
+def denominators_of(expr: sp.Basic) -> list[sp.Expr]:
+    """The expressions `expr` divides by as it stands: bases of negative powers, the cosine under `tan`
+    (sine under `cot`, …), the argument of `log`."""
+    found: list[sp.Expr] = []
+    for node in sp.preorder_traversal(expr):
+        candidate = None
+        if isinstance(node, sp.Pow) and node.exp.is_number and node.exp.is_extended_negative:
+            candidate = node.base
+        elif type(node) in _POLES:
+            candidate = _POLES[type(node)](node.args[0])
+        elif type(node) in _HYPERBOLIC_POLES:
+            candidate = _HYPERBOLIC_POLES[type(node)](node.args[0])
+        elif isinstance(node, sp.log):
+            candidate = node.args[0]
+        if candidate is not None and not candidate.is_Rational and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def _definedness(denominators: Sequence[sp.Expr]) -> tuple[tuple[str, ...], str | None]:
+    """Side conditions for the denominators, or the reason the statement is undefined / not certified."""
+    conditions: list[str] = []
+    for denominator in denominators:
+        if not denominator.free_symbols:
+            if certify_nonzero(denominator) is None:
+                if vanishes_identically(denominator):
+                    return (), f"undefined: the denominator {expression_text(denominator, 120)} is 0"
+                return (), f"the denominator {expression_text(denominator, 120)} is not certified non-zero"
+            continue
+        if vanishes_identically(denominator):
+            return (), f"undefined: the denominator {expression_text(denominator, 120)} vanishes identically"
+        if denominator.is_nonzero:
+            continue  # the declared domains already exclude 0 (x positive, x**2 + 1 for real x, exp(x))
+        text = f"{sp.sstr(denominator)} != 0"
+        if text not in conditions:
+            conditions.append(text)
+    return tuple(conditions), None
+
+
+def decide_identity(
+    lhs: sp.Basic,
+    rhs: sp.Basic,
+    hints: Sequence[Point] = (),
+    search: bool = True,
+    denominators: Sequence[sp.Expr] = (),
+) -> Decision:
     """Decide `lhs == rhs` (scalars or matrices) for all values of the free symbols.
 
     **Arguments:**
@@ -326,13 +259,29 @@ def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), s
     - `lhs`, `rhs`: SymPy expressions or matrices; symbols carry their domains as assumptions.
     - `hints`: exact points to try first as counterexamples (they are certified like any other point).
     - `search`: also walk deterministic sample points when the hints do not refute.
+    - `denominators`: expressions the statement divides by that SymPy may have simplified away while
+      building it (`proofs.parse_identity` records them); they become side conditions, and a
+      counterexample must avoid their zeros.
 
     **Returns:** a `Decision`.
     """
+    if any(sp.sympify(side).has(sp.Float) for side in (lhs, rhs)):  # before subtracting: 1.0*x - x is 0
+        return Decision(Verdict.UNKNOWN, "floating-point numbers are not exact; write decimals as rationals")
     residuals = residuals_of(lhs, rhs)
+    for residual in residuals:
+        if residual.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+            return Decision(Verdict.UNKNOWN, "undefined or infinite values in the statement")
+    every_denominator = list(denominators)
+    for residual in residuals:
+        every_denominator += [d for d in denominators_of(residual) if d not in every_denominator]
+    defined, undefined = _definedness(every_denominator)
+    if undefined is not None:
+        return Decision(Verdict.UNKNOWN, undefined)
     if search or hints:
         # A cheap look for an obvious counterexample first, so false statements do not pay for proof attempts.
-        quick = search_counterexample(residuals, hints, limit=3 if search else 0, max_bits=256)
+        quick = search_counterexample(
+            residuals, hints, limit=3 if search else 0, max_bits=256, denominators=every_denominator
+        )
         if quick is not None:
             return Decision(Verdict.REFUTED, "interval-counterexample", counterexample=quick)
     methods: list[str] = []
@@ -347,8 +296,11 @@ def decide_identity(lhs: sp.Basic, rhs: sp.Basic, hints: Sequence[Point] = (), s
         else:
             unproved.append(residual)
     if not unproved:
+        conditions = [*defined, *(c for c in conditions if c not in defined)]
         return Decision(Verdict.PROVED, "+".join(methods) or "structural", conditions=tuple(conditions))
-    counterexample = search_counterexample(unproved, hints) if (hints or search) else None
+    counterexample = (
+        search_counterexample(unproved, hints, denominators=every_denominator) if (hints or search) else None
+    )
     if counterexample is not None:
         return Decision(Verdict.REFUTED, "interval-counterexample", counterexample=counterexample)
     return Decision(Verdict.UNKNOWN, "neither an exact zero residual nor a certified counterexample was found")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from proofs import Verdict, decide_identity, parse_identity, prove_zero
+from proofs import Decision, Verdict, decide_identity, parse_identity, prove_zero
 from proofs._engine import certify_counterexample
 from proofs._interval import certify_nonzero
 
@@ -97,3 +97,59 @@ def test_counterexamples_respect_the_symbol_domains() -> None:
     searched = decide_identity(sp.sin(sp.pi * d / 4) ** 2, sp.Integer(0))
     assert searched.verdict is Verdict.REFUTED
     assert searched.counterexample is not None and int(searched.counterexample.point["d"]) % 2 == 0
+
+
+# ------------------------------------------------------------------ issue #11: each wrong-verdict class
+def _decide(text: str, **flags: list[str]) -> Decision:
+    parsed = parse_identity(text, **flags)
+    return decide_identity(parsed.lhs, parsed.rhs, denominators=getattr(parsed, "denominators", ()))
+
+
+def test_an_identically_zero_denominator_never_proves_anything() -> None:
+    zero = 2 * sp.sin(1) ** 2 + 2 * sp.cos(1) ** 2 - 2
+    for claimed in (5, 7):
+        decision = decide_identity((sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1) / zero, sp.Integer(claimed))
+        assert decision.verdict is Verdict.UNKNOWN and "undefined" in decision.method
+    # SymPy cancels P/P to 1 while building it; the parser records the denominator before that happens.
+    pythagoras = _decide("(sin(x)**2+cos(x)**2-1)/(sin(x)**2+cos(x)**2-1) == 1")
+    assert pythagoras.verdict is Verdict.UNKNOWN and "undefined" in pythagoras.method
+
+
+def test_a_cleared_denominator_is_reported_even_when_sympy_cancels_it() -> None:
+    decision = _decide("sin(2*x)/sin(x) == 2*cos(x)")
+    assert decision.verdict is Verdict.PROVED and "sin(x) != 0" in decision.conditions
+
+
+def test_floats_never_decide() -> None:
+    assert decide_identity(sp.sqrt(sp.Float(2.0)), sp.sqrt(2)).verdict is Verdict.UNKNOWN
+    assert decide_identity(x + sp.Float(1e-20) * x, x).verdict is not Verdict.PROVED
+    assert certify_nonzero(sp.Float(0.1) - sp.Rational(1, 10)) is None
+
+
+def test_floor_is_decided_only_through_a_certified_enclosure() -> None:
+    assert _decide("floor(cos(10**-200)) == 1").verdict is Verdict.REFUTED
+    assert _decide("floor(cos(10**-200)) == 0").verdict is Verdict.PROVED
+    assert _decide("floor(x) + floor(x + 1/2) == floor(2*x)", real=["x"]).verdict is Verdict.UNKNOWN
+
+
+def test_samples_cover_zero_negatives_and_large_imaginary_parts() -> None:
+    log_exp = _decide("log(exp(x)) == x")
+    assert log_exp.verdict is Verdict.REFUTED and log_exp.counterexample is not None
+    assert abs(complex(sp.sympify(log_exp.counterexample.point["x"])).imag) > 3.15
+    assert _decide("(x**3)**(1/3) == x").verdict is Verdict.REFUTED
+    sign = _decide("sign(x)**2 == 1", real=["x"])
+    assert sign.verdict is Verdict.REFUTED and sign.counterexample is not None
+    assert sign.counterexample.point == {"x": "0"}
+
+
+def test_capabilities_of_issue_11() -> None:
+    assert _decide("cosh(x)**2 - sinh(x)**2 == 1").verdict is Verdict.PROVED
+    ntk = "(b*s**(d/(d-2)))**(-2*j/d) == b**(-2*j/d)*s**(-2*j/(d-2))"
+    assert _decide(ntk, positive=["b", "s"], real=["d", "j"]).verdict is Verdict.PROVED
+    assert _decide(ntk, positive=["b", "s"]).verdict is not Verdict.PROVED  # complex d: false in general
+    assert _decide("cos(pi/7) - cos(2*pi/7) + cos(3*pi/7) == 1/2").verdict is Verdict.PROVED
+    assert _decide("sqrt(2) + sqrt(3) == sqrt(5 + 2*sqrt(6))").verdict is Verdict.PROVED
+    assert _decide("sqrt(2) + sqrt(3) == sqrt(5 + 2*sqrt(7))").verdict is Verdict.REFUTED
+    assert _decide("atan(x) + atan(1/x) == pi/2", positive=["x"]).verdict is Verdict.PROVED
+    assert _decide("atan(x) + atan(1/x) == pi/2", real=["x"]).verdict is Verdict.REFUTED
+    assert _decide("sin(1000*x)**2 + cos(1000*x)**2 == 1").verdict is Verdict.PROVED

@@ -1,0 +1,88 @@
+"""Start-up and answer times of `ropecheck prove` (issue #11: start ≤ 0.5 s, README examples ≤ 1 s each).
+
+`python benchmarks/prove_speed.py --json` runs the console script as a user does (a fresh process each time,
+best of `--repeat` runs) and prints, per measurement, wall seconds and CPU seconds (user + system of the
+process and its worker, which does not grow with the machine's load the way wall time does), each with its
+ratio to the goal and to a bare `import sympy` in the same run:
+
+- `help`: `ropecheck prove --help` (no SymPy import);
+- `ready`: `python -c "import numeric._cli, proofs._engine, proofs._parse"`, everything `prove` loads before
+  it decides — the start-up;
+- `trivial`: `ropecheck prove "x == x"`, start-up plus fork plus the smallest decision;
+- one entry per README example.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+STARTUP_GOAL = 0.5
+EXAMPLE_GOAL = 1.0
+README_EXAMPLES = [
+    ["sqrt(x**2) == x", "--real", "x"],
+    ["(x**2 - 1)/(x - 1) == x + 1"],
+    ["exp(-1000) + 1 == 1"],
+    ["sin(2*x)/sin(x) == 2*cos(x)"],
+    ["cos(pi/7) - cos(2*pi/7) + cos(3*pi/7) == 1/2"],
+    ["(b*s**(d/(d-2)))**(-2*j/d) == b**(-2*j/d)*s**(-2*j/(d-2))", "--positive", "b", "s", "--real", "d", "j"],
+    ["atan(x) + atan(1/x) == pi/2", "--positive", "x"],
+    ["log(exp(x)) == x"],
+]
+
+
+def _measure(command: list[str], repeat: int) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + sys of the child and its children) over `repeat` runs."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, capture_output=True, check=False, timeout=120)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return min(walls), min(cpus)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    python = sys.executable
+    ropecheck = shutil.which("ropecheck", path=str(Path(python).parent)) or "ropecheck"
+
+    sympy_wall, sympy_cpu = _measure([python, "-c", "import sympy"], args.repeat)
+    runs: dict[str, tuple[list[str], float]] = {
+        "help": ([ropecheck, "prove", "--help"], STARTUP_GOAL),
+        "ready": ([python, "-c", "import numeric._cli, proofs._engine, proofs._parse"], STARTUP_GOAL),
+        "trivial": ([ropecheck, "prove", "x == x"], EXAMPLE_GOAL),
+    }
+    for example in README_EXAMPLES:
+        runs[example[0]] = ([ropecheck, "prove", *example], EXAMPLE_GOAL)
+    result: dict[str, object] = {"sympy_import": {"wall": round(sympy_wall, 3), "cpu": round(sympy_cpu, 3)}}
+    for name, (command, goal) in runs.items():
+        wall, cpu = _measure(command, args.repeat)
+        result[name] = {
+            "wall": round(wall, 3),
+            "cpu": round(cpu, 3),
+            "goal": goal,
+            "cpu_over_goal": round(cpu / goal, 2),
+            "wall_over_goal": round(wall / goal, 2),
+            "cpu_over_sympy_import": round(cpu / sympy_cpu, 2) if sympy_cpu else None,
+        }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    for name, row in result.items():
+        print(f"{name[:60]:62} {row}")
+
+
+if __name__ == "__main__":
+    main()
