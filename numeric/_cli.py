@@ -63,7 +63,7 @@ def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]
     selected = [get_claim(i) for i in ids] if ids else list(all_claims())
     entries = [claim.to_json() for claim in selected]
     if with_numeric:
-        from ._evidence import numeric_evidence
+        from .mirrors import numeric_evidence
 
         for claim, entry in zip(selected, entries, strict=True):
             entry["numeric"] = numeric_evidence(claim)
@@ -148,7 +148,7 @@ def _run_claims(args: argparse.Namespace) -> int:
     if args.json:
         document: dict[str, Any] = {"claims": entries}
         if args.numeric and not args.ids:
-            from ._evidence import ledger_numeric_tables
+            from .mirrors import ledger_numeric_tables
 
             document.update(ledger_numeric_tables())  # "decay" and "precision_limits"
         json.dump(_finite_json(document), sys.stdout, indent=2, ensure_ascii=False)

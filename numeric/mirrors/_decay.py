@@ -3,7 +3,7 @@ behaviour of the sum of cosines (claims ROPE-DECAY-BOUND, ROPE-DECAY-BOUND-MONOT
 ROPE-DECAY-TO-ZERO, SPE-DOT-AVERAGES-OUT, SPE-DOT-NONMONOTONE).
 
 Every formula is the ledger's own (`proofs._formulas.roformer_relative_bound`, `cosine_sum`, the Abel instance
-and the witnesses of `proofs._claims_decay` / `_claims_sinusoidal`), compiled by `numeric._mirrors`.
+and the witnesses of `proofs._claims_decay` / `_claims_sinusoidal`), compiled by `numeric.mirrors`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,14 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from . import tolerances
-from ._mirrors import DTYPES, Program, compile_program, run_bounds, run_jax, run_mpmath, store_in
+
+from ..reference import tolerances
+from ..reference.tolerances import DTYPES
+from ._bounds import run_bounds
+from ._inputs import store_in
+from ._jax import run_jax
+from ._mpmath import run_mpmath
+from ._program import Program, compile_program
 
 __all__ = [
     "DIMENSION",

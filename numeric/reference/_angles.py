@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import mpmath
 import numpy as np
 
-from numeric._double_double import accumulate, fast_two_sum, split, two_product, two_sum
+from ._double_double import accumulate, fast_two_sum, split, two_product, two_sum
 
 _FREQUENCY_DIGITS = 60
 # Angles per block: keeps the temporaries of a block (about ten float64 arrays) in cache-sized
