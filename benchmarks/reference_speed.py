@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from numeric._reference import angles_mod_2pi, inverse_frequencies, max_angle_error, mpmath_angles_mod_2pi
-from numeric.tolerances import REFERENCE_ANGLE_ABS_ERROR
+from numeric.reference import angles_mod_2pi, inverse_frequencies, max_angle_error, mpmath_angles_mod_2pi
+from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR
 
 HEAD_DIMENSION = 128
 LARGEST_POSITION = 10**6

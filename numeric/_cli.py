@@ -89,7 +89,8 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
 
     table = Table(
         title="ropecheck claims ledger",
-        caption="numeric: ✓ confirms the verdict · ~ effect below what the format can resolve · ✗ contradiction",
+        caption="numeric: ✓ confirmed · ~ below what the format can resolve · ? bound too loose to decide · "
+        "✗ contradiction · – not numerically tested",
     )
     table.add_column("ID", style="bold", no_wrap=True)
     table.add_column("verdict")
@@ -125,6 +126,8 @@ def _numeric_mark(check: dict[str, Any] | None) -> str:
     exceeds its bound (a contradiction to investigate); · not measured."""
     if not check:
         return "·"
+    if check.get("mark"):
+        return str(check["mark"])  # numeric.mirrors decides the mark (one meaning each)
     if check.get("agrees"):
         return "✓"
     within = check.get("ratio", math.inf) <= 1

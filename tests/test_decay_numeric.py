@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from numeric._decay import abel_bound_check, cosine_sum_statistics, roformer_bound_curve
-from numeric._mirrors import store_in
+from numeric.mirrors import store_in
+from numeric.mirrors._decay import abel_bound_check, cosine_sum_statistics, roformer_bound_curve
 
 _WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
 

@@ -1,8 +1,8 @@
 """Numeric mirrors of every ledger claim: `test_<claim id>_mirror` per claim, meta-tests on perturbed claims,
 hypothesis-drawn inputs with pinned positions, and a cross-check of the program interpreter against lambdify.
 
-Under test: `numeric._mirrors` (SymPy statement → JAX float16/bfloat16/float32/float64 and mpmath, with the error
-model of `numeric.tolerances` node by node) and `numeric._evidence` (the per-claim JSON columns).
+Under test: `numeric.mirrors` (SymPy statement → JAX float16/bfloat16/float32/float64 and mpmath, with the error
+model of `numeric.reference.tolerances` node by node) and `numeric.mirrors` (the per-claim JSON columns).
 """
 
 from __future__ import annotations
@@ -17,20 +17,21 @@ import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from numeric._evidence import numeric_evidence
-from numeric._mirrors import (
+from numeric.mirrors import (
     FORMATS,
     REFUTATION_FACTOR,
     Comparison,
     compare,
     comparisons,
+    numeric_evidence,
     run_mpmath,
+    statement_comparisons,
     store_in,
 )
-from numeric.tolerances import MPMATH_DPS
+from numeric.reference.tolerances import MPMATH_DPS
 from proofs import Verdict, all_claims, claim_ids, get_claim
 
-from ._mirror_helpers import FINDINGS, perturbed_comparisons
+from ._mirror_helpers import FINDINGS, PROGRAM_PERTURBATIONS, flip_sign, perturbed_comparisons
 
 _KEYS = {"max_error", "bound", "ratio", "cases", "agrees"}
 
@@ -38,10 +39,15 @@ _KEYS = {"max_error", "bound", "ratio", "cases", "agrees"}
 def _check_claim_mirror(claim_id: str) -> None:
     claim = get_claim(claim_id)
     evidence = numeric_evidence(claim)
-    assert set(evidence) == set(FORMATS)
+    assert set(evidence) == {*FORMATS, "not_tested"}
     disagreements = []
-    for fmt, column in evidence.items():
+    for fmt in FORMATS:
+        column = evidence[fmt]
         assert _KEYS <= set(column), f"{fmt}: missing {_KEYS - set(column)}"
+        assert column["mark"] != "✗", f"{fmt}: contradiction {column}"
+        if column["mark"] == "–":
+            assert evidence["not_tested"] and column["cases"] == 0, f"{fmt}: untested without a reason"
+            continue
         assert column["cases"] > 0, f"{fmt}: no case evaluated"
         expected_finding = FINDINGS.get((claim_id, fmt))
         if column["agrees"] and expected_finding:
@@ -113,6 +119,80 @@ def test_mirror_fails_on_perturbed_claim(claim: object) -> None:
     for label, comparison in perturbations:
         undetected = [fmt for fmt in _META_FORMATS if compare(comparison, fmt, cases=32).ok]
         assert not undetected, f"{label} ({comparison.name}): the mirror still agrees in {undetected}"
+
+
+_ALL = list(all_claims())
+_PROGRAM_CHECKED = 2  # holds comparisons per claim in a normal run; all of them with --deep
+
+
+def _holds(claim: object, limit: int | None) -> list[Comparison]:
+    found = [c for c in comparisons(claim) if c.kind == "holds"]
+    return found if limit is None else found[:limit]
+
+
+def _detected(comparison: Comparison, program: object, fmt: str) -> bool:
+    cases = 4 if fmt == "mpmath" else 16
+    return not compare(comparison, fmt, cases=cases, program=program).ok  # type: ignore[arg-type]
+
+
+def _check_program_perturbations(claim: object, limit: int | None) -> None:
+    """Every identity mirror of the claim fails in float32 and float64 when one side's compiled program is
+    perturbed: a sign flip always (on a side that is not 0), a dropped term and an off-by-one position wherever
+    they change the value mathematically (mpmath tells)."""
+    for comparison in _holds(claim, limit):
+        program = comparison.program
+        flipped = [flip_sign(program, side) for side in (1, 0)]
+        flipped = [f for f in flipped if _detected(comparison, f, "mpmath")]
+        assert flipped, f"{comparison.name}: a sign flip changes nothing (both sides 0?)"
+        for fmt in ("float32", "float64"):
+            assert _detected(comparison, flipped[0], fmt), f"{comparison.name}: sign flip unnoticed in {fmt}"
+        for label, perturb in PROGRAM_PERTURBATIONS.items():
+            if label == "sign flip":
+                continue
+            for side in (1, 0):
+                changed = perturb(program, side)
+                if changed is None or not _detected(comparison, changed, "mpmath"):
+                    continue
+                for fmt in ("float32", "float64"):
+                    assert _detected(comparison, changed, fmt), f"{comparison.name}: {label} unnoticed in {fmt}"
+
+
+@pytest.mark.parametrize("claim", _ALL, ids=[c.id for c in _ALL])
+def test_mirror_program_fails_under_perturbation(claim: object) -> None:
+    _check_program_perturbations(claim, _PROGRAM_CHECKED)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("claim", _ALL, ids=[c.id for c in _ALL])
+def test_every_mirror_program_fails_under_perturbation(claim: object) -> None:
+    _check_program_perturbations(claim, None)
+
+
+def test_no_comparison_shares_a_node_between_its_sides() -> None:
+    """Each side is compiled on its own: the nodes reachable from the lhs outputs and from the rhs outputs are
+    disjoint, and no comparison's sides are the same expression."""
+    from ._mirror_helpers import _reachable, _side
+
+    for claim in _ALL:
+        for comparison in comparisons(claim):
+            if comparison.kind not in {"holds", "fails"}:
+                continue
+            program = comparison.program
+            left, right = (_reachable(program, _side(program, side)) for side in (0, 1))
+            assert not left & right, f"{claim.id}: {comparison.name} shares nodes between its sides"
+            lhs, rhs = comparison.exprs
+            assert lhs != rhs, f"{claim.id}: {comparison.name} compares an expression with itself"
+
+
+def test_same_expression_sides_are_reported_not_tested() -> None:
+    from numeric.mirrors import untested_parts
+    from proofs._statements import Identity
+
+    x = sp.Symbol("x", real=True)
+    statement = Identity(x + 1, x + 1, name="x + 1 = x + 1")
+    assert statement_comparisons(statement, "proved", None) == []
+    (part,) = untested_parts(statement, "proved", None)
+    assert "same expression" in part.reason
 
 
 def test_perturbations_cover_all_kinds() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numeric import tolerances
-from numeric._precision_limits import _relative_errors, largest_position, position_grid, precision_limits_table
+from numeric.mirrors.precision_limits import _relative_errors, largest_position, position_grid, precision_limits_table
+from numeric.reference import tolerances
 
 
 @pytest.fixture(scope="module")

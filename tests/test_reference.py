@@ -9,8 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from numeric._double_double import two_product
-from numeric._reference import (
+from numeric.reference import (
     DoubleDouble,
     angles_mod_2pi,
     inverse_frequencies,
@@ -18,7 +17,8 @@ from numeric._reference import (
     mpmath_angles_mod_2pi,
     reference_cos_sin,
 )
-from numeric.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
+from numeric.reference._double_double import two_product
+from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
 from tests._reference_helpers import PINNED_POSITIONS, assert_angles_match_mpmath
 
 NEGATIVE_AND_HUGE_POSITIONS = (-1, -2049, -(2**31), 2**40 + 3, 2**53 - 1, 2**53)

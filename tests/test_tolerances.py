@@ -14,9 +14,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from numeric import tolerances
-from numeric._reference import inverse_frequencies
-from numeric.tolerances import DTYPES
+from numeric.reference import inverse_frequencies, tolerances
+from numeric.reference.tolerances import DTYPES
 from tests._reference_helpers import NUMPY_DTYPES, PINNED_POSITIONS, as_dtype, floats_in
 
 THETAS = inverse_frequencies(32).hi

@@ -206,5 +206,3 @@ def _exact_in(value: complex, fmt: str) -> bool:
     numpy_dtype = _NUMPY_DTYPES[fmt]
     parts = np.array([value.real, value.imag])
     return bool(np.all(parts.astype(numpy_dtype).astype(np.float64) == parts))
-
-

@@ -192,4 +192,3 @@ def compare(
         effects[in_model],
         scales[in_model],
     )
-

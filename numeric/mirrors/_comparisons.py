@@ -149,9 +149,7 @@ def _collect(
         return [Comparison(name, "witness", (statement.expr,), point, statement.relation, factor)]
     if isinstance(statement, kinds.NonPositive):
         if verdict == "refuted" and counterexample_point is not None:
-            return [
-                Comparison(name, "witness", (statement.expr,), counterexample_point, "positive", REFUTATION_FACTOR)
-            ]
+            return [Comparison(name, "witness", (statement.expr,), counterexample_point, "positive", REFUTATION_FACTOR)]
         untested.append(Untested(name, "an inequality over a whole domain: no single point to evaluate"))
         return []
     if isinstance(statement, kinds.AllOf):
@@ -248,5 +246,3 @@ def claim_untested_parts(claim: Any) -> list[Untested]:
     """The parts of a ledger claim's statement that are not numerically tested, with reasons."""
     verdict, point = _decision(claim)
     return untested_parts(claim.statement, verdict, point)
-
-

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-
 from ..reference import tolerances
 from ..reference.tolerances import DTYPES
 from ._bounds import run_bounds

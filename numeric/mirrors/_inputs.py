@@ -84,5 +84,3 @@ def _point_values(point: Mapping[str, str], symbols: Sequence[sp.Symbol]) -> dic
         if symbol.is_real:
             values[symbol] = values[symbol].real
     return values
-
-

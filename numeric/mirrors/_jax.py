@@ -203,5 +203,3 @@ def _jax_piecewise(node: Node, args: list[_Pair]) -> _Pair:
         if result_im is not None:
             result_im = jnp.where(condition, value.imag(), result_im)
     return _Pair(result_re, result_im)
-
-

@@ -86,5 +86,3 @@ def _mpmath_node(node: Node, args: list[Any], inputs: Mapping[sp.Symbol, np.ndar
                 return value
         return mpmath.nan
     raise AssertionError(op)  # pragma: no cover
-
-

@@ -192,5 +192,3 @@ def _table_values(name: str, arguments: np.ndarray) -> np.ndarray:
     """An arbitrary but fixed learned table, value(k) ∈ {−3, …, 3} in steps of 1/16 (exact in every dtype)."""
     offset = zlib.crc32(name.encode()) % 97
     return (((37 * arguments.astype(np.int64) + offset) % 97) - 48) / 16.0
-
-

@@ -15,11 +15,17 @@ import sympy as sp
 
 from ..reference import tolerances
 from ._inputs import store_in
-from ._jax import JAX_DTYPES, pairwise_sum, x64_enabled
-from ._jax import run_jax
+from ._jax import JAX_DTYPES, pairwise_sum, run_jax, x64_enabled
 from ._program import Program, compile_program
 
-__all__ = ["DIMENSION", "ledger_identity", "largest_position", "position_grid", "sum_in_dtype", "typical_relative_errors"]
+__all__ = [
+    "DIMENSION",
+    "largest_position",
+    "ledger_identity",
+    "position_grid",
+    "sum_in_dtype",
+    "typical_relative_errors",
+]
 
 DIMENSION = 128
 _SAMPLES = 4
@@ -155,5 +161,3 @@ def largest_position(errors: np.ndarray, grid: np.ndarray, budget: float) -> flo
     if failing.size == 0:
         return float(grid[-1])
     return float(grid[failing[0] - 1]) if failing[0] > 0 else -1.0
-
-

@@ -213,7 +213,9 @@ def summation_bound(abs_terms_sum: FloatOrArray, n_terms: int, dtype: Any) -> Fl
     """
     additions = max(n_terms - 1, 0)
     terms = np.asarray(abs_terms_sum, dtype=np.float64)
-    return _as_result(gamma(additions, dtype) * terms + additions * (1 + gamma(additions, dtype)) * underflow_error(dtype))
+    return _as_result(
+        gamma(additions, dtype) * terms + additions * (1 + gamma(additions, dtype)) * underflow_error(dtype)
+    )
 
 
 def dot_product_bound(abs_terms_sum: FloatOrArray, n_terms: int, dtype: Any) -> FloatOrArray:
@@ -242,8 +244,9 @@ def trigonometric_error(dtype: Any, argument_error: FloatOrArray = 0.0) -> Float
     """Absolute error of one computed cos or sin in the dtype, its argument off by `argument_error`.
 
     |cos′| and |sin′| are at most 1, so an argument error passes through unchanged; the evaluation adds
-    `trigonometric_units(dtype)`·u (measured). Capped at 2, the largest possible difference of two values in [−1, 1], unless
-    the argument overflowed (infinite `argument_error`): cos/sin are then NaN and the bound stays infinite.
+    `trigonometric_units(dtype)`·u (measured). Capped at 2, the largest possible difference of two values in
+    [−1, 1], unless the argument overflowed (infinite `argument_error`): cos/sin are then NaN and the bound
+    stays infinite.
 
     **Arguments:**
 
@@ -395,4 +398,3 @@ def largest_integer_where(within: Callable[[int], bool], top: int = 2**53) -> in
         middle = (low + high) // 2
         low, high = (middle, high) if within(middle) else (low, middle)
     return low
-

@@ -16,7 +16,15 @@ import math
 
 import numpy as np
 
-from ._formats import DTYPES, library_error_units, mpmath_tolerance, trigonometric_units, underflow_error
+from ._formats import (
+    DTYPES,
+    gamma,
+    library_error_units,
+    mpmath_tolerance,
+    trigonometric_units,
+    underflow_error,
+    unit_roundoff,
+)
 
 MPMATH_DPS = 50
 FORMATS = (*DTYPES, "mpmath")
@@ -215,5 +223,3 @@ def modulus_error(magnitude: np.ndarray, error: np.ndarray, fmt: str, *, complex
     rounding = format_gamma(2, fmt) + library_error_units("sqrt", fmt) * format_unit_roundoff(fmt)
     rounding = rounding * (1 + format_gamma(2, fmt))
     return _finite_or_inf(error + rounding * (magnitude + error) + math.sqrt(3 * flush_error(fmt)))
-
-

@@ -25,6 +25,30 @@ from ._formats import (
     unit_roundoff,
 )
 
+
+def angle_relative_error(
+    dtype: Any, position_rounded: FloatOrArray = False, *, theta_error_units: float = 1.0
+) -> FloatOrArray:
+    """The relative part of `angle_error_bound`: γ_j + c·u·(1 + γ_j), j = 1 (the product) or 2 (the position
+    rounded too), c = `theta_error_units` (the frequency's own error). Certified per dtype by the Gappa scripts
+    of `numeric.reference.gappa`.
+
+    **Arguments:**
+
+    - `dtype`: the dtype the angle is formed in.
+    - `position_rounded`: whether |m| exceeds the exact-integer limit (bool or boolean array).
+    - `theta_error_units`: relative error of θ in units u (1 = correctly rounded).
+
+    **Returns:**
+
+    The relative bound, a float or an array shaped like `position_rounded`.
+    """
+    u = unit_roundoff(dtype)
+    roundings = 1 + np.asarray(position_rounded, dtype=np.float64)
+    relative = roundings * u / (1 - roundings * u)
+    return _as_result(relative + theta_error_units * u * (1 + relative))
+
+
 def angle_error_bound(
     position: FloatOrArray,
     theta: FloatOrArray,
@@ -58,9 +82,9 @@ def angle_error_bound(
     magnitude_position = np.abs(np.asarray(position, dtype=np.float64))
     magnitude_theta = np.abs(np.asarray(theta, dtype=np.float64))
     position_rounded = magnitude_position > angle_format.exact_integer_limit
-    roundings = 1 + position_rounded.astype(np.float64)
-    relative = roundings * u / (1 - roundings * u)
-    relative = relative + theta_error_units * u * (1 + relative)
+    relative = angle_relative_error(
+        angle_dtype if angle_dtype is not None else dtype, position_rounded, theta_error_units=theta_error_units
+    )
     eta = underflow_error(angle_dtype if angle_dtype is not None else dtype)
     bound = relative * magnitude_position * magnitude_theta + (1 + 2 * u) * magnitude_position * eta + eta
     overflow = (magnitude_position > angle_format.largest_finite) | (
@@ -201,9 +225,10 @@ def softmax_row_bound(logit_spread: float, n_terms: int, dtype: Any) -> float:
     """Relative bound on each entry of a softmax row computed in the dtype (max-subtracted form).
 
     yⱼ = exp(xⱼ − max x) / Σₖ exp(xₖ − max x). Modelled: the subtraction rounds by u·|xⱼ − max| ≤ u·spread, which
-    exp turns into a factor e^(±u·spread); exp adds its measured allowance X·u (`library_error_units`); the positive terms sum with
-    γ_(n−1) relative error; the division rounds once. So |ŷⱼ/yⱼ − 1| ≤ (1 + e₁)(1 + u)/(1 − e₂) − 1 with
-    e₁ = (1 + c·u)·e^(u·spread) − 1 and e₂ = e₁ + γ_(n−1)(1 + e₁). Entries that underflow are outside the model
+    exp turns into a factor e^(±u·spread); exp adds its measured allowance X·u (`library_error_units`); the
+    positive terms sum with γ_(n−1) relative error; the division rounds once. So
+    |ŷⱼ/yⱼ − 1| ≤ (1 + e₁)(1 + u)/(1 − e₂) − 1 with e₁ = (1 + c·u)·e^(u·spread) − 1
+    and e₂ = e₁ + γ_(n−1)(1 + e₁). Entries that underflow are outside the model
     (their absolute error is at most the smallest normal number).
 
     **Arguments:**
@@ -308,5 +333,3 @@ def rephased_score_bound(
     score_part = dot_product_bound((q_norm + error_q) * (k_norm + error_k), d, dtype)
     total = rotation_part + score_part
     return math.inf if not math.isfinite(total) else float(total)
-
-

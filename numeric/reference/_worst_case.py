@@ -18,6 +18,7 @@ added by the caller from the error model.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 from ._angles import DoubleDouble

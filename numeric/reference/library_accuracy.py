@@ -77,7 +77,7 @@ def _in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
 def _near_multiples_of_half_pi(dtype: str) -> list[float]:
     precision = _PRECISION[dtype]
     info = _finfo(dtype)
-    top = int(math.floor(math.log2(float(info.max))))
+    top = math.floor(math.log2(float(info.max)))
     out: list[float] = []
     for exponent in range(-precision - 2, top - precision + 2):
         with mpmath.workprec(abs(exponent) + precision + 200):

@@ -43,15 +43,14 @@ the multiply-add, γ₂ in the data dtype.
 working precision.
 """
 
-
 from __future__ import annotations
 
 from ._formats import (
-    Check,
     DTYPES,
     MPMATH_GUARD_DIGITS,
     REFERENCE_ANGLE_ABS_ERROR,
     REFERENCE_COS_SIN_ABS_ERROR,
+    Check,
     dot_product_bound,
     exact_integer_limit,
     expression_bound,
@@ -66,15 +65,6 @@ from ._formats import (
     trigonometric_units,
     underflow_error,
     unit_roundoff,
-)
-from ._rope_bounds import (
-    angle_error_bound,
-    largest_position_within,
-    partial_sums_modulus_bound,
-    relative_score_bound,
-    rephased_score_bound,
-    rotation_output_bound,
-    softmax_row_bound,
 )
 from ._node_rules import (
     FORMATS,
@@ -93,17 +83,28 @@ from ._node_rules import (
     sqrt_error,
     trig_error,
 )
+from ._rope_bounds import (
+    angle_error_bound,
+    angle_relative_error,
+    largest_position_within,
+    partial_sums_modulus_bound,
+    relative_score_bound,
+    rephased_score_bound,
+    rotation_output_bound,
+    softmax_row_bound,
+)
 
 __all__ = [
-    "Check",
     "DTYPES",
     "FORMATS",
     "MPMATH_DPS",
     "MPMATH_GUARD_DIGITS",
     "REFERENCE_ANGLE_ABS_ERROR",
     "REFERENCE_COS_SIN_ABS_ERROR",
+    "Check",
     "add_error",
     "angle_error_bound",
+    "angle_relative_error",
     "dot_product_bound",
     "exact_integer_limit",
     "exp_error",

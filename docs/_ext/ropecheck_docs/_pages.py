@@ -148,7 +148,7 @@ def _evidence(numeric: dict[str, Any] | None) -> list[str]:
                 format_number(entry.get("bound")),
                 format_number(entry.get("ratio")),
                 format_number(entry.get("cases")),
-                "confirms" if entry.get("agrees") else "cannot show it",
+                entry.get("status") or ("confirms" if entry.get("agrees") else "cannot show it"),
             ]
         )
     if not rows:
