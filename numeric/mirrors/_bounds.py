@@ -111,6 +111,12 @@ def bounds_and_scale(
             elif node.op == "exp":
                 value = np.exp(vals[0])
                 error = model.exp_error(vals[0].real, errs[0], fmt, complex_argument=node.complex)
+                if _imaginary_times_real(program, node.args[0]):
+                    # e^(iφ̂) with φ̂ real: the computed real part of the argument is exactly 0, so the result
+                    # stays on the unit circle up to its evaluation and moves by at most min(e, 2).
+                    error = np.minimum(
+                        error, np.minimum(errs[0], 2.0) + model.exp_error(zero, zero, fmt, complex_argument=True)
+                    )
             elif node.op == "cos":
                 value, error = np.cos(vals[0].real) + 0j, model.trig_error(errs[0], fmt)
             elif node.op == "sin":
@@ -165,6 +171,16 @@ def _integer_exactness(
             largest = np.abs(value)
         largest = np.maximum(largest, np.abs(value))
     return np.where(exact & (largest <= limit), 0.0, error)
+
+
+def _imaginary_times_real(program: Program, index: int) -> bool:
+    """Whether a node is i·(real factors): its computed real part is then exactly 0 (0·x does not round)."""
+    node = program.nodes[index]
+    if node.op != "mul":
+        return False
+    factors = [program.nodes[a] for a in node.args]
+    unit = [f for f in factors if f.op == "const" and f.complex and complex(f.data[0]) == 1j]
+    return len(unit) == 1 and all(not f.complex for f in factors if f is not unit[0])
 
 
 def _is_unit_constant(node: Node) -> bool:
