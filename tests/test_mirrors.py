@@ -49,11 +49,12 @@ def _check_claim_mirror(claim_id: str) -> None:
             assert evidence["not_tested"] and column["cases"] == 0, f"{fmt}: untested without a reason"
             continue
         assert column["cases"] > 0, f"{fmt}: no case evaluated"
-        expected_finding = FINDINGS.get((claim_id, fmt))
-        if column["agrees"] and expected_finding:
-            disagreements.append(f"{fmt}: listed finding no longer observed ({expected_finding})")
-        if not column["agrees"] and not expected_finding:
-            disagreements.append(f"{fmt}: {column}")
+        expected = FINDINGS.get((claim_id, fmt))
+        if column["mark"] == "✓" and expected:
+            disagreements.append(f"{fmt}: listed finding {expected} no longer observed")
+        if column["mark"] != "✓" and column["mark"] != expected:
+            disagreements.append(f"{fmt}: mark {column['mark']} (listed: {expected}) {column}")
+        assert column["agrees"] == (column["mark"] == "✓"), f"{fmt}: {column}"
         if column["measure"] == "error":
             # A proved statement (or a construction) must hold within the model in every format, findings or not:
             # only the certification of witnesses may fail, never the error bound.
@@ -91,6 +92,15 @@ def test_every_claim_has_a_mirror_test() -> None:
 def test_findings_name_real_claims_and_formats() -> None:
     ids = set(claim_ids())
     assert all(claim in ids and fmt in FORMATS for claim, fmt in FINDINGS)
+    assert set(FINDINGS.values()) <= {"~", "?"}
+
+
+def test_untested_claims_are_the_ones_with_same_expression_sides() -> None:
+    """Issue 15's list: every comparison of these claims compared a node with itself; now they say so."""
+    for claim_id in ("ATT-SOFTMAX-PERMUTATION", "ROPE-PAIR-FORMULA", "ROPE-FREQUENCIES", "RPE-SHIFT-INVARIANCE"):
+        evidence = numeric_evidence(get_claim(claim_id))
+        assert {evidence[fmt]["mark"] for fmt in FORMATS} == {"–"}, claim_id
+        assert any("same expression" in part["reason"] for part in evidence["not_tested"]), evidence["not_tested"]
 
 
 def test_evidence_reports_error_bound_and_ratio() -> None:

@@ -27,7 +27,7 @@ import subprocess
 from decimal import Decimal
 from pathlib import Path
 
-from ._formats import DTYPES, exact_integer_limit, trigonometric_units, underflow_error, unit_roundoff
+from ._formats import DTYPES, exact_integer_limit, trigonometric_units, unit_roundoff
 from ._rope_bounds import angle_relative_error, rotation_output_bound
 
 __all__ = ["SCRIPT_DIR", "gappa_scripts", "run_gappa_proofs", "write_scripts"]
@@ -75,7 +75,8 @@ def _rotation_script(dtype: str) -> str:
         f"p2 = rnd(x2 * shat);\n"
         f"out = rnd(p1 - p2);\n"
         f"exact = x1 * c - x2 * s;\n"
-        f"{{ a1 in [-1, 1] /\\ a2 in [-1, 1] /\\ c in [-1, 1] /\\ s in [-1, 1] /\\ chat in [-1, 1] /\\ shat in [-1, 1]\n"
+        f"{{ a1 in [-1, 1] /\\ a2 in [-1, 1] /\\ c in [-1, 1] /\\ s in [-1, 1]"
+        f" /\\ chat in [-1, 1] /\\ shat in [-1, 1]\n"
         f"  /\\ chat - c in [-{epsilon}, {epsilon}] /\\ shat - s in [-{epsilon}, {epsilon}]\n"
         f"  -> out - exact in [-{bound}, {bound}] }}\n"
         f"out - exact -> (out - (p1 - p2)) + (p1 - x1 * chat) - (p2 - x2 * shat) + x1 * (chat - c) - x2 * (shat - s);\n"
