@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from numeric import _audit_policy as policy
-from numeric.reference import tolerances
 from numeric._audit_extract import (
     Structure,
     block_angles,
@@ -42,7 +41,6 @@ from numeric._audit_extract import (
     sweep_probes,
 )
 from numeric._audit_properties import CLAIMS, PROPERTIES
-from numeric.reference import reference_cos_sin
 from numeric._scaling import Scaling, parse_scaling, scaled_inverse_frequencies, scaled_inverse_frequencies_mp
 from numeric._targets import (
     FRAMEWORKS,
@@ -56,6 +54,7 @@ from numeric._targets import (
     load_target,
     numpy_dtype,
 )
+from numeric.reference import reference_cos_sin, tolerances
 
 __all__ = ["CLAIMS", "PROPERTIES", "AuditError", "AuditReport", "Finding", "audit"]
 

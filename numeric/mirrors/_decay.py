@@ -27,8 +27,8 @@ __all__ = [
     "DIMENSION",
     "abel_bound_check",
     "cosine_sum_statistics",
-    "decay_table",
     "curve_check",
+    "decay_table",
     "roformer_bound_curve",
 ]
 
