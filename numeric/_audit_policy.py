@@ -1,8 +1,8 @@
 """The auditor's tolerance policy: which computations an implementation may use, and the bounds that follow.
 
-Every number here is derived from `numeric.reference.tolerances` (unit roundoff, γ_n, the rotation and angle
-bounds); this module only decides *which* dtype each bound is taken in, and adds the few terms the auditor's own
-measurement contributes. Serves ROPE-FREQUENCIES, ROPE-PAIR-FORMULA, ROPE-NORM-PRESERVING and ROPE-RELATIVE-MATRIX (the audit
+Every number here is derived from `reference.tolerances` (unit roundoff, γ_n, the rotation and angle bounds); this
+module only decides *which* dtype each bound is taken in, and adds the few terms the auditor's own measurement
+contributes. Serves ROPE-FREQUENCIES, ROPE-PAIR-FORMULA, ROPE-NORM-PRESERVING and ROPE-RELATIVE-MATRIX (the audit
 transfers them to an implementation with these bounds).
 
 ## Tolerance policy of `ropecheck audit`
