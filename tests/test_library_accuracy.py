@@ -64,3 +64,14 @@ def test_check_fails_when_the_allowance_is_too_small(monkeypatch: pytest.MonkeyP
     monkeypatch.setitem(globals(), "allowed_units", library_accuracy.allowed_units)
     with pytest.raises(AssertionError):
         _check("exp", "float64", np.array([library_accuracy.EXP_HARD_FLOAT64]))
+
+
+def test_docs_table_matches_the_committed_table() -> None:
+    """docs/numerics.md shows the measured maxima; it must say what the committed table says."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "numerics.md").read_text()
+    table = load_table()["functions"]
+    for function, row in table.items():
+        cells = " | ".join(f"{row[dtype]['measured_units']:.3f} ({row[dtype]['allowed_units']:g})" for dtype in DTYPES)
+        assert f"| `{function}` | {cells} |" in text, function

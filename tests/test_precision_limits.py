@@ -107,3 +107,33 @@ def test_float32_errors_grow_with_position() -> None:
     grid = np.array([16.0, 2.0**20, 2.0**24])
     errors = typical_relative_errors("relative", "float32", "angles_in_dtype", grid)
     assert errors[0] < 1e-5 < errors[-1]
+
+
+def _cell(value: float) -> str:
+    import math
+
+    if value < 0:
+        return "none"
+    if value >= 1e6:
+        exponent = math.log2(value)
+        if abs(exponent - round(exponent)) < 1e-12:
+            return f"2^{round(exponent)}"
+        return f"{value:.3g}".replace("e+", "·10^").replace("·10^0", "·10^")
+    return str(int(value))
+
+
+def test_docs_and_readme_show_the_computed_limits(table: dict) -> None:
+    """The published tables (docs/numerics.md and the README) are this table, worst case first."""
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    for document in (root / "docs" / "numerics.md", root / "README.md"):
+        text = document.read_text()
+        for dtype in ("float16", "bfloat16", "float32", "float64"):
+            cells = []
+            for mode in MODES:
+                row = table[dtype][mode]
+                mark = "" if row["worst_case_method"].startswith("scanned") else "†"
+                typical, model = _cell(row["typical"]), _cell(row["predicted"])
+                cells.append(f"**{_cell(row['worst_case'])}**{mark} (typical {typical}; model {model})")
+            assert f"| {dtype} | " + " | ".join(cells) + " |" in text, (document.name, dtype)
