@@ -159,18 +159,24 @@ def measure_errors(
 
     - `function`: one of `FUNCTIONS`.
     - `dtype`: float16, bfloat16, float32 or float64.
-    - `arguments`: float64 values exact in the dtype.
+    - `arguments`: float64 values (rounded into the dtype first).
     - `library`: `jax` (XLA on CPU), or `numpy` for the float64 cos/sin the reference uses.
 
     **Returns:**
 
-    `(units, arguments)` for the arguments whose exact result is a normal finite number of the dtype.
+    `(units, arguments)` for the arguments (normal, unless the dtype keeps subnormals) whose exact result is a
+    normal finite number of the dtype.
     """
     import jax
     import jax.numpy as jnp
 
     name = "sin" if function == "sin_small" else function
     info = _finfo(dtype)
+    # Arguments are rounded into the dtype first (the function sees that value); subnormal arguments of a dtype
+    # the backend flushes are read as 0 and left to the model's input term (`input_error`).
+    arguments = _in_dtype(np.asarray(arguments, dtype=np.float64), dtype)
+    if library == "jax" and _flushes(dtype):
+        arguments = arguments[(arguments == 0) | (np.abs(arguments) >= float(info.tiny))]
     if library == "numpy":
         computed = getattr(np, name)(np.asarray(arguments, dtype=_NUMPY[dtype])).astype(np.float64)
     else:
@@ -193,6 +199,7 @@ def measure_errors(
     return np.array(units), np.array(kept)
 
 
+@functools.cache
 def _flushes(dtype: str) -> bool:
     import jax
     import jax.numpy as jnp
