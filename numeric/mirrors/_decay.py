@@ -191,22 +191,45 @@ def abel_bound_check(weights: np.ndarray, distance: int, fmt: str) -> tolerances
     return tolerances.Check(observed=lhs - rhs, bound=slack)
 
 
+def _statement_nodes(claim_id: str) -> list[Any]:
+    """Every node of a claim's statement tree (parts, steps, base/step, refutations), breadth first, so the
+    lookups below survive a reshaped tree."""
+    from proofs import get_claim
+
+    pending, nodes = [get_claim(claim_id).statement], []
+    while pending:
+        node = pending.pop(0)
+        nodes.append(node)
+        for field in ("parts", "steps"):
+            pending += list(getattr(node, field, None) or [])
+        for field in ("base", "step", "against"):
+            child = getattr(node, field, None)
+            if child is not None and not isinstance(child, sp.Basic):
+                pending.append(child)
+    return nodes
+
+
 @functools.cache
 def _averaging_constant() -> float:
     """C = Σᵢ 1/sin(ωᵢ/2) from the witnesses of SPE-DOT-AVERAGES-OUT: |running mean of N terms| ≤ C/N."""
-    from proofs import get_claim
-
-    witnesses = get_claim("SPE-DOT-AVERAGES-OUT").statement.steps[2].parts
-    return float(sum(1 / sp.N(w.expr, 30) for w in witnesses))
+    witnesses = [
+        node.expr
+        for node in _statement_nodes("SPE-DOT-AVERAGES-OUT")
+        if hasattr(node, "point") and isinstance(getattr(node, "expr", None), sp.sin)
+    ]
+    if len(witnesses) != DIMENSION // 2:
+        raise LookupError(f"SPE-DOT-AVERAGES-OUT: expected {DIMENSION // 2} sine witnesses, found {len(witnesses)}")
+    return float(sum(1 / sp.N(w, 30) for w in witnesses))
 
 
 @functools.cache
 def _window_program() -> Program:
     """cos²Δ + cos²(Δ+1) + cos²(Δ+2): the closed-form step of ROPE-DECAY-TO-ZERO's refutation."""
-    from proofs import get_claim
-
-    identity = get_claim("ROPE-DECAY-TO-ZERO").statement.against.steps[0]
-    return compile_program([identity.lhs])
+    window = sum((sp.cos(_distance + k) ** 2 for k in range(3)), sp.Integer(0))
+    for node in _statement_nodes("ROPE-DECAY-TO-ZERO"):
+        if getattr(node, "lhs", None) == window:
+            return compile_program([node.lhs])
+    raise LookupError("ROPE-DECAY-TO-ZERO: no identity on cos²Δ + cos²(Δ+1) + cos²(Δ+2)")
 
 
 def cosine_sum_statistics(max_distance: int = 10**6, chunk: int = 2**18, far_window: int = 4096) -> dict[str, Any]:
