@@ -1,8 +1,12 @@
 """ropecheck's numeric side: mirrors of the ledger in JAX and mpmath, tolerances, the fast high-precision
 reference and the RoPE auditor.
 
+Subpackages: `numeric.reference` (double-double arithmetic, the fast reference, the tolerance model and its
+Gappa proofs) and `numeric.mirrors` (compile, run per dtype, evidence, decay, precision limits).
+
 Heavy modules (JAX, torch) load only when a name that needs them is first used, so `import numeric` and the
-pytest plugin stay light.
+pytest plugin stay light. Importing never changes JAX's global configuration: float64 is enabled only inside the
+numeric checks (`numeric.mirrors.x64_enabled`).
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from typing import Any
 _LAZY = {
     "audit": ("._audit", "audit"),
     "AuditReport": ("._audit", "AuditReport"),
-    "numeric_evidence": ("._evidence", "numeric_evidence"),
-    "inverse_frequencies": ("._reference", "inverse_frequencies"),
-    "angles_mod_2pi": ("._reference", "angles_mod_2pi"),
-    "reference_cos_sin": ("._reference", "reference_cos_sin"),
-    "DoubleDouble": ("._reference", "DoubleDouble"),
-    "tolerances": (".tolerances", None),
+    "numeric_evidence": (".mirrors", "numeric_evidence"),
+    "inverse_frequencies": (".reference", "inverse_frequencies"),
+    "angles_mod_2pi": (".reference", "angles_mod_2pi"),
+    "reference_cos_sin": (".reference", "reference_cos_sin"),
+    "DoubleDouble": (".reference", "DoubleDouble"),
+    "worst_case_relative_error": (".reference", "worst_case_relative_error"),
+    "tolerances": (".reference.tolerances", None),
     "main": ("._cli", "main"),
 }
 

@@ -12,7 +12,7 @@ report.to_json()          # the same object `ropecheck audit --json` prints
 The audited callable is `fn(x, positions) -> y` with x of shape `(..., L, d)`, integer positions of shape
 `(L,)` and y of x's shape (NumPy, PyTorch or JAX). The audit extracts the per-position linear map M(p) with
 basis probes, identifies pairing, direction and per-pair angles, compares the outputs with the high-precision
-reference (`numeric._reference`) over every position below `max_position` in every dtype under the tolerance
+reference (`numeric.reference`) over every position below `max_position` in every dtype under the tolerance
 policy of `numeric._audit_policy`, and transfers the proved claims (ROPE-RELATIVE-MATRIX, ROPE-NORM-PRESERVING,
 ROPE-KV-CACHE-REUSE, …) with the measured error: the certified context length per dtype.
 """
@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from numeric import _audit_policy as policy
-from numeric import tolerances
 from numeric._audit_extract import (
     Structure,
     block_angles,
@@ -42,7 +41,6 @@ from numeric._audit_extract import (
     sweep_probes,
 )
 from numeric._audit_properties import CLAIMS, PROPERTIES
-from numeric._reference import reference_cos_sin
 from numeric._scaling import Scaling, parse_scaling, scaled_inverse_frequencies, scaled_inverse_frequencies_mp
 from numeric._targets import (
     FRAMEWORKS,
@@ -56,6 +54,7 @@ from numeric._targets import (
     load_target,
     numpy_dtype,
 )
+from numeric.reference import reference_cos_sin, tolerances
 
 __all__ = ["CLAIMS", "PROPERTIES", "AuditError", "AuditReport", "Finding", "audit"]
 

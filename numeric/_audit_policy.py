@@ -1,6 +1,6 @@
 """The auditor's tolerance policy: which computations an implementation may use, and the bounds that follow.
 
-Every number here is derived from `numeric.tolerances` (unit roundoff, γ_n, the rotation and angle bounds); this
+Every number here is derived from `reference.tolerances` (unit roundoff, γ_n, the rotation and angle bounds); this
 module only decides *which* dtype each bound is taken in, and adds the few terms the auditor's own measurement
 contributes. Serves ROPE-FREQUENCIES, ROPE-PAIR-FORMULA, ROPE-NORM-PRESERVING and ROPE-RELATIVE-MATRIX (the audit
 transfers them to an implementation with these bounds).
@@ -29,7 +29,7 @@ where `angle_dtype` is float64 for float64 outputs and float32 otherwise, `u_ang
 k_θ = `frequency_error_units(base)` the relative error, in units u_angle, that computing θᵢ = base^(−2i/d)
 in the angle dtype may carry: the exponent −2i/d is rounded (relative u), which `pow`/`exp` amplifies by
 |ln θᵢ| ≤ ln(base) (plus ln of a scaling factor), plus about two units for `pow` itself, one for a reciprocal and
-two for a scaling formula. The reference (`numeric._reference.reference_cos_sin`) is itself within
+two for a scaling formula. The reference (`numeric.reference.reference_cos_sin`) is itself within
 `REFERENCE_COS_SIN_ABS_ERROR` of the exact cos/sin, so that term is added rather than ignored.
 
 - **Output rounding** to the target dtype is accepted: `rotation_output_bound` already charges the cast of
@@ -63,8 +63,8 @@ from typing import Any
 
 import numpy as np
 
-from numeric import tolerances
-from numeric.tolerances import REFERENCE_COS_SIN_ABS_ERROR, rotation_output_bound, unit_roundoff
+from numeric.reference import tolerances
+from numeric.reference.tolerances import REFERENCE_COS_SIN_ABS_ERROR, rotation_output_bound, unit_roundoff
 
 __all__ = [
     "DEFAULT_SCORE_BUDGET",

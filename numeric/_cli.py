@@ -61,7 +61,7 @@ def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]
     selected = [get_claim(i) for i in ids] if ids else list(all_claims())
     entries = [claim.to_json() for claim in selected]
     if with_numeric:
-        from ._evidence import numeric_evidence
+        from .mirrors import numeric_evidence
 
         for claim, entry in zip(selected, entries, strict=True):
             entry["numeric"] = numeric_evidence(claim)
@@ -87,7 +87,8 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
 
     table = Table(
         title="ropecheck claims ledger",
-        caption="numeric: ✓ confirms the verdict · ~ effect below what the format can resolve · ✗ contradiction",
+        caption="numeric: ✓ confirmed · ~ below what the format can resolve · ? bound too loose to decide · "
+        "✗ contradiction · – not numerically tested",
     )
     table.add_column("ID", style="bold", no_wrap=True)
     table.add_column("verdict")
@@ -135,6 +136,8 @@ def _numeric_mark(check: dict[str, Any] | None) -> str:
     exceeds its bound (a contradiction to investigate); · not measured."""
     if not check:
         return "·"
+    if check.get("mark"):
+        return str(check["mark"])  # numeric.mirrors decides the mark (one meaning each)
     if check.get("agrees"):
         return "✓"
     within = check.get("ratio", math.inf) <= 1
@@ -160,7 +163,7 @@ def _run_claims(args: argparse.Namespace) -> int:
 
         document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
         if args.numeric and not args.ids:
-            from ._evidence import ledger_numeric_tables
+            from .mirrors import ledger_numeric_tables
 
             document.update(ledger_numeric_tables())  # "decay" and "precision_limits"
         json.dump(_finite_json(document), sys.stdout, indent=2, ensure_ascii=False)

@@ -39,7 +39,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from numeric._reference import DoubleDouble
+from numeric.reference import DoubleDouble
 
 __all__ = ["SCALING_KINDS", "Scaling", "parse_scaling", "scaled_inverse_frequencies"]
 
@@ -287,7 +287,7 @@ def scaled_inverse_frequencies_mp(
 def scaled_inverse_frequencies(
     rotary_dim: int, base: float, scaling: Scaling | None, sequence_length: int = 1
 ) -> DoubleDouble:
-    """θᵢ′ in three float64 limbs, ready for `numeric._reference.reference_cos_sin` (ROPE-FREQUENCIES).
+    """θᵢ′ in three float64 limbs, ready for `numeric.reference.reference_cos_sin` (ROPE-FREQUENCIES).
 
     **Arguments:**
 

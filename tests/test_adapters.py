@@ -49,7 +49,8 @@ def as_float64(y: object) -> np.ndarray:
 def output_tolerance(max_abs_x: float) -> float:
     """Bound for float32 RoPE of positions below LENGTH: angle error ~ position·u, plus a few roundings."""
     tolerances = pytest.importorskip(
-        "numeric.tolerances", reason="numeric.tolerances not there yet: comparison with the reference skipped"
+        "numeric.reference.tolerances",
+        reason="numeric.reference.tolerances not there yet: comparison with the reference skipped",
     )
     return float(tolerances.gamma(2 * LENGTH + 8, "float32")) * 2.0 * max_abs_x
 

@@ -26,9 +26,10 @@ def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys:
     payload = json.loads(capsys.readouterr().out)
     assert {"decay", "precision_limits"} <= set(payload)
     for entry in payload["claims"]:
-        assert set(entry["numeric"]) == {"float16", "bfloat16", "float32", "float64", "mpmath"}
-        for column in entry["numeric"].values():
-            assert {"max_error", "bound", "ratio", "cases"} <= set(column)
+        formats = ("float16", "bfloat16", "float32", "float64", "mpmath")
+        assert set(entry["numeric"]) == {*formats, "not_tested"}
+        for column in (entry["numeric"][fmt] for fmt in formats):
+            assert {"max_error", "bound", "ratio", "cases", "mark", "status"} <= set(column)
     entries = {entry["id"]: entry for entry in payload["claims"]}
     assert list(entries) == claim_ids()
     for entry in entries.values():

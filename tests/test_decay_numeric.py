@@ -8,8 +8,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from numeric._decay import abel_bound_check, cosine_sum_statistics, roformer_bound_curve
-from numeric._mirrors import store_in
+from numeric.mirrors import store_in
+from numeric.mirrors._decay import abel_bound_check, cosine_sum_statistics, curve_check, roformer_bound_curve
 
 _WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
 
@@ -34,6 +34,32 @@ def test_roformer_bound_meta_fails_when_the_curve_is_shifted() -> None:
     exact = np.array(roformer_bound_curve("mpmath")["values"])
     shifted = np.array(roformer_bound_curve("float32")["values"])[1:]
     assert np.max(np.abs(shifted - exact[:-1])) > 100 * roformer_bound_curve("float32")["bound"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_roformer_bound_check_rejects_wrong_curves(dtype: str) -> None:
+    """Issue 15: in bfloat16 the old bound (24–54, above the quantity's largest value 32.5) let a constant curve,
+    an off-by-one Δ and a 0.9-scaled curve pass. Each must fail the per-distance check in every dtype."""
+    values = np.array(roformer_bound_curve(dtype)["values"])
+    assert curve_check(values, dtype).ok
+    wrong = {
+        "constant": np.full(values.size, values.mean()),
+        "off-by-one distance": np.append(values[1:], values[-1]),
+        "scaled by 0.9": 0.9 * values,
+    }
+    passed = [label for label, curve in wrong.items() if curve_check(curve, dtype).ok]
+    assert not passed, passed
+
+
+def test_vacuous_bounds_are_reported() -> None:
+    """Where the bound reaches the quantity's range the report says so (bfloat16 from Δ ≈ 188 on: angles of up to
+    256 rad formed in bfloat16 are off by up to a radian); float32 and float16 stay far below the range."""
+    bfloat16 = roformer_bound_curve("bfloat16")
+    assert bfloat16["quantity_range"] == pytest.approx(32.5)
+    assert bfloat16["vacuous"] and 100 < bfloat16["vacuous_from"] < 257
+    for dtype in ("float16", "float32", "float64"):
+        curve = roformer_bound_curve(dtype)
+        assert not curve["vacuous"] and curve["largest_bound"] < curve["quantity_range"] / 4, curve["largest_bound"]
 
 
 def _complex_weights(dtype: str) -> st.SearchStrategy[np.ndarray]:

@@ -118,7 +118,13 @@ def test_audit_guide_explains_every_property_and_the_policy(site: DocsBuild) -> 
 
 def test_api_reference_documents_proofs_and_numeric(site: DocsBuild) -> None:
     text = _text(site.html / "generated" / "api.html")
-    for anchor in ('id="proofs.get_claim"', 'id="proofs.Claim"', 'id="numeric.audit"', 'id="numeric.tolerances.gamma"'):
+    anchors = (
+        'id="proofs.get_claim"',
+        'id="proofs.Claim"',
+        'id="numeric.audit"',
+        'id="numeric.reference.tolerances.gamma"',
+    )
+    for anchor in anchors:
         assert anchor in text, anchor
 
 

@@ -9,8 +9,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from numeric._double_double import two_product
-from numeric._reference import (
+from numeric.reference import (
     DoubleDouble,
     angles_mod_2pi,
     inverse_frequencies,
@@ -18,7 +17,9 @@ from numeric._reference import (
     mpmath_angles_mod_2pi,
     reference_cos_sin,
 )
-from numeric.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
+from numeric.reference._angles import ADVERSARIAL_CASES
+from numeric.reference._double_double import two_product
+from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
 from tests._reference_helpers import PINNED_POSITIONS, assert_angles_match_mpmath
 
 NEGATIVE_AND_HUGE_POSITIONS = (-1, -2049, -(2**31), 2**40 + 3, 2**53 - 1, 2**53)
@@ -133,3 +134,57 @@ def test_positions_must_be_exact_integers() -> None:
 def test_validation_rejects_a_naive_reference(naive) -> None:
     with pytest.raises(AssertionError, match="angles off by more than"):
         assert_angles_match_mpmath(naive, PINNED_POSITIONS, 64)
+
+
+# ------------------------------------------------------------------------------------------ the contract
+def _mpmath_angles(positions: tuple[int, ...], thetas: tuple[float, ...]) -> list[list[mpmath.mpf]]:
+    """p·θ mod 2π in [−π, π) at 80 digits, θ taken as the exact float64 values."""
+    rows = []
+    with mpmath.workdps(80):
+        two_pi = 2 * mpmath.pi
+        for position in positions:
+            row = []
+            for theta in thetas:
+                angle = int(position) * mpmath.mpf(float(theta))
+                row.append(angle - two_pi * mpmath.floor((angle + mpmath.pi) / two_pi))
+            rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("case", range(len(ADVERSARIAL_CASES)))
+def test_adversarial_set_is_within_the_guarantee(case: int) -> None:
+    positions, thetas = ADVERSARIAL_CASES[case]
+    angles = angles_mod_2pi(np.array(positions, dtype=np.int64), DoubleDouble.from_float64(thetas))
+    assert max_angle_error(angles, _mpmath_angles(positions, thetas)) <= REFERENCE_ANGLE_ABS_ERROR
+
+
+@pytest.mark.parametrize(("position", "theta"), [(2**53, 2.0**20), (2**53 - 1, 2.0**20), (2**40, 2.0**33)])
+def test_guarantee_holds_at_the_edge_of_the_contract(position: int, theta: float) -> None:
+    """|p·θ| = 2⁷³ (or just under): the largest products the contract admits."""
+    thetas = (theta, float(np.nextafter(theta, 0.0)))
+    angles = angles_mod_2pi(np.array([position, -position]), DoubleDouble.from_float64(thetas))
+    assert max_angle_error(angles, _mpmath_angles((position, -position), thetas)) <= REFERENCE_ANGLE_ABS_ERROR
+
+
+@pytest.mark.parametrize(
+    ("position", "theta"), [(2**53, 1e10), (2**53, float(np.nextafter(2.0**20, 3e6))), (2**30, 1e14)]
+)
+def test_beyond_the_contract_is_refused(position: int, theta: float) -> None:
+    """θ ≥ 1e10 at p = 2⁵³ broke the 1e−25 guarantee (7·10⁻²³ measured): such inputs are refused, not answered."""
+    with pytest.raises(ValueError, match="2\\^73"):
+        angles_mod_2pi(np.array([position]), DoubleDouble.from_float64([theta]))
+
+
+def test_contract_is_not_too_wide() -> None:
+    """Meta-test: the error really grows past the guarantee beyond the contract (so the limit is not arbitrary):
+    computed below the check, at |p·θ| ≈ 10²⁶, it exceeds 1e−25."""
+    from numeric.reference import _angles
+
+    position, theta = 2**53, 1e10
+    original = _angles.LARGEST_PRODUCT
+    try:
+        _angles.LARGEST_PRODUCT = math.inf
+        angles = angles_mod_2pi(np.array([position]), DoubleDouble.from_float64([theta]))
+    finally:
+        _angles.LARGEST_PRODUCT = original
+    assert max_angle_error(angles, _mpmath_angles((position,), (theta,))) > REFERENCE_ANGLE_ABS_ERROR

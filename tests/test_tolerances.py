@@ -14,9 +14,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from numeric import tolerances
-from numeric._reference import inverse_frequencies
-from numeric.tolerances import DTYPES
+from numeric.reference import inverse_frequencies, tolerances
+from numeric.reference.tolerances import DTYPES
 from tests._reference_helpers import NUMPY_DTYPES, PINNED_POSITIONS, as_dtype, floats_in
 
 THETAS = inverse_frequencies(32).hi
@@ -70,7 +69,11 @@ def test_formats_match_the_dtypes(dtype: str) -> None:
     assert tolerances.largest_finite(dtype) == float(information.max)
     limit = tolerances.exact_integer_limit(dtype)
     assert float(as_dtype(limit, dtype)) == limit and float(as_dtype(limit + 1, dtype)) != limit + 1
-    assert tolerances.underflow_error(dtype) == float(information.smallest_subnormal) / 2
+    assert tolerances.smallest_normal(dtype) == float(information.tiny)
+    # Flush-to-zero aware (issue 15): XLA on CPU flushes subnormals in bfloat16, float32 and float64 (measured).
+    flushed = dtype != "float16"
+    expected = float(information.tiny) if flushed else float(information.smallest_subnormal) / 2
+    assert tolerances.underflow_error(dtype) == expected
 
 
 def test_gamma_guarantees_nothing_once_roundings_exhaust_the_precision() -> None:

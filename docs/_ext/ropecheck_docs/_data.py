@@ -1,6 +1,6 @@
 """The data every generated page is made from: the ledger as `ropecheck claims --json` prints it.
 
-In the real build the claims come from `proofs.all_claims()` (decided live) and, once `numeric._evidence` exists,
+In the real build the claims come from `proofs.all_claims()` (decided live) and, once `numeric.mirrors` exists,
 each claim's numeric evidence is merged under the key `numeric`. A build may instead point
 `ropecheck_claims_json` at a file of the same shape (the tests do, with fake claims).
 """
@@ -38,11 +38,11 @@ def is_seed(document: str) -> bool:
 
 
 def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:
-    """`numeric._evidence.numeric_evidence`, or None while that module does not exist yet."""
+    """`numeric.mirrors.numeric_evidence`, or None while that module does not exist yet."""
     try:
-        from numeric._evidence import numeric_evidence
+        from numeric.mirrors import numeric_evidence
     except ModuleNotFoundError as error:
-        if error.name != "numeric._evidence":
+        if error.name != "numeric.mirrors":
             raise  # a missing dependency inside the module is a real failure
         return None
     return numeric_evidence

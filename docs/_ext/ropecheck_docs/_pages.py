@@ -150,9 +150,14 @@ def _evidence(numeric: dict[str, Any] | None) -> list[str]:
                 format_number(entry.get("bound")),
                 format_number(entry.get("ratio")),
                 format_number(entry.get("cases")),
-                "confirms" if entry.get("agrees") else "cannot show it",
+                entry.get("status") or ("confirms" if entry.get("agrees") else "cannot show it"),
             ]
         )
+    untested = numeric.get("not_tested") or []
+    if untested:
+        out += ["**Not numerically tested** (see the numerics page):", ""]
+        out += [f"- {escape(str(part.get('part', '')))}: {escape(str(part.get('reason', '')))}" for part in untested]
+        out.append("")
     if not rows:
         out += ["*Not yet measured* in any dtype.", ""]
         return out

@@ -3,7 +3,7 @@ behaviour of the sum of cosines (claims ROPE-DECAY-BOUND, ROPE-DECAY-BOUND-MONOT
 ROPE-DECAY-TO-ZERO, SPE-DOT-AVERAGES-OUT, SPE-DOT-NONMONOTONE).
 
 Every formula is the ledger's own (`proofs._formulas.roformer_relative_bound`, `cosine_sum`, the Abel instance
-and the witnesses of `proofs._claims_decay` / `_claims_sinusoidal`), compiled by `numeric._mirrors`.
+and the witnesses of `proofs._claims_decay` / `_claims_sinusoidal`), compiled by `numeric.mirrors`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,19 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from . import tolerances
-from ._mirrors import DTYPES, Program, compile_program, run_bounds, run_jax, run_mpmath, store_in
+from ..reference import tolerances
+from ..reference.tolerances import DTYPES
+from ._bounds import run_bounds
+from ._inputs import store_in
+from ._jax import run_jax
+from ._mpmath import run_mpmath
+from ._program import Program, compile_program
 
 __all__ = [
     "DIMENSION",
     "abel_bound_check",
     "cosine_sum_statistics",
+    "curve_check",
     "decay_table",
     "roformer_bound_curve",
 ]
@@ -64,6 +70,32 @@ def _mpmath_curve(count: int) -> tuple[float, ...]:
     return tuple(float(v) for v in run_mpmath(_bound_program(), distances)[0])
 
 
+@functools.cache
+def _curve_bounds(fmt: str, count: int) -> tuple[float, ...]:
+    """The model's bound on B(Δ) computed in the format, node by node over the ledger's own program (sums
+    accumulated pairwise in the dtype, as `run_jax` computes them)."""
+    distances = {_distance: store_in(np.arange(count, dtype=np.float64), fmt)}
+    ((_, bounds),) = run_bounds(_bound_program(), distances, fmt)
+    return tuple(float(b) for b in bounds)
+
+
+def curve_check(values: np.ndarray | list[float], fmt: str) -> tolerances.Check:
+    """A computed decay curve B̂(0 … n − 1) against mpmath, case by case within the model's bound.
+
+    **Arguments:**
+
+    - `values`: the curve to check (a dtype's computation, or a wrong curve in the meta-tests).
+    - `fmt`: the dtype whose bounds apply.
+
+    **Returns:**
+
+    A `tolerances.Check` (`ok` iff every |B̂(Δ) − B(Δ)| is within its bound).
+    """
+    values = np.asarray(values, dtype=np.float64)
+    exact = np.array(_mpmath_curve(values.size))
+    return tolerances.Check.from_cases(np.abs(values - exact), np.array(_curve_bounds(fmt, values.size)))
+
+
 def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, Any]:
     """RoFormer's relative upper bound B(Δ) = (2/d)·Σⱼ|Sⱼ(Δ)| for d = 128, base 10000, Δ = 0 … count − 1.
 
@@ -74,27 +106,32 @@ def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, A
 
     **Returns:**
 
-    `{"values": [...], "max_deviation", "bound", "ratio", "within"}`: the deviation from mpmath (50 digits)
-    and the bound `(2/d)·tolerances.partial_sums_modulus_bound` at the distance with the largest
-    deviation/bound ratio (for mpmath: values only, deviation 0).
+    `{"values": [...], "max_deviation", "bound", "ratio", "within", "largest_bound", "quantity_range",
+    "vacuous"}`: the deviation from mpmath (50 digits) and the model's bound (`run_bounds` over the ledger's
+    program) at the distance with the largest deviation/bound ratio; `largest_bound` against the quantity's
+    range [0, (d + 2)/4]: where a bound is as wide as the range (`vacuous`, from the distance `vacuous_from` on)
+    the format cannot certify the curve at all, and the report says so (for mpmath: values only, deviation 0).
     """
     exact = np.array(_mpmath_curve(count))
     if fmt == "mpmath":
         return {"values": exact.tolist(), "max_deviation": 0.0, "bound": 0.0, "ratio": 0.0, "within": True}
     distances = store_in(np.arange(count, dtype=np.float64), fmt)
     values = run_jax(_bound_program(), {_distance: distances}, fmt)[0].real
-    deviation = np.abs(values - exact)
-    thetas = _float_thetas()
-    bounds = np.array(
-        [2 / DIMENSION * tolerances.partial_sums_modulus_bound(int(r), thetas, fmt) for r in range(count)]
-    )
-    check = tolerances.Check.from_cases(deviation, bounds)
+    check = curve_check(values, fmt)
+    bounds = np.array(_curve_bounds(fmt, count))
+    largest_bound = float(bounds.max())
+    quantity_range = float(exact.max())
+    vacuous = np.nonzero(bounds >= quantity_range)[0]
     return {
         "values": values.tolist(),
-        "max_deviation": float(deviation.max()),
+        "max_deviation": float(np.abs(values - exact).max()),
         "bound": check.bound,
         "ratio": check.ratio,
         "within": check.ok,
+        "largest_bound": largest_bound,
+        "quantity_range": quantity_range,
+        "vacuous": largest_bound >= quantity_range,
+        "vacuous_from": int(vacuous[0]) if vacuous.size else None,
     }
 
 
@@ -154,22 +191,45 @@ def abel_bound_check(weights: np.ndarray, distance: int, fmt: str) -> tolerances
     return tolerances.Check(observed=lhs - rhs, bound=slack)
 
 
+def _statement_nodes(claim_id: str) -> list[Any]:
+    """Every node of a claim's statement tree (parts, steps, base/step, refutations), breadth first, so the
+    lookups below survive a reshaped tree."""
+    from proofs import get_claim
+
+    pending, nodes = [get_claim(claim_id).statement], []
+    while pending:
+        node = pending.pop(0)
+        nodes.append(node)
+        for field in ("parts", "steps"):
+            pending += list(getattr(node, field, None) or [])
+        for field in ("base", "step", "against"):
+            child = getattr(node, field, None)
+            if child is not None and not isinstance(child, sp.Basic):
+                pending.append(child)
+    return nodes
+
+
 @functools.cache
 def _averaging_constant() -> float:
     """C = Σᵢ 1/sin(ωᵢ/2) from the witnesses of SPE-DOT-AVERAGES-OUT: |running mean of N terms| ≤ C/N."""
-    from proofs import get_claim
-
-    witnesses = get_claim("SPE-DOT-AVERAGES-OUT").statement.steps[2].parts
-    return float(sum(1 / sp.N(w.expr, 30) for w in witnesses))
+    witnesses = [
+        node.expr
+        for node in _statement_nodes("SPE-DOT-AVERAGES-OUT")
+        if hasattr(node, "point") and isinstance(getattr(node, "expr", None), sp.sin)
+    ]
+    if len(witnesses) != DIMENSION // 2:
+        raise LookupError(f"SPE-DOT-AVERAGES-OUT: expected {DIMENSION // 2} sine witnesses, found {len(witnesses)}")
+    return float(sum(1 / sp.N(w, 30) for w in witnesses))
 
 
 @functools.cache
 def _window_program() -> Program:
     """cos²Δ + cos²(Δ+1) + cos²(Δ+2): the closed-form step of ROPE-DECAY-TO-ZERO's refutation."""
-    from proofs import get_claim
-
-    identity = get_claim("ROPE-DECAY-TO-ZERO").statement.against.steps[0]
-    return compile_program([identity.lhs])
+    window = sum((sp.cos(_distance + k) ** 2 for k in range(3)), sp.Integer(0))
+    for node in _statement_nodes("ROPE-DECAY-TO-ZERO"):
+        if getattr(node, "lhs", None) == window:
+            return compile_program([node.lhs])
+    raise LookupError("ROPE-DECAY-TO-ZERO: no identity on cos²Δ + cos²(Δ+1) + cos²(Δ+2)")
 
 
 def cosine_sum_statistics(max_distance: int = 10**6, chunk: int = 2**18, far_window: int = 4096) -> dict[str, Any]:

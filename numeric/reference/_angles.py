@@ -19,8 +19,16 @@ How the accuracy is reached:
   fraction of a turn, in [−½, ½], by 2π held in double-double (2π itself is kept in three limbs for the rare
   ±2π correction that makes the range exactly **[−π, π)**).
 
-The resulting error is about 10⁻³¹ for |p| ≤ 2³¹, and stays below 10⁻²⁵ (`tolerances.REFERENCE_ANGLE_ABS_ERROR`)
-up to |p| ≤ 2⁵³, the largest position float64 holds exactly; the tests validate both against mpmath.
+**The contract.** The error grows with the size of the product, about |p·θ|·2⁻¹⁶⁰ (the trailing limb of θ/2π
+and the rounded p·τ_tail), on top of ~10⁻³¹. The 10⁻²⁵ guarantee (`tolerances.REFERENCE_ANGLE_ABS_ERROR`) holds
+
+- for integer positions |p| ≤ 2⁵³ (the largest float64 holds exactly), and
+- for frequencies with |p|·θ ≤ 2⁷³ ≈ 9.4·10²¹ (every RoPE frequency θ ≤ 1 at every such position; θ up to 10⁶
+  at p = 2⁵³). Beyond, the error reaches 6·10⁻²⁵ at |p·θ| ≈ 10²⁴ (θ = 10⁸, p = 2⁵³) and 7·10⁻²³ at 10²⁶
+  (θ = 10¹⁰): `angles_mod_2pi` raises `ValueError` there rather than return a value outside its guarantee.
+
+Measured (`tests/test_reference.py`, at both edges and on the adversarial set `ADVERSARIAL_CASES`): ≤ 10⁻³⁰ for
+|p·θ| ≤ 2³¹·θ with θ ≤ 1, ≤ 7·10⁻²⁷ at the edge |p·θ| = 2⁷³.
 """
 
 from __future__ import annotations
@@ -31,13 +39,15 @@ from collections.abc import Sequence
 import mpmath
 import numpy as np
 
-from numeric._double_double import accumulate, fast_two_sum, split, two_product, two_sum
+from ._double_double import accumulate, fast_two_sum, split, two_product, two_sum
 
 _FREQUENCY_DIGITS = 60
 # Angles per block: keeps the temporaries of a block (about ten float64 arrays) in cache-sized
 # pieces instead of allocating them for all 10⁷ angles at once.
 _ANGLES_PER_BLOCK = 1 << 14
 _LARGEST_EXACT_POSITION = 2**53
+#: The largest |p|·θ for which the 1e−25 guarantee holds (module docstring).
+LARGEST_PRODUCT = 2.0**73
 
 
 def _limbs(value: mpmath.mpf, count: int = 3) -> tuple[float, ...]:
@@ -222,7 +232,8 @@ def angles_mod_2pi(positions: np.ndarray, inv_freq: DoubleDouble) -> DoubleDoubl
 
     **Arguments:**
 
-    - `positions`: integer array of shape `(L,)`, |p| ≤ 2⁵³ (negative positions are allowed).
+    - `positions`: integer array of shape `(L,)`, |p| ≤ 2⁵³ (negative positions are allowed), and
+      max|p|·max θ ≤ 2⁷³ (`LARGEST_PRODUCT`; the module docstring states the contract).
     - `inv_freq`: the inverse frequencies, shape `(n,)`, from `inverse_frequencies` or
       `DoubleDouble.from_float64`.
 
@@ -230,12 +241,20 @@ def angles_mod_2pi(positions: np.ndarray, inv_freq: DoubleDouble) -> DoubleDoubl
 
     A `DoubleDouble` of shape `(L, n)` (no `tail`) whose value lies in [−π, π); error ≤ 1e−25 absolute against
     the exact p·θᵢ mod 2π (about 1e−31 in practice; see the module docstring).
+
+    **Raises:** `ValueError` outside the contract (|p| > 2⁵³ or |p|·θ > 2⁷³).
     """
     positions = np.asarray(positions)
     if positions.ndim != 1 or not np.issubdtype(positions.dtype, np.integer):
         raise TypeError(f"positions must be a 1-d integer array, got {positions.dtype} of shape {positions.shape}")
-    if positions.size and max(-int(positions.min()), int(positions.max())) > _LARGEST_EXACT_POSITION:
+    largest = max(-int(positions.min()), int(positions.max())) if positions.size else 0
+    if largest > _LARGEST_EXACT_POSITION:
         raise ValueError("positions beyond 2^53 are not exact in float64 and are not supported")
+    theta_size = float(np.max(np.abs(inv_freq.hi), initial=0.0))
+    if largest * theta_size > LARGEST_PRODUCT:
+        raise ValueError(
+            f"|p|·θ up to {largest * theta_size:.3g} exceeds 2^73, beyond which the 1e-25 guarantee does not hold"
+        )
     turns = _turn_limbs(inv_freq)
     column = positions.astype(np.float64)[:, np.newaxis]
     column_high, column_low = split(column)
@@ -269,6 +288,19 @@ def reference_cos_sin(positions: np.ndarray, inv_freq: DoubleDouble) -> tuple[np
     cos_hi = np.cos(angles.hi)
     sin_hi = np.sin(angles.hi)
     return cos_hi - sin_hi * angles.lo, sin_hi + cos_hi * angles.lo
+
+
+#: The documented adversarial set of the accuracy figures (benchmark and tests): (positions, θ values) pairs that
+#: stress each step — the contract's edges (|p| = 2⁵³, |p·θ| = 2⁷³), positions that split into two 26-bit halves
+#: (2²⁶ ± 1, 2³¹ ± 1), products landing near half-integers of a turn (p·θ/2π ≈ k + ½, where the ±π wrap acts),
+#: the smallest d = 128 frequency, θ = 1 and θ just below powers of two.
+ADVERSARIAL_CASES: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...] = (
+    ((2**53, 2**53 - 1, -(2**53), 2**52 + 1), (1.0, 0.5, 1.1547819846894582e-4, float(np.nextafter(1.0, 0.0)))),
+    ((2**53, 2**53 - 1), (2.0**20, 1048575.9999999999)),
+    ((2**26 - 1, 2**26, 2**26 + 1, 2**31 - 1, 2**31, 2**31 + 1, -(2**31)), (1.0, 0.75, 1e-4, 0.1)),
+    ((355, 710, 104348, 208341, 833719, 1146408), (1.0, 0.5, 2.0)),
+    ((1, 2, 3, 6, 7, 22, 44, 311), (3.141592653589793, 1.5707963267948966, 6.283185307179586)),
+)
 
 
 def mpmath_angles_mod_2pi(

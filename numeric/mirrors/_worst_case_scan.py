@@ -1,0 +1,189 @@
+"""Certified (worst-case) precision limits: the largest position M such that for every unit q, k and every
+positions up to M, the relative score error of RoPE's relative identity (or of a re-phased cached key) stays
+within the budget (ROPE-RELATIVE-MATRIX, ROPE-DOT-PROPERTY-003, ROPE-PREFIX-REPHASE).
+
+The worst case splits in two (d = 128, base 10000):
+
+- **the rotations**: sup over unit q, k of |qᵀ(R̂(m)ᵀR̂(n) − R(n − m))k|, from the cos and sin the dtype actually
+  computes at *every* position 0 … M (the ledger's `rotation(m·θ)` compiled and run in the dtype, against the
+  fast reference's exact angles), through `numeric.reference.worst_case_relative_error`'s per-pair bound. It is
+  non-decreasing in M (running extremes), so the scan stops at the first position that breaks the budget.
+- **the arithmetic** of applying R̂ to unit q, k and of the score (pairwise accumulation in the dtype), bounded
+  by the error model: two products and an addition per coordinate (γ₂), the dot product γ_(1+⌈log₂ d⌉), and η.
+
+Beyond `SCAN_LIMIT` positions the scan is not affordable; the limit is then bisected on the model's bound
+(monotone in M: `tolerances.largest_position_within`) and labelled so.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from ..reference import angles_mod_2pi, inverse_frequencies, tolerances
+from ..reference._worst_case import angle_errors
+from ._inputs import store_in
+from ._jax import run_jax
+from ._program import Program, compile_program
+from ._typical import DIMENSION
+
+__all__ = ["SCAN_LIMIT", "arithmetic_bound", "worst_case_limit"]
+
+#: Positions scanned one by one at most; beyond, the model's monotone bound is bisected.
+SCAN_LIMIT = 2**20
+_CHUNK = 2**13
+_m, _theta = sp.Symbol("m", integer=True), sp.Symbol("theta", positive=True)
+
+
+@functools.cache
+def _rotation_program() -> Program:
+    """cos and sin of m·θ from the ledger's rotation block (ROPE-PAIR-FORMULA), each compiled on its own."""
+    from proofs._formulas import rotation
+
+    block = rotation(_m * _theta)
+    return compile_program([block[0, 0], block[1, 0]])
+
+
+@functools.cache
+def _frequencies() -> tuple[np.ndarray, Any]:
+    reference = inverse_frequencies(DIMENSION)
+    return reference.hi.copy(), reference
+
+
+def computed_cos_sin(positions: np.ndarray, dtype: str, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of every RoPE angle as a pipeline computes them, shape `(positions, d/2)`, in float64.
+
+    **Arguments:**
+
+    - `positions`: integer positions.
+    - `dtype`: the dtype under study.
+    - `mode`: `angles_in_dtype` (positions, θ, angle and cos/sin in the dtype) or `positions_in_dtype`
+      (positions stored in the dtype, the rest in float64).
+
+    **Returns:**
+
+    `(cos, sin)`.
+    """
+    thetas, _ = _frequencies()
+    compute_in = dtype if mode == "angles_in_dtype" else "float64"
+    grid_m = np.repeat(np.asarray(positions, dtype=np.float64), thetas.size)
+    grid_theta = np.tile(thetas, len(positions))
+    inputs = {_m: store_in(grid_m, dtype), _theta: store_in(grid_theta, compute_in)}
+    cos, sin = run_jax(_rotation_program(), inputs, compute_in)
+    shape = (len(positions), thetas.size)
+    return cos.real.reshape(shape), sin.real.reshape(shape)
+
+
+def arithmetic_bound(dtype: str, rho: float, rotations: int) -> float:
+    """The model's bound on applying `rotations` computed rotations (moduli ≤ ρ) to unit q, k and on the score,
+    all in the dtype with the dot product accumulated pairwise, relative to ‖q‖·‖k‖.
+
+    **Arguments:**
+
+    - `dtype`: the arithmetic dtype.
+    - `rho`: the largest |Ẑ| = √(ĉ² + ŝ²) seen.
+    - `rotations`: 2 (q and k rotated once) or 3 (the key rotated twice: cached, then re-phased).
+
+    **Returns:**
+
+    The bound as a float (`inf` when the model guarantees nothing).
+    """
+    d = DIMENSION
+    eta = tolerances.underflow_error(dtype)
+    per_rotation = tolerances.gamma(2, dtype) * rho * math.sqrt(2)
+    offset = math.sqrt(d) * 3 * eta
+    error_q = per_rotation + offset
+    error_k = per_rotation + offset
+    if rotations == 3:
+        error_k = error_k * rho + per_rotation * (rho + error_k) + offset
+    norm_k = rho ** (rotations - 1)
+    depth = 1 + math.ceil(math.log2(d))
+    score = tolerances.gamma(depth, dtype) * (rho + error_q) * (norm_k + error_k) + (2 * d - 1) * eta
+    return float(rho * error_k + error_q * norm_k + error_q * error_k + score)
+
+
+def _bisected(dtype: str, mode: str, budget: float) -> int:
+    thetas, _ = _frequencies()
+    if mode == "positions_in_dtype":
+        return min(tolerances.exact_integer_limit(dtype), tolerances.largest_position_within(budget, thetas, "float64"))
+    if mode == "rephase":
+        return tolerances.largest_integer_where(
+            lambda shift: tolerances.rephased_score_bound(1.0, 1.0, 0, shift, thetas, dtype) <= budget
+        )
+    return tolerances.largest_position_within(budget, thetas, dtype)
+
+
+def _rotation_by_row(
+    cos: np.ndarray, sin: np.ndarray, exact: Any, previous: tuple[np.ndarray, ...] | None, factors: int
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """Per position of a chunk: the worst-case rotation error over every position up to it (running extremes,
+    merged with `previous`), the largest modulus so far, and the statistics after the chunk."""
+    errors = angle_errors(cos, sin, exact)
+    modulus = np.hypot(cos, sin)
+    prefix = [
+        np.maximum.accumulate(errors, axis=0),
+        np.minimum.accumulate(errors, axis=0),
+        np.maximum.accumulate(modulus, axis=0),
+        np.minimum.accumulate(modulus, axis=0),
+    ]
+    if previous is not None:
+        prefix = [
+            np.maximum(prefix[0], previous[0]),
+            np.minimum(prefix[1], previous[1]),
+            np.maximum(prefix[2], previous[2]),
+            np.minimum(prefix[3], previous[3]),
+        ]
+    eps_max, eps_min, rho_max, rho_min = prefix
+    spread = eps_max - eps_min if factors == 2 else np.maximum(abs(2 * eps_max - eps_min), abs(2 * eps_min - eps_max))
+    per_pair = np.maximum(rho_max**factors - 1, 1 - rho_min**factors) + 2 * np.sin(np.minimum(spread, math.pi) / 2)
+    return per_pair.max(axis=1), rho_max.max(axis=1), tuple(p[-1] for p in prefix)
+
+
+def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = SCAN_LIMIT) -> dict[str, Any]:
+    """The certified largest position (or shift, for `rephase`) within the budget, for every unit q, k.
+
+    **Arguments:**
+
+    - `dtype`: float16, bfloat16, float32 or float64.
+    - `mode`: `angles_in_dtype`, `positions_in_dtype` or `rephase` (a key cached at n ≤ 37, re-phased by a shift
+      Δ, scored against a query at m + Δ with m ≤ 37: positions 0 … Δ + 37 enter).
+    - `budget`: the relative score-error budget.
+    - `scan_limit`: positions scanned at most before falling back to the model's bound.
+
+    **Returns:**
+
+    `{"limit": M (−1 when even position 0 breaks the budget), "method": "scanned every position" |
+    "bisected on the model bound", "rotation_error", "arithmetic_error"}` (the two parts at the first position
+    that breaks the budget when scanned, else at the last position scanned).
+    """
+    _, reference = _frequencies()
+    factors, reach = (3, 37) if mode == "rephase" else (2, 0)
+    arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
+    cos_sin_mode = "positions_in_dtype" if mode == "positions_in_dtype" else "angles_in_dtype"
+    if mode == "positions_in_dtype" and tolerances.exact_integer_limit(dtype) > scan_limit:
+        scan_limit = 0  # exact positions below the limit: nothing to scan that the model does not already give
+    stats: tuple[np.ndarray, ...] | None = None
+    last = {"rotation_error": 0.0, "arithmetic_error": 0.0}
+    for start in range(0, scan_limit + reach + 1 if scan_limit else 0, _CHUNK):
+        positions = np.arange(start, min(start + _CHUNK, scan_limit + reach + 1))
+        cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
+        exact = angles_mod_2pi(positions.astype(np.int64), reference)
+        rotation, rho, stats = _rotation_by_row(cos, sin, exact, stats, factors)
+        arithmetic = np.array([arithmetic_bound(arithmetic_dtype, float(r), factors) for r in np.unique(rho)])
+        arithmetic = arithmetic[np.searchsorted(np.unique(rho), rho)]
+        broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
+        if broken.size:
+            index = int(broken[0])
+            position = int(positions[index]) - reach
+            return {
+                "limit": max(position - 1, -1),
+                "method": "scanned every position",
+                "rotation_error": float(rotation[index]),
+                "arithmetic_error": float(arithmetic[index]),
+            }
+        last = {"rotation_error": float(rotation[-1]), "arithmetic_error": float(arithmetic[-1])}
+    return {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
