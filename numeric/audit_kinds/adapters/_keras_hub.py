@@ -1,0 +1,3 @@
+"""Placeholder."""
+
+ADAPTERS: list = []
