@@ -1,5 +1,5 @@
 """ropecheck's numeric side: mirrors of the ledger in JAX and mpmath, tolerances, the fast high-precision
-reference and the RoPE auditor.
+reference and the auditor (`numeric.audit`: `from numeric.audit import audit`).
 
 Heavy modules (JAX, torch) load only when a name that needs them is first used, so `import numeric` and the
 pytest plugin stay light.
@@ -11,8 +11,8 @@ from importlib import import_module
 from typing import Any
 
 _LAZY = {
-    "audit": ("._audit", "audit"),
-    "AuditReport": ("._audit", "AuditReport"),
+    "audit": (".audit", None),
+    "AuditReport": (".audit.results", "AuditReport"),
     "numeric_evidence": ("._evidence", "numeric_evidence"),
     "inverse_frequencies": ("._reference", "inverse_frequencies"),
     "angles_mod_2pi": ("._reference", "angles_mod_2pi"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from numeric._audit_cli import main
+from numeric.audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 NP = "tests.audit_corpus.numpy_impls"
@@ -69,7 +69,7 @@ def test_bad_usage_and_bad_targets_exit_2_in_one_line(
 
 
 def test_subprocess_entry_point_has_no_traceback() -> None:
-    code = "import sys; from numeric._audit_cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from numeric.audit.cli import main; sys.exit(main(sys.argv[1:]))"
     result = subprocess.run(
         [sys.executable, "-c", code, f"{NP}:bug_raises", *SMALL], cwd=ROOT, capture_output=True, text=True, timeout=60
     )

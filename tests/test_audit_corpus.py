@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from numeric._audit import PROPERTIES, AuditError, audit
+from numeric.audit import PROPERTIES, AuditError, audit
 
 NP = "tests.audit_corpus.numpy_impls"
 TORCH = "tests.audit_corpus.torch_impls"

@@ -14,8 +14,10 @@ def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[
     (tmp_path / "test_own.py").write_text("def test_own_project():\n    assert True\n", encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     options = ["--rope-max-position", "512", "--rope-head-dim", "16", "--rope-dtypes", "float32"]
+    # This checkout's plugin, whatever an installed entry point names (an editable install may predate a move).
+    plugin = ["-p", "no:ropecheck", "-p", "numeric.audit.pytest_plugin"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *options, *arguments],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *options, *arguments],
         cwd=tmp_path,
         env=environment,
         capture_output=True,
@@ -42,6 +44,9 @@ def test_plugin_passes_a_correct_target_and_stays_out_otherwise(tmp_path: Path) 
 
 
 def test_plugin_import_is_light() -> None:
-    code = "import sys, numeric._pytest_plugin; print(sorted(m for m in ('numpy', 'torch', 'jax') if m in sys.modules))"
+    code = (
+        "import sys, numeric.audit.pytest_plugin;"
+        " print(sorted(m for m in ('numpy', 'torch', 'jax') if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "[]"
