@@ -1,7 +1,7 @@
 """Audit kinds beyond RoPE: sinusoidal tables, relative position biases (T5 buckets, ALiBi), relative scores.
 
 ```python
-from numeric.audit_kinds import audit_kind
+from numeric.audit.kinds.encodings import audit_kind
 
 report = audit_kind("mypkg.pe:table", kind="sinusoidal", layout="concat", frequencies="t2t", offset=2)
 report.verdict, report.root_cause, report.to_json()
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit_kinds._report import KindFinding, KindReport
+from numeric.audit.kinds._report import KindFinding, KindReport
 
 __all__ = ["KINDS", "PROPERTIES", "KindFinding", "KindReport", "audit_kind"]
 
@@ -40,19 +40,19 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
 
     **Returns:**
 
-    A `KindReport`. **Raises:** `numeric._targets.AuditError` (one line) for bad options or an unusable target.
+    A `KindReport`. **Raises:** `numeric.audit.calls.AuditError` (one line) for bad options or an unusable target.
     """
     import time
 
-    from numeric._targets import AuditError
+    from numeric.audit.calls import AuditError
 
     started = time.perf_counter()
     if kind == "sinusoidal":
-        from numeric.audit_kinds.sinusoidal import audit_sinusoidal as run
+        from numeric.audit.kinds.sinusoidal import audit_sinusoidal as run
     elif kind == "bias":
-        from numeric.audit_kinds.bias import audit_bias as run
+        from numeric.audit.kinds.bias import audit_bias as run
     elif kind == "scores":
-        from numeric.audit_kinds.scores import audit_scores as run
+        from numeric.audit.kinds.scores import audit_scores as run
     else:
         raise AuditError(f"--kind must be one of {', '.join(KINDS)}, got {kind!r}")
     report = run(target, **options)

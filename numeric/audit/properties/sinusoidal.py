@@ -12,18 +12,18 @@ from typing import Any
 import numpy as np
 
 from numeric._encoding_reference import SCHEMES, sinusoidal_frequencies
-from numeric._targets import BadOutput, Caller, CallFailed
-from numeric.audit_kinds._common import SEED, random_positions
-from numeric.audit_kinds._report import FindingLog
-from numeric.audit_kinds._session import KindSession, call_float64, caller_call
-from numeric.audit_kinds.sinusoidal_checks import (
+from numeric.audit.calls import BadOutput, Caller, CallFailed
+from numeric.audit.kinds._calls import KindSession, call_float64, caller_call
+from numeric.audit.kinds._common import SEED, random_positions
+from numeric.audit.kinds._report import FindingLog
+from numeric.audit.properties.sinusoidal_numeric import (
     certified_position,
     gram_shift_check,
     precision_sweep,
     shift_check,
     transferred_bound,
 )
-from numeric.audit_kinds.sinusoidal_structure import (
+from numeric.audit.properties.sinusoidal_structure import (
     Structure,
     angle_bound,
     estimate_frequencies,

@@ -22,9 +22,9 @@ import math
 import numpy as np
 
 from numeric import tolerances
-from numeric._audit_policy import accepted_angle_dtype, frequency_error_units, output_bound
 from numeric._encoding_reference import LAYOUTS, SCHEMES, sinusoidal_frequencies, sinusoidal_table
 from numeric._reference import DoubleDouble, angles_mod_2pi
+from numeric.audit.policy import accepted_angle_dtype, frequency_error_units, output_bound
 
 __all__ = ["Structure", "angle_bound", "find_offset", "find_structure", "match_spectrum", "spectrum_positions"]
 
@@ -79,7 +79,7 @@ def angle_bound(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: flo
     """Per-entry bound `(L, n)` on |table − exact| for a table that conforms to the policy (unit scale).
 
     The table entry sin(p·ωᵢ) or cos(p·ωᵢ) is the rotation of a basis vector, so the RoPE output bound applies
-    with |x₁| + |x₂| = 1 (`numeric._audit_policy.output_bound`): angle formed in float32 (float64 for float64
+    with |x₁| + |x₂| = 1 (`numeric.audit.policy.output_bound`): angle formed in float32 (float64 for float64
     tables) with ωᵢ computed through pow/exp (k_θ units), cos/sin in the angle dtype, one rounding to the
     table's dtype, plus the reference's own error.
     """

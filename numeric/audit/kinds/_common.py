@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from numeric import tolerances
-from numeric._targets import AuditError, Caller, CallFailed, TargetHung
-from numeric.audit_kinds._session import call_framework, convert, framework_copy
+from numeric.audit.calls import AuditError, Caller, CallFailed, TargetHung
+from numeric.audit.kinds._calls import call_framework, convert, framework_copy
 
 __all__ = ["SEED", "check_dtypes", "modifies_arguments", "precision_order", "random_positions"]
 

@@ -25,13 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from numeric._audit_policy import DEFAULT_SCORE_BUDGET
 from numeric._encoding_reference import LAYOUTS, SCHEMES
-from numeric._targets import AuditError, BadOutput, CallFailed
-from numeric.audit_kinds._common import check_dtypes, modifies_arguments, precision_order
-from numeric.audit_kinds._report import FindingLog, KindReport
-from numeric.audit_kinds._session import KindSession, call_float64, resolve_target
-from numeric.audit_kinds.sinusoidal_properties import CLAIMS, PROPERTIES, SinusoidalProperties
+from numeric.audit.calls import AuditError, BadOutput, CallFailed
+from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
+from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order
+from numeric.audit.kinds._report import FindingLog, KindReport, make_report
+from numeric.audit.policy import DEFAULT_SCORE_BUDGET
+from numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_sinusoidal"]
 
@@ -133,18 +133,10 @@ def audit_sinusoidal(
             raise AuditError(f"the target cannot be called in any requested dtype: {reasons}")
     else:
         runner.run(sorted(usable, key=precision_order))
-    return KindReport(
-        kind="sinusoidal",
-        target=loaded.name,
-        framework=session.framework,
-        properties=PROPERTIES,
-        options=options,
-        detected=runner.detected,
-        dtypes=dtype_info,
-        findings=log.findings,
-        not_evaluated=log.not_evaluated,
-        certified=runner.certified,
-        target_seconds=session.target_seconds(),
+    return make_report(
+        "sinusoidal", loaded.name, session.framework, PROPERTIES, options, runner.detected, dtype_info, log,
+        runner.certified, session.target_seconds(), head_dim=runner.width,
+        layout=str(runner.detected.get("layout", "unknown")), base=float(base),
     )
 
 

@@ -1,7 +1,8 @@
-"""The report of a `sinusoidal`, `bias` or `scores` audit: the RoPE report's JSON shape, plus the kind.
+"""The report of a `sinusoidal`, `bias` or `scores` audit: an `AuditReport` (`numeric.audit.results`) plus the kind's
+own fields.
 
-`KindReport.to_json()` keeps the keys every ropecheck report has (`target`, `verdict`, `framework`, `dtypes`,
-`findings` with `property`/`ok`/`detail`/`claims`, `certified`, `seconds`, `target_seconds`) and adds `kind`,
+`KindReport.to_json()` keeps every key of the RoPE report (`target`, `kind`, `verdict`, `framework`, `dtypes`,
+`findings` with `property`/`ok`/`detail`/`claims`, `certified`, `seconds`, `target_seconds`, …) and adds
 `options` (what was declared), `detected` (what the audit found: layout, frequencies, scheme, slopes, clipping…),
 `root_cause` (the first failing finding; the others it explains are listed under `not_evaluated` instead of
 failing again, GUIDE §5) and a `fix` on each failing finding. Exit codes are those of `ropecheck audit`: 0 pass,
@@ -14,9 +15,9 @@ import dataclasses
 import math
 from typing import Any
 
-from numeric._audit import Finding
+from numeric.audit.results import AuditReport, Finding
 
-__all__ = ["CLAIM_PAGE", "KindFinding", "KindReport"]
+__all__ = ["CLAIM_PAGE", "FindingLog", "KindFinding", "KindReport", "make_report"]
 
 #: Where a claim's page lives in the built docs (relative to the site root).
 CLAIM_PAGE = "claims/{claim}.html"
@@ -55,87 +56,78 @@ def _clean(value: Any) -> Any:
 
 
 @dataclasses.dataclass
-class KindReport:
-    """The result of auditing one target of a non-RoPE kind.
+class KindReport(AuditReport):
+    """The result of auditing one target of a non-RoPE kind: an `AuditReport` (same verdict, findings, dtypes,
+    certified, exit codes and JSON keys) with the kind's own fields.
 
-    **Fields:**
+    The RoPE header fields are filled where they mean something for the kind (`head_dim`: the table width or
+    the score's head dimension; `layout`: the table layout or the bias scheme; `base`: the declared base) and are
+    otherwise `"n/a"`/None.
 
-    - `kind`: `"sinusoidal"`, `"bias"` or `"scores"`.
-    - `target`, `framework`: as for RoPE.
+    **Fields (beyond `AuditReport`):**
+
     - `properties`: the property names of this kind, in evaluation order.
     - `options`: the declared options (base, layout, frequencies, offset, scheme, clip, max_position, …).
     - `detected`: what the audit measured about the target (layout, frequencies, offset, scale, heads, slopes…).
-    - `dtypes`: per dtype `{"status": ..., ...}`.
-    - `findings`: list of `KindFinding`.
     - `not_evaluated`: property → why it was not evaluated (the root cause that explains it, or a missing input).
-    - `certified`: per dtype, the largest position for which the transferred theorem stays within budget.
-    - `seconds`, `target_seconds`.
     """
 
-    kind: str
-    target: str
-    framework: str
-    properties: tuple[str, ...]
-    options: dict[str, Any]
-    detected: dict[str, Any]
-    dtypes: dict[str, dict[str, Any]]
-    findings: list[KindFinding]
+    properties: tuple[str, ...] = ()
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    detected: dict[str, Any] = dataclasses.field(default_factory=dict)
     not_evaluated: dict[str, str] = dataclasses.field(default_factory=dict)
-    certified: dict[str, Any] = dataclasses.field(default_factory=dict)
-    seconds: float = 0.0
-    target_seconds: float = 0.0
 
     @property
-    def verdict(self) -> str:
-        """`"pass"` when every finding holds, else `"fail"`."""
-        return "fail" if any(not finding.ok for finding in self.findings) else "pass"
-
-    @property
-    def ok(self) -> bool:
-        """Whether the target conforms."""
-        return self.verdict == "pass"
-
-    def failures(self) -> list[KindFinding]:
-        """The findings that fail."""
-        return [finding for finding in self.findings if not finding.ok]
-
-    @property
-    def root_cause(self) -> KindFinding | None:
+    def root_cause(self) -> Finding | None:
         """The first failing finding in evaluation order (the one to fix first)."""
         failing = self.failures()
-        return min(failing, key=lambda f: self.properties.index(f.property)) if failing else None
+        order = {name: index for index, name in enumerate(self.properties)}
+        return min(failing, key=lambda f: order.get(f.property, len(order))) if failing else None
 
+    @property
     def summary(self) -> str:
-        """One line: verdict, kind, and the root cause or the main detections."""
+        """One paragraph: verdict, kind, and the root cause with its fix, or the main detections."""
         root = self.root_cause
         if root is not None:
-            return f"FAIL ({self.kind}): {root.property}: {root.detail}"
+            fix = getattr(root, "fix", None)
+            return f"FAIL ({self.kind}): {root.property}: {root.detail}" + (f" Fix: {fix}" if fix else "")
         shown = ", ".join(
             f"{key} {value}" for key, value in self.detected.items() if not isinstance(value, list | dict)
         )
-        return f"PASS ({self.kind}): {shown}"
+        return f"PASS ({self.kind}): {shown}."
 
     def to_json(self) -> dict[str, Any]:
-        """The report as one JSON-ready object (the shape of the RoPE report, plus `kind` and the detections)."""
+        """`AuditReport.to_json()` plus `summary`, `root_cause`, `options`, `detected`, `not_evaluated`."""
+        out = super().to_json()
         root = self.root_cause
-        return _clean(
+        out.update(
             {
-                "target": self.target,
-                "kind": self.kind,
-                "verdict": self.verdict,
-                "summary": self.summary(),
+                "summary": self.summary,
                 "root_cause": None if root is None else root.to_json(),
-                "framework": self.framework,
                 "options": self.options,
                 "detected": self.detected,
-                "dtypes": self.dtypes,
-                "findings": [finding.to_json() for finding in self.findings],
                 "not_evaluated": self.not_evaluated,
-                "certified": self.certified,
-                "seconds": self.seconds,
-                "target_seconds": self.target_seconds,
             }
         )
+        return _clean(out)
+
+
+def make_report(
+    kind: str, loaded_name: str, framework: str, properties: tuple[str, ...], options: dict[str, Any],
+    detected: dict[str, Any], dtypes: dict[str, dict[str, Any]], log: FindingLog, certified: dict[str, Any],
+    target_seconds: float, *, head_dim: int = 0, layout: str = "n/a", base: float | None = None,
+) -> KindReport:
+    """Assemble a `KindReport`, findings sorted by evaluation order (stable within a property)."""
+    order = {name: index for index, name in enumerate(properties)}
+    findings = sorted(log.findings, key=lambda f: order.get(f.property, len(order)))
+    return KindReport(
+        target=loaded_name, framework=framework, head_dim=head_dim, rotary_dim=0,
+        max_position=int(options.get("max_position", 0)),
+        verdict="pass" if findings and all(f.ok for f in findings) else "fail",
+        layout=layout, direction="n/a", base=base, base_source="declared" if base is not None else "n/a",
+        scaling=None, dtypes=dtypes, findings=findings, certified=certified, target_seconds=target_seconds,
+        kind=kind, properties=properties, options=options, detected=detected, not_evaluated=log.not_evaluated,
+    )
 
 
 class FindingLog:

@@ -2,7 +2,7 @@
 
 Each probe is a tuple of NumPy arrays: integer positions (converted to the framework's integer arrays) and, for
 scores, float64 vectors rounded once to the audited dtype. Calls run on the audit's worker thread
-(`numeric._targets.Worker`), so a hung target is abandoned after `timeout` seconds and reported in one line.
+(`numeric.audit.calls.Worker`), so a hung target is abandoned after `timeout` seconds and reported in one line.
 
 How a target gets a dtype: scores receive q and k in it; a positions-only target (`pe(positions)`,
 `bias(q_positions, k_positions)`) is asked for it through a `dtype=` keyword when its signature has one, a class
@@ -20,20 +20,19 @@ from typing import Any
 
 import numpy as np
 
-from numeric._targets import (
+from numeric.audit.calls import (
     FRAMEWORKS,
     AuditError,
     BadOutput,
     Caller,
     CallFailed,
-    LoadedTarget,
     TargetHung,
     Worker,
-    framework_hints,
-    load_target,
+    numpy_dtype,
     one_line,
     to_float64,
 )
+from numeric.audit.targets import LoadedTarget, framework_hints, load_target
 
 __all__ = [
     "KindSession",
@@ -52,7 +51,7 @@ Probe = tuple[Any, ...]
 def resolve_target(target: Any, name: str | None, kind: str) -> LoadedTarget:
     """A `LoadedTarget` from a TARGET string, a built-in `KindAdapter`, or a callable/class."""
     if isinstance(target, str):
-        from numeric.audit_kinds.adapters import find_adapter
+        from numeric.audit.adapters.kinds import find_adapter
 
         adapter = find_adapter(target)
         if adapter is not None:
@@ -90,8 +89,6 @@ def _framework_dtype(framework: str, dtype: str) -> Any:
         import jax.numpy as jnp
 
         return getattr(jnp, dtype)
-    from numeric._targets import numpy_dtype
-
     return numpy_dtype(dtype)
 
 

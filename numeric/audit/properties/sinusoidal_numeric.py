@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from numeric import tolerances
-from numeric.audit_kinds.sinusoidal_structure import Structure, angle_bound, expected_table, pairs_of
+from numeric.audit.properties.sinusoidal_structure import Structure, angle_bound, expected_table, pairs_of
 
 __all__ = ["certified_position", "gram_shift_check", "precision_sweep", "shift_check"]
 
