@@ -29,7 +29,7 @@ def _np_dtype(dtype: Any) -> np.dtype:
 
 
 # ------------------------------------------------------------------------------------------------ verbatim copies
-def hf_relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):  # noqa: ANN001, ANN201
+def hf_relative_position_bucket(relative_position, bidirectional=True, num_buckets=32, max_distance=128):
     """transformers' T5Attention._relative_position_bucket (verbatim body; see the module docstring)."""
     import torch
 
@@ -60,18 +60,18 @@ def hf_relative_position_bucket(relative_position, bidirectional=True, num_bucke
     return relative_buckets
 
 
-def press_get_slopes(n):  # noqa: ANN001, ANN201
+def press_get_slopes(n):
     """Press et al.'s get_slopes (verbatim; see the module docstring)."""
-    def get_slopes_power_of_2(n):  # noqa: ANN001, ANN202
+    def get_slopes_power_of_2(n):
         start = (2**(-2**-(math.log2(n)-3)))
         ratio = start
         return [start*ratio**i for i in range(n)]
 
     if math.log2(n).is_integer():
-        return get_slopes_power_of_2(n)                   #In the paper, we only train models that have 2^a heads for some a. This function has
-    else:                                                 #some good properties that only occur when the input is a power of 2. To maintain that even
-        closest_power_of_2 = 2**math.floor(math.log2(n))  #when the number of heads is not a power of 2, we use this workaround.
-        return get_slopes_power_of_2(closest_power_of_2) + press_get_slopes(2*closest_power_of_2)[0::2][:n-closest_power_of_2]
+        return get_slopes_power_of_2(n)                   #In the paper, we only train models that have 2^a heads for some a. This function has  # noqa: E501
+    else:                                                 #some good properties that only occur when the input is a power of 2. To maintain that even  # noqa: E501
+        closest_power_of_2 = 2**math.floor(math.log2(n))  #when the number of heads is not a power of 2, we use this workaround.  # noqa: E501
+        return get_slopes_power_of_2(closest_power_of_2) + press_get_slopes(2*closest_power_of_2)[0::2][:n-closest_power_of_2]  # noqa: E501
 
 
 # ------------------------------------------------------------------------------------------------ T5

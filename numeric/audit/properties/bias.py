@@ -116,9 +116,10 @@ class BiasProperties:
                 for dtype in dtypes:
                     self.precision(dtype, scheme, row, relative)
         except _Uncallable as error:
-            for prop in PROPERTIES:
-                if not any(f.property == prop for f in self.log.findings):
-                    self.log.skip(prop, f"the target could not be called on a probe: {error}")
+            from numeric.audit.calls import AuditError
+
+            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
+            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
 
     def detect(self, scheme: dict[str, Any], row: np.ndarray, relative: np.ndarray, dtype: str) -> dict[str, Any]:
         if not scheme:

@@ -45,7 +45,8 @@ def read_table(obj: Any) -> np.ndarray | None:
     Looks for `relative_attention_bias` (an `nn.Embedding` or an array) on the callable, its bound instance
     (`__self__`) or its `__wrapped__`/`module` attribute.
     """
-    for holder in (obj, getattr(obj, "__self__", None), getattr(obj, "__wrapped__", None), getattr(obj, "module", None)):
+    holders = (obj, *(getattr(obj, name, None) for name in ("__self__", "__wrapped__", "module")))
+    for holder in holders:
         table = getattr(holder, "relative_attention_bias", None) if holder is not None else None
         if table is None:
             continue

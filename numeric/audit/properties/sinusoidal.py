@@ -140,9 +140,10 @@ class SinusoidalProperties:
                 self.relative_and_shift(dtypes, structure, scheme, estimates)
             self.aliasing(primary)
         except _Uncallable as error:
-            for prop in PROPERTIES:
-                if not any(f.property == prop for f in self.log.findings):
-                    self.log.skip(prop, f"the target could not be called on a probe: {error}")
+            from numeric.audit.calls import AuditError
+
+            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
+            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
 
     # -- state ------------------------------------------------------------------------------------------------
     def state(self, dtype: str) -> bool:
