@@ -16,11 +16,13 @@ properties (`numeric.audit.properties`) check it under the tolerance policy of `
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from numeric.audit import policy
+from numeric.audit.attribution import attribute_root_causes
 from numeric.audit.calls import AuditError, Worker
 from numeric.audit.context import AuditContext
 from numeric.audit.kinds import KINDS, get_kind
@@ -50,6 +52,9 @@ def audit(
     name: str | None = None,
     module_cast: bool = False,
     kind: str = "rope",
+    direction: str = "counter-clockwise",
+    partial: str | None = None,
+    strict: bool = False,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -74,6 +79,12 @@ def audit(
     - `module_cast`: built-in targets only: build each library module in float32, then cast the whole module to
       the audited dtype the way users cast models (`.to(dtype)` in torch, a dtype policy in Keras), one fresh
       module per dtype; without it the module stays float32 and only x has the audited dtype.
+    - `direction`: the declared direction, `"counter-clockwise"` (RoFormer, default) or `"clockwise"` (a
+      convention equivalent up to the sign of W_k: declare it and the audit holds the target to it).
+    - `partial`: where a partial rotary's pairs sit: `"first"` (the first r coordinates, half-split or
+      interleaved among them, θ from r) or `"p-rope"` (pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d));
+      None detects either.
+    - `strict`: an undeclared base is a failure (the pytest plugin's default), not only a loud note.
     - `kind`: what the target is (`numeric.audit.kinds.KINDS`; default `"rope"`).
 
     **Returns:**
@@ -98,6 +109,9 @@ def audit(
         budget=budget,
         progress=progress,
         module_cast=module_cast,
+        direction=direction,
+        partial=partial,
+        strict=strict,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
@@ -116,6 +130,14 @@ def audit(
         )
     session = Session(loaded, options, Worker())
     session.detect()
+    if session.framework and not session.returns_bad_output:
+        first_dtype = next((d for d in options.dtypes if not session.caller(d).supports(d)), None)
+        length = None if first_dtype is None else session.table_length(options.max_position, first_dtype)
+        if length is not None:
+            if length < 2:
+                raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
+            session.table_positions = length
+            options = dataclasses.replace(options, max_position=length)
     report = run_kind(session, options, kind)
     report.seconds = time.perf_counter() - started
     report.target_seconds = session.target_seconds()
@@ -138,7 +160,7 @@ def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
         ),
     )
     verdict = "pass" if findings and all(f.ok for f in findings) else "fail"
-    return AuditReport(
+    report = AuditReport(
         target=session.loaded.name,
         framework=session.framework,
         head_dim=ctx.d,
@@ -155,4 +177,8 @@ def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
         certified=ctx.certified,
         angle_error=ctx.angle_error,
         kind=kind.name,
+        table_positions=session.table_positions,
+        notes=ctx.notes,
     )
+    attribute_root_causes(report)
+    return report
