@@ -20,11 +20,11 @@ class Llama3NpRope:
         self.freqs_cos, self.freqs_sin = np.cos(freqs), np.sin(freqs)
 
     def __call__(self, x: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        xri = x.reshape(x.shape[:-1] + (-1, 2))
+        xri = x.reshape((*x.shape[:-1], -1, 2))
         x_r, x_i = (part.squeeze(-1) for part in np.split(xri, 2, axis=-1))
         cos, sin = self.freqs_cos[positions], self.freqs_sin[positions]
         out = np.stack([x_r * cos - x_i * sin, x_r * sin + x_i * cos], axis=-1)
-        return out.reshape(out.shape[:-2] + (-1,))
+        return out.reshape((*out.shape[:-2], -1))
 
 
 class Llama3NpRopeSameDtype(Llama3NpRope):
@@ -38,8 +38,8 @@ class BugLlama3NpSwappedParts(Llama3NpRope):
     """[np] with real and imaginary parts swapped in the reshape (pairs read as (x_i, x_r)): clockwise."""
 
     def __call__(self, x: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        xri = x.reshape(x.shape[:-1] + (-1, 2))
+        xri = x.reshape((*x.shape[:-1], -1, 2))
         x_i, x_r = (part.squeeze(-1) for part in np.split(xri, 2, axis=-1))
         cos, sin = self.freqs_cos[positions], self.freqs_sin[positions]
         out = np.stack([x_r * sin + x_i * cos, x_r * cos - x_i * sin], axis=-1)
-        return out.reshape(out.shape[:-2] + (-1,)).astype(x.dtype)
+        return out.reshape((*out.shape[:-2], -1)).astype(x.dtype)
