@@ -40,6 +40,7 @@ class Options:
     direction: str = "counter-clockwise"
     partial: str | None = None
     strict: bool = False
+    dtypes_explicit: bool = True
 
 
 def validate(**raw: Any) -> Options:
@@ -64,6 +65,9 @@ def validate(**raw: Any) -> Options:
     elif scaling is not None and not isinstance(scaling, Scaling):
         raise AuditError(f"scaling must be a spec string such as 'linear:4', got {type(scaling).__name__}")
     dtypes = raw["dtypes"]
+    dtypes_explicit = dtypes is not None
+    if dtypes is None:
+        dtypes = DEFAULT_DTYPES
     if isinstance(dtypes, str):
         dtypes = [part.strip() for part in dtypes.split(",") if part.strip()]
     dtypes = tuple(dict.fromkeys(str(d) for d in dtypes))
@@ -113,4 +117,5 @@ def validate(**raw: Any) -> Options:
         direction=direction,
         partial=partial,
         strict=bool(raw.get("strict", False)),
+        dtypes_explicit=dtypes_explicit,
     )

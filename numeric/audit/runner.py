@@ -21,12 +21,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from numeric.audit import policy
 from numeric.audit.attribution import attribute_root_causes
-from numeric.audit.calls import AuditError, Worker
+from numeric.audit.calls import AuditError, CallFailed, Worker
 from numeric.audit.context import AuditContext
 from numeric.audit.kinds import KINDS, get_kind
-from numeric.audit.options import DEFAULT_DTYPES, Options, validate
+from numeric.audit.options import Options, validate
 from numeric.audit.results import AuditReport
 from numeric.audit.scaling import Scaling
 from numeric.audit.session import Session
@@ -43,7 +45,7 @@ def audit(
     scaling: str | Scaling | None = None,
     rotary_dim: int | None = None,
     max_position: int = 32768,
-    dtypes: Sequence[str] | str = DEFAULT_DTYPES,
+    dtypes: Sequence[str] | str | None = None,
     framework: str = "auto",
     head_dim: int | None = None,
     timeout: float = 30.0,
@@ -69,7 +71,9 @@ def audit(
     - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `numeric.audit.scaling`) or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
     - `max_position`: the context length audited: every position 0…max_position−1.
-    - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string.
+    - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string;
+      None: the dtypes models run in (`DEFAULT_DTYPES`: float32, bfloat16, float16), or float64 alone when the
+      target is float64-native (returns float64 for float32 input).
     - `framework`: `"auto"` (detect), `"numpy"`, `"torch"` or `"jax"`.
     - `head_dim`: d; None tries common head sizes (128 first).
     - `timeout`: seconds one call may take before the target counts as hung.
@@ -130,6 +134,12 @@ def audit(
         )
     session = Session(loaded, options, Worker())
     session.detect()
+    notes: list[str] = []
+    if session.framework and not session.returns_bad_output and not options.dtypes_explicit:
+        native = float64_native(session, options)
+        if native:
+            options = dataclasses.replace(options, dtypes=("float64",))
+            notes.append(native)
     if session.framework and not session.returns_bad_output:
         first_dtype = next((d for d in options.dtypes if not session.caller(d).supports(d)), None)
         length = None if first_dtype is None else session.table_length(options.max_position, first_dtype)
@@ -138,18 +148,38 @@ def audit(
                 raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
             session.table_positions = length
             options = dataclasses.replace(options, max_position=length)
-    report = run_kind(session, options, kind)
+    report = run_kind(session, options, kind, notes)
     report.seconds = time.perf_counter() - started
     report.target_seconds = session.target_seconds()
     return report
 
 
-def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
+def float64_native(session: Session, options: Options) -> str | None:
+    """A note when the target computes in float64 whatever x's dtype (it returns float64 for float32 input): such
+    a target is audited in float64 by default, not failed for an output dtype it never claimed."""
+    if options.dtypes[0] != "float32" or session.caller("float32").supports("float32"):
+        return None
+    x = np.zeros((1, 2, session.head_dim))
+    x[..., 0] = 1.0
+    try:
+        _, dtype = session.caller("float32").call(x, np.arange(2), "float32")
+    except CallFailed:
+        return None
+    if dtype != "float64":
+        return None
+    return (
+        "The target returns float64 for float32 input (it computes in float64): audited in float64. Request"
+        " --dtypes float32,... to hold it to the dtypes a model runs in."
+    )
+
+
+def run_kind(session: Session, options: Options, kind_name: str, notes: list[str] | None = None) -> AuditReport:
     """Run one kind's properties on a detected session and assemble the report."""
     if kind_name not in KINDS:
         raise AuditError(f"unknown kind {kind_name!r}; choose from {', '.join(KINDS)}")
     kind = get_kind(kind_name)
     ctx = AuditContext(session, options)
+    ctx.notes.extend(notes or [])
     header = kind.run(ctx)
     order = {name: i for i, name in enumerate(kind.properties)}
     findings = sorted(

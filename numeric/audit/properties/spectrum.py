@@ -36,6 +36,11 @@ KNOWN_BASES = {
 }
 
 
+#: A θ̂ᵢ further than this from θᵢ (relative) is wrong mathematics, not precision: rounding θ to any dtype audited
+#: (bfloat16: 2⁻⁹) moves it by less than half of this.
+THETA_RELATIVE_TOLERANCE = 2.0**-7
+
+
 @dataclasses.dataclass
 class PendingSpectrum:
     """The spectrum's measurement, judged after the sweep has found the primary dtype's precision class."""
@@ -52,7 +57,7 @@ class PendingSpectrum:
         """Add the spectrum finding (unless the root cause was already reported)."""
         if self.reported:
             return
-        ratio, position, pair, error = self.worst["policy"]
+        ratio, position, _pair, error = self.worst["policy"]
         last = int(self.positions[-1])
         found = f"θᵢ follow {self.label} for all {len(self.thetas)} pairs (positions 0…{last})"
         if ratio <= 1:
@@ -70,15 +75,10 @@ class PendingSpectrum:
                 position=position,
             )
             return
-        ctx.add(
-            "spectrum",
-            False,
-            f"θᵢ match {self.label}, but the angle of pair {pair} is off by {error:.3g} rad at position {position},"
-            f" more than any precision class explains in {self.dtype}.",
-            fix="form the angles as positions·θᵢ in float32 or wider from exact integer positions",
-            max_error=error,
-            position=position,
+        detail, fix = _mismatch_message(
+            self.worst, self.estimated, self.thetas, self.label, ctx.options.scaling is None
         )
+        ctx.add("spectrum", False, detail, fix=fix, max_error=error, position=position)
 
 
 def check_spectrum(
@@ -168,19 +168,12 @@ def check_spectrum(
             fix=f"declare the base the model was trained with, e.g. --base {ideal.base:g}",
         )
         return ideal, pending
-    if any(worst[c.name][0] <= 1 for c in classes):
+    relative = np.abs(estimated / np.where(thetas != 0, thetas, np.inf) - 1)
+    systematic = bool(np.nanmax(relative, initial=0.0) > THETA_RELATIVE_TOLERANCE)
+    if any(worst[c.name][0] <= 1 for c in classes) and not systematic:
         return ideal, pending
-    # Wrong mathematics: no precision class explains the angles.
-    _ratio, position, pair, error = worst["policy"]
-    ratio_text = estimated[pair] / thetas[pair] if thetas[pair] else math.inf
-    detail = (
-        f"θ of pair {pair} is {estimated[pair]:.6g}, expected {thetas[pair]:.6g} for {label}"
-        f" (ratio {ratio_text:.4g}); angle off by {error:.3g} rad at position {position}."
-    )
-    fix = "compute θᵢ = base^(−2i/r) with the declared base and scaling"
-    if options.scaling is None and abs(estimated[0] - 1) > 1e-3 and estimated[0] > 0:
-        detail += f" θ₀ = {estimated[0]:.4g} ≠ 1: a scaling such as linear:{1 / estimated[0]:.4g} may apply."
-        fix += ", or declare the scaling the target applies (--scaling)"
+    # Wrong mathematics: θ itself differs by more than rounding θ to any dtype could.
+    detail, fix = _mismatch_message(worst, estimated, thetas, label, options.scaling is None)
     if options.base is not None:
         fitted = best_fitting_base()
         if fits(fitted):
@@ -188,8 +181,27 @@ def check_spectrum(
             fix += f", or declare --base {fitted:g} if that is the model's base"
             ideal = dataclasses.replace(ideal, base=fitted, theta_units=policy.frequency_error_units(fitted, factor))
     pending.reported = True
-    ctx.add("spectrum", False, detail, fix=fix, max_error=error, position=position)
+    ctx.add("spectrum", False, detail, fix=fix, max_error=worst["policy"][3], position=worst["policy"][1])
     return ideal, pending
+
+
+def _mismatch_message(
+    worst: dict[str, tuple[float, int, int, float]], estimated: np.ndarray, thetas: np.ndarray, label: str, bare: bool
+) -> tuple[str, str]:
+    """(detail, fix) of a θ that is not the declared one."""
+    relative = np.abs(estimated / np.where(thetas != 0, thetas, np.inf) - 1)
+    pair = int(np.nanargmax(relative)) if relative.size else 0
+    _ratio, position, _pair, error = worst["policy"]
+    ratio_text = estimated[pair] / thetas[pair] if thetas[pair] else math.inf
+    detail = (
+        f"θ of pair {pair} is {estimated[pair]:.6g}, expected {thetas[pair]:.6g} for {label}"
+        f" (ratio {ratio_text:.4g}); angle off by {error:.3g} rad at position {position}."
+    )
+    fix = "compute θᵢ = base^(−2i/r) with the declared base and scaling"
+    if bare and abs(estimated[0] - 1) > 1e-3 and estimated[0] > 0:
+        detail += f" θ₀ = {estimated[0]:.4g} ≠ 1: a scaling such as linear:{1 / estimated[0]:.4g} may apply."
+        fix += ", or declare the scaling the target applies (--scaling)"
+    return detail, fix
 
 
 def _note_inferred_base(ctx: AuditContext, base: float) -> None:
