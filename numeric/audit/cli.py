@@ -28,12 +28,35 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+#: The declarable conventions, as `--help` prints them (the README and docs/audit-guide.md say the same).
+CONVENTIONS = """\
+declarable conventions (each is a real convention, not a bug, when the model was trained with it):
+  --direction clockwise   the rotation (x1 cos + x2 sin, -x1 sin + x2 cos): equivalent to counter-clockwise up
+                          to the sign of W_k; without it a clockwise target fails `direction` (one root cause)
+  --rotary-dim R --partial first
+                          partial rotary on the first R coordinates (half-split or interleaved among them),
+                          theta_i = base^(-2i/R), the rest passed through (GPT-NeoX rotary_pct, Phi)
+  --rotary-dim R --partial p-rope
+                          p-RoPE: pairs (i, i + d/2) for i < R/2 with theta_i = base^(-2i/d), the rest unrotated
+  --scaling yarn:F,orig=N,truncate=false
+                          YaRN without rounding the correction range (HF's `truncate: False`)
+  --scaling yarn:F,...,attn=G | attn=softmax
+                          YaRN's attention factor: G overrides 0.1 ln F + 1 in cos/sin; `softmax` declares that it
+                          is applied in the softmax scale instead, so cos/sin carry none
+defaults: the dtypes models run in (float32, bfloat16, float16; float64 with --dtypes, or alone when the target
+returns float64 for float32 input); an undeclared base is inferred and said loudly (a failure with --strict);
+a target that raises beyond position N-1 (a fixed-length table) is audited on 0...N-1 and the report says so.
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The `ropecheck audit` argument parser."""
     from numeric.audit.policy import DEFAULT_SCORE_BUDGET
 
     parser = _Parser(
         prog="ropecheck audit",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=CONVENTIONS,
         description=(
             "Certify a RoPE implementation fn(x, positions) -> y (x: (..., L, d), positions: (L,) integers) by"
             " extracting its per-position linear map and comparing it with a high-precision reference."
@@ -59,13 +82,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scaling",
         help="linear:F, ntk:F, dynamic:F[,orig=N], yarn:F[,orig=N], llama3:F[,orig=N,low=1,high=4], "
-        "longrope:F[,orig=N,short=a/b/…,long=a/b/…]",
+        "longrope:F[,orig=N,short=a/b/…,long=a/b/…]; yarn also truncate=false and attn=G|softmax (see below)",
+    )
+    parser.add_argument(
+        "--direction",
+        default="counter-clockwise",
+        help="declared direction: counter-clockwise (default, RoFormer) or clockwise (see below)",
+    )
+    parser.add_argument("--partial", help="partial rotary placement: first or p-rope (default: detected; see below)")
+    parser.add_argument(
+        "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
     parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
     parser.add_argument(
         "--dtypes",
-        help="comma-separated dtypes (default: float32,bfloat16,float16,float64; with --all: float32,bfloat16,float16)",
+        help="comma-separated dtypes (default: float32,bfloat16,float16 — float64 on request, or alone for a"
+        " float64-native target)",
     )
     parser.add_argument("--framework", default="auto", help="auto (default), numpy, torch or jax")
     parser.add_argument("--head-dim", type=int, help="head dimension d (default: tries 128, 64, …)")
@@ -123,7 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             scaling=args.scaling,
             rotary_dim=args.rotary_dim,
             max_position=32768 if args.max_position is None else args.max_position,
-            dtypes=args.dtypes or "float32,bfloat16,float16,float64",
+            dtypes=args.dtypes or None,
+            direction=args.direction,
+            partial=args.partial,
+            strict=args.strict,
             framework=args.framework,
             head_dim=args.head_dim,
             timeout=args.timeout,

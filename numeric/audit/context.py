@@ -43,13 +43,47 @@ class AuditContext:
         self.angle_error: dict[str, np.ndarray] = {}
         self.theta_units = 1.0
         self.base_source = "declared"
+        #: dtype → the precision class the sweep found (`policy.PrecisionClass`; the policy when it holds).
+        self.precision_class: dict[str, Any] = {}
+        #: Loud remarks for the summary that are not findings (an undeclared base, a table length).
+        self.notes: list[str] = []
+        #: A constant gain ρ ≠ g found by the norm property's root-cause check, else None.
+        self.gain_measured: float | None = None
 
-    def add(self, prop: str, ok: bool, detail: str, **numbers: Any) -> None:
-        """Record a finding of property `prop` (numbers: dtype, max_error, bound, position)."""
+    def add(
+        self,
+        prop: str,
+        ok: bool,
+        detail: str,
+        *,
+        fix: str | None = None,
+        status: str = "",
+        explained_by: str | None = None,
+        **numbers: Any,
+    ) -> Finding:
+        """Record a finding of property `prop` (numbers: dtype, max_error, bound, position); a failing one with
+        its fix in words. A passing finding judged at a detected precision class (see `policy.PrecisionClass`)
+        reads "ok at <class> precision"."""
         clean = {
             k: v if v is None or k == "dtype" else (int(v) if k == "position" else float(v)) for k, v in numbers.items()
         }
-        self.findings.append(Finding(prop, bool(ok), detail, claims_of(prop), **clean))
+        dtype = clean.get("dtype")
+        precision = self.precision_class.get(dtype) if dtype else None
+        if ok and not status and precision is not None and not precision.is_policy and prop != "precision":
+            status, explained_by = "explained", "precision"
+            detail = f"ok at {precision.name} precision (see precision): {detail}"
+        finding = Finding(
+            prop,
+            bool(ok),
+            detail,
+            claims_of(prop),
+            status=status,
+            fix=None if ok else fix,
+            explained_by=explained_by,
+            **clean,
+        )
+        self.findings.append(finding)
+        return finding
 
     @property
     def attention_factor(self) -> float:
@@ -62,7 +96,15 @@ class AuditContext:
             y, _ = self.session.caller(dtype).call(x, positions, dtype)
         except CallFailed as error:
             where = f"positions {int(positions.min())}…{int(positions.max())}"
-            self.add(prop, False, f"The target raised {error.reason} (x of shape {x.shape}, {where}).", dtype=dtype)
+            self.add(
+                prop,
+                False,
+                f"Could not call the target on this property's probe (x of shape {x.shape}, {where}): it raised"
+                f" {error.reason}. This says nothing about the mathematics of {prop}.",
+                status="could not call",
+                fix="make fn(x, positions) accept any contiguous x of shape (..., L, d) and any integer positions",
+                dtype=dtype,
+            )
             return None
         return y
 

@@ -57,7 +57,8 @@ class Structure:
 
     - `pairs`: `(n, 2)` int array of coordinate pairs (a, b), a < b, in frequency order (sorted by a).
     - `passthrough`: coordinates that never mix (left as they are, e.g. partial rotary).
-    - `layout`: `"interleaved"` (2i, 2i+1), `"half"` (i, i + r/2), `"other"` or `"none"` (nothing rotates).
+    - `layout`: `"interleaved"` (2i, 2i+1), `"half"` (i, i + r/2), `"p-rope"` (i, i + d/2 for i < r/2, the rest
+      passed through), `"other"` or `"none"` (nothing rotates).
     - `rotary_dim`: r = 2n.
     - `direction`: `"counter-clockwise"`, `"clockwise"`, `"mixed"` or `"unknown"`.
     - `problems`: why M(p) is not a 2×2 rotation per pair (empty when it is).
@@ -98,7 +99,7 @@ def _layout(pairs: np.ndarray, d: int) -> str:
         return "none"
     r = 2 * len(pairs)
     if set(pairs.reshape(-1).tolist()) != set(range(r)):
-        return "other"
+        return _partial_layout(pairs, d) or "other"
     index = np.arange(len(pairs))
     if np.array_equal(pairs[:, 0], 2 * index) and np.array_equal(pairs[:, 1], 2 * index + 1):
         return "interleaved"
@@ -107,11 +108,68 @@ def _layout(pairs: np.ndarray, d: int) -> str:
     return "other"
 
 
-def entry_bound(positions: np.ndarray, dtype: str, theta_units: float, attention_factor: float) -> np.ndarray:
+def _partial_layout(pairs: np.ndarray, d: int) -> str | None:
+    """p-RoPE's placement: pairs (i, i + d/2) for i < r/2 over the whole head, the rest passed through."""
+    index = np.arange(len(pairs))
+    if 0 < 2 * len(pairs) < d and np.array_equal(pairs[:, 0], index) and np.array_equal(pairs[:, 1], index + d // 2):
+        return "p-rope"
+    return None
+
+
+#: A coordinate pair mixes when its accumulated mass is at least this fraction of the strongest mixing either
+#: coordinate shows (see `mixing_support`).
+MIXING_FRACTION = 1e-3
+
+
+def mixing_support(
+    matrices: np.ndarray, positions: np.ndarray, dtype: str, theta_units: float, attention_factor: float
+) -> np.ndarray:
+    """Which coordinates mix, by one statistical test accumulated over every probed position.
+
+    For each coordinate pair (j, k) the mass S_jk = Σ_p |M_jk(p)| + |M_kj(p)| is summed over all positions. A slow
+    pair (θ ≈ 10⁻⁷ rad/position) has a tiny sine at any one position but a mass that grows with Σ p, while an entry
+    the ideal has at 0 stays at 0 (or at rounding noise) everywhere. (j, k) mix when S_jk exceeds both the noise
+    floor — L times the per-entry bound at position 1, the smallest bound of any position that rotates — and
+    `MIXING_FRACTION` of the strongest mass of j or of k (so rounding noise beside a real rotation is not mixing,
+    while a leak of 0.1 % of a rotation is). The same test decides pairs, pass-through coordinates and layouts.
+
+    **Arguments:**
+
+    - `matrices`: `(L, d, d)` per-position maps.
+    - `positions`: `(L,)` their positions.
+    - `dtype`, `theta_units`, `attention_factor`: as for `entry_bound`.
+
+    **Returns:**
+
+    A symmetric boolean `(d, d)` array, False on the diagonal.
+    """
+    d = matrices.shape[-1]
+    off_diagonal = np.abs(matrices) * (1 - np.eye(d))
+    mass = off_diagonal.sum(axis=0)
+    mass = np.nan_to_num(mass + mass.T, nan=np.inf)
+    floor = positions.size * float(entry_bound(np.ones(1, dtype=np.int64), dtype, theta_units, attention_factor)[0])
+    strongest = mass.max(axis=1)
+    relative = MIXING_FRACTION * np.maximum(strongest[:, np.newaxis], strongest[np.newaxis, :])
+    return (mass > floor) & (mass > relative)
+
+
+def entry_bound(
+    positions: np.ndarray,
+    dtype: str,
+    theta_units: float,
+    attention_factor: float,
+    precision: policy.PrecisionClass | None = None,
+) -> np.ndarray:
     """A frequency-independent per-entry bound for basis probes: the policy bound at θ = 1, the largest θ of
     any RoPE (θ₀ = base⁰), shape `(L,)`."""
     bound = policy.output_bound(
-        1.0, positions, np.ones(1), dtype, theta_units=theta_units, attention_factor=attention_factor
+        1.0,
+        positions,
+        np.ones(1),
+        dtype,
+        theta_units=theta_units,
+        attention_factor=attention_factor,
+        precision=precision,
     )
     return bound[:, 0]
 
@@ -136,9 +194,7 @@ def find_structure(
     """
     d = matrices.shape[-1]
     beta = entry_bound(positions, dtype, theta_units, attention_factor)[:, np.newaxis, np.newaxis]
-    off_diagonal = np.abs(matrices) * (1 - np.eye(d))
-    support = np.any(off_diagonal > beta, axis=0)
-    support = support | support.T
+    support = mixing_support(matrices, positions, dtype, theta_units, attention_factor)
     problems: list[str] = []
     pairs, passthrough = [], []
     for group in _components(support):

@@ -32,7 +32,17 @@ __all__ = [
 
 @dataclasses.dataclass
 class Ideal:
-    """The ideal the target is held to: g·R(m) with θ from base/scaling, over the detected (or assumed) pairing."""
+    """The ideal the target is held to: g·R(s·(m + δ)) with θ from base/scaling, over the detected pairing.
+
+    Root-cause attribution adjusts the ideal to what the target was found to do (the detected direction s, a
+    position offset δ, a measured gain, the measured base, a precision class per dtype), so that the properties
+    after a root cause are judged against it and read "see <root cause>" instead of failing again.
+
+    **Fields:** `d`, `pairs` `(n, 2)`, `passthrough`, `base`, `scaling`, `theta_units` (k_θ); `sign` (+1
+    counter-clockwise, −1 clockwise); `offset` δ; `gain` (a measured g overriding the scaling's); `frequency_dim`
+    (the d in θᵢ = base^(−2i/d): the rotary dimension, or the head dimension for p-RoPE); `classes` (dtype →
+    `policy.PrecisionClass` the bounds are charged at).
+    """
 
     d: int
     pairs: np.ndarray
@@ -40,6 +50,11 @@ class Ideal:
     base: float
     scaling: Scaling | None
     theta_units: float
+    sign: float = 1.0
+    offset: int = 0
+    gain: float | None = None
+    frequency_dim: int | None = None
+    classes: dict[str, policy.PrecisionClass] = dataclasses.field(default_factory=dict)
 
     @property
     def rotary_dim(self) -> int:
@@ -47,16 +62,42 @@ class Ideal:
 
     @property
     def attention_factor(self) -> float:
+        if self.gain is not None:
+            return self.gain
         return 1.0 if self.scaling is None else self.scaling.attention_factor()
 
     def inverse_frequencies(self, positions: np.ndarray) -> Any:
-        length = int(positions.max()) + 1 if positions.size else 1
-        return scaled_inverse_frequencies(self.rotary_dim, self.base, self.scaling, length)
+        length = int(positions.max()) + 1 + self.offset if positions.size else 1
+        dim = self.frequency_dim or self.rotary_dim
+        frequencies = scaled_inverse_frequencies(dim, self.base, self.scaling, max(length, 1))
+        if dim == self.rotary_dim:
+            return frequencies
+        count = len(self.pairs)
+        return dataclasses.replace(
+            frequencies, hi=frequencies.hi[:count], lo=frequencies.lo[:count], tail=frequencies.tail[:count]
+        )
+
+    def cos_sin(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, Any]:
+        """(cos, s·sin, θ) of the ideal at `positions` (offset and direction applied), float64 `(L, n)`."""
+        frequencies = self.inverse_frequencies(positions)
+        cosine, sine = reference_cos_sin(np.asarray(positions) + self.offset, frequencies)
+        return cosine, self.sign * sine, frequencies
+
+    def bound(self, weight: Any, positions: np.ndarray, thetas: np.ndarray, dtype: str) -> np.ndarray:
+        """The per-pair output bound at this ideal's precision class for `dtype` (the policy when none)."""
+        return policy.output_bound(
+            weight,
+            np.asarray(positions) + self.offset,
+            thetas,
+            dtype,
+            theta_units=self.theta_units,
+            attention_factor=self.attention_factor,
+            precision=self.classes.get(dtype),
+        )
 
     def expected(self, x: np.ndarray, positions: np.ndarray, dtype: str) -> tuple[np.ndarray, np.ndarray]:
-        """(exact g·R(m)x, per-coordinate policy bound), both of x's shape `(..., L, d)`, x held exactly."""
-        frequencies = self.inverse_frequencies(positions)
-        cosine, sine = reference_cos_sin(positions, frequencies)
+        """(exact g·R(m)x, per-coordinate bound), both of x's shape `(..., L, d)`, x held exactly."""
+        cosine, sine, frequencies = self.cos_sin(positions)
         g = self.attention_factor
         a, b = self.pairs[:, 0], self.pairs[:, 1]
         xa, xb = x[..., a], x[..., b]
@@ -64,14 +105,7 @@ class Ideal:
         expected[..., a] = g * (xa * cosine - xb * sine)
         expected[..., b] = g * (xa * sine + xb * cosine)
         bound = np.empty_like(x)
-        pair_bound = policy.output_bound(
-            np.abs(xa) + np.abs(xb),
-            positions,
-            frequencies.hi,
-            dtype,
-            theta_units=self.theta_units,
-            attention_factor=g,
-        )
+        pair_bound = self.bound(np.abs(xa) + np.abs(xb), positions, frequencies.hi, dtype)
         bound[..., a] = pair_bound
         bound[..., b] = pair_bound
         bound[..., self.passthrough] = policy.passthrough_bound(x[..., self.passthrough], dtype)
@@ -152,6 +186,7 @@ def layout_name(layout: str) -> str:
     return {
         "interleaved": "interleaved pairs (2i, 2i+1)",
         "half": "half-split pairs (i, i + d/2)",
+        "p-rope": "p-RoPE pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d), the rest passed through",
         "other": "a pairing that is neither interleaved nor half-split",
         "none": "no pairs",
     }.get(layout, layout)

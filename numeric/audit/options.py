@@ -10,9 +10,13 @@ from numeric.audit._numerics import tolerances
 from numeric.audit.calls import FRAMEWORKS, AuditError
 from numeric.audit.scaling import Scaling, parse_scaling
 
-__all__ = ["DEFAULT_DTYPES", "PRECISION_ORDER", "Options", "validate"]
+__all__ = ["ALL_DTYPES", "DEFAULT_DTYPES", "DIRECTIONS", "PARTIAL_PLACEMENTS", "PRECISION_ORDER", "Options", "validate"]
 
-DEFAULT_DTYPES = ("float32", "bfloat16", "float16", "float64")
+#: The dtypes models run in; float64 is audited on request (`dtypes=...`), never by default.
+DEFAULT_DTYPES = ("float32", "bfloat16", "float16")
+ALL_DTYPES = ("float32", "bfloat16", "float16", "float64")
+DIRECTIONS = ("counter-clockwise", "clockwise")
+PARTIAL_PLACEMENTS = ("first", "p-rope")
 #: Most precise first: the dtype the structure is extracted in.
 PRECISION_ORDER = ("float64", "float32", "float16", "bfloat16")
 #: Positions 0…SMALL_POSITIONS−1 give the small matrices of the structure, identity and state checks.
@@ -33,6 +37,10 @@ class Options:
     budget: float
     progress: bool
     module_cast: bool = False
+    direction: str = "counter-clockwise"
+    partial: str | None = None
+    strict: bool = False
+    dtypes_explicit: bool = True
 
 
 def validate(**raw: Any) -> Options:
@@ -57,12 +65,15 @@ def validate(**raw: Any) -> Options:
     elif scaling is not None and not isinstance(scaling, Scaling):
         raise AuditError(f"scaling must be a spec string such as 'linear:4', got {type(scaling).__name__}")
     dtypes = raw["dtypes"]
+    dtypes_explicit = dtypes is not None
+    if dtypes is None:
+        dtypes = DEFAULT_DTYPES
     if isinstance(dtypes, str):
         dtypes = [part.strip() for part in dtypes.split(",") if part.strip()]
     dtypes = tuple(dict.fromkeys(str(d) for d in dtypes))
     unknown = [d for d in dtypes if d not in tolerances.DTYPES]
     if unknown or not dtypes:
-        raise AuditError(f"unknown dtype(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(DEFAULT_DTYPES)}")
+        raise AuditError(f"unknown dtype(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(ALL_DTYPES)}")
     framework = raw["framework"]
     if framework not in ("auto", *FRAMEWORKS):
         raise AuditError(f"--framework must be auto, numpy, torch or jax, got {framework!r}")
@@ -80,6 +91,13 @@ def validate(**raw: Any) -> Options:
             raise AuditError(f"--rotary-dim must be even, positive and at most the head dimension, got {rotary_dim}")
     if not float(raw["timeout"]) > 0:
         raise AuditError("--timeout must be positive")
+    direction = {"ccw": "counter-clockwise", "cw": "clockwise"}.get(raw.get("direction") or "", raw.get("direction"))
+    direction = direction or "counter-clockwise"
+    if direction not in DIRECTIONS:
+        raise AuditError(f"--direction must be counter-clockwise or clockwise, got {raw.get('direction')!r}")
+    partial = raw.get("partial")
+    if partial is not None and partial not in PARTIAL_PLACEMENTS:
+        raise AuditError(f"--partial must be first or p-rope, got {partial!r}")
     budget = float(raw["budget"])
     if not budget > 0:
         raise AuditError("--budget must be positive")
@@ -96,4 +114,8 @@ def validate(**raw: Any) -> Options:
         budget=budget,
         progress=bool(raw["progress"]),
         module_cast=bool(raw.get("module_cast", False)),
+        direction=direction,
+        partial=partial,
+        strict=bool(raw.get("strict", False)),
+        dtypes_explicit=dtypes_explicit,
     )

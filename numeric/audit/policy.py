@@ -58,6 +58,7 @@ two for a scaling formula. The reference (`numeric._reference.reference_cos_sin`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -71,6 +72,7 @@ unit_roundoff = tolerances.unit_roundoff
 
 __all__ = [
     "DEFAULT_SCORE_BUDGET",
+    "PrecisionClass",
     "accepted_angle_dtype",
     "accumulation_dtype",
     "certified_position",
@@ -78,6 +80,7 @@ __all__ = [
     "orthogonality_bound",
     "output_bound",
     "passthrough_bound",
+    "precision_classes",
     "score_bound",
 ]
 
@@ -88,6 +91,69 @@ DEFAULT_SCORE_BUDGET = 4 * unit_roundoff("bfloat16")
 _POW_UNITS = 2.0
 _RECIPROCAL_UNITS = 1.0
 _SCALING_UNITS = 2.0
+
+
+@dataclasses.dataclass(frozen=True)
+class PrecisionClass:
+    """A way of computing a RoPE, as coarse as its bound: the policy's own, or a coarser one a target may have.
+
+    Root-cause attribution: when outputs leave the policy bound but stay within a coarser class's bound, the
+    deviation is *that* precision (named in the precision finding, with its fix); the other properties are then
+    judged at the class's bound and read "ok at <class> precision".
+
+    **Fields:**
+
+    - `name`: what the target does, e.g. `"angles formed in float32"` (`"policy"` for the policy itself).
+    - `bound_dtype`: the dtype the rotation's products are charged in.
+    - `angle_dtype`: the dtype positions, θ, the angle and cos/sin are charged in.
+    - `fix`: the fix in words.
+    """
+
+    name: str
+    bound_dtype: str
+    angle_dtype: str
+    fix: str = ""
+
+    @property
+    def is_policy(self) -> bool:
+        """Whether this is the policy itself."""
+        return self.name == "policy"
+
+
+def precision_classes(dtype: str) -> list[PrecisionClass]:
+    """The policy for `dtype` outputs, then the coarser classes a target may have, finest first.
+
+    **Arguments:**
+
+    - `dtype`: the output dtype.
+
+    **Returns:**
+
+    A list of `PrecisionClass`, the policy first.
+    """
+    classes = [PrecisionClass("policy", dtype, accepted_angle_dtype(dtype))]
+    if dtype == "float64":
+        classes += [
+            PrecisionClass(
+                "angles formed in float32",
+                "float64",
+                "float32",
+                "form positions·θ, cos and sin in float64 for float64 inputs (e.g. do not build θ or the cos/sin cache"
+                " in float32)",
+            ),
+            PrecisionClass(
+                "rotation computed in float32",
+                "float32",
+                "float32",
+                "compute the rotation in x's dtype: float64 inputs are rotated in float32 and cast back",
+            ),
+        ]
+    fix16 = "form positions, θ and the angles in float32 (cast cos/sin to x's dtype only at the end)"
+    classes += [
+        PrecisionClass("positions or angles held in float16", dtype, "float16", fix16),
+        PrecisionClass("positions or angles held in bfloat16", dtype, "bfloat16", fix16),
+    ]
+    return classes
 
 
 def accepted_angle_dtype(dtype: str) -> str:
@@ -138,8 +204,10 @@ def output_bound(
     *,
     theta_units: float,
     attention_factor: float = 1.0,
+    precision: PrecisionClass | None = None,
 ) -> np.ndarray:
-    """Per-coordinate bound on |implementation output − g·exact rotation| under the audit policy.
+    """Per-coordinate bound on |implementation output − g·exact rotation| under the audit policy (or under a coarser
+    precision class, for root-cause attribution).
 
     **Arguments:**
 
@@ -149,12 +217,15 @@ def output_bound(
     - `dtype`: the output dtype name.
     - `theta_units`: k_θ from `frequency_error_units`.
     - `attention_factor`: g, the declared scaling's attention factor (1 for none).
+    - `precision`: a `PrecisionClass` to charge instead of the policy (None: the policy).
 
     **Returns:**
 
     The bound, float64 array of shape `(L, n)` (broadcast with `x_abs_pair_sum`'s shape).
     """
     angle_dtype = accepted_angle_dtype(dtype)
+    if precision is not None and not precision.is_policy:
+        dtype, angle_dtype = precision.bound_dtype, precision.angle_dtype
     position_column = np.asarray(positions, dtype=np.float64)[:, np.newaxis]
     thetas = np.asarray(thetas, dtype=np.float64)
     weight = np.asarray(x_abs_pair_sum, dtype=np.float64)

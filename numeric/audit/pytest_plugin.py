@@ -7,7 +7,9 @@ loads: NumPy, torch and JAX are imported only when the first item runs.
 
 Options: `--rope-impl TARGET` (`package.module:attr`, `path/to/file.py:attr`, or a built-in target), and
 `--rope-base`, `--rope-layout`, `--rope-scaling`, `--rope-rotary-dim`, `--rope-max-position`, `--rope-dtypes`,
-`--rope-framework`, `--rope-head-dim`, `--rope-timeout` with the meaning of the `ropecheck audit` options.
+`--rope-framework`, `--rope-head-dim`, `--rope-timeout`, `--rope-direction`, `--rope-partial` with the meaning of
+the `ropecheck audit` options. Unlike the command line, the plugin is strict by default: an undeclared base fails
+(`--rope-no-strict` makes it a note).
 """
 
 from __future__ import annotations
@@ -30,7 +32,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rope-scaling", default=None, help="scaling spec, e.g. linear:4 or yarn:8,orig=4096")
     group.addoption("--rope-rotary-dim", type=int, default=None, help="expected rotary dimension")
     group.addoption("--rope-max-position", type=int, default=32768, help="audit positions 0…N−1")
-    group.addoption("--rope-dtypes", default="float32,bfloat16,float16,float64", help="comma-separated dtypes")
+    group.addoption("--rope-dtypes", default=None, help="comma-separated dtypes (default: float32,bfloat16,float16)")
+    group.addoption("--rope-direction", default="counter-clockwise", help="counter-clockwise or clockwise")
+    group.addoption("--rope-partial", default=None, help="partial rotary placement: first or p-rope")
+    group.addoption(
+        "--rope-no-strict",
+        action="store_true",
+        help="let an undeclared base pass with a note (by default it fails: declare --rope-base)",
+    )
     group.addoption("--rope-framework", default="auto", help="auto, numpy, torch or jax")
     group.addoption("--rope-head-dim", type=int, default=None, help="head dimension d")
     group.addoption("--rope-timeout", type=float, default=30.0, help="seconds one call may take")
@@ -66,7 +75,8 @@ class RopePropertyItem(pytest.Item):
             lines = []
             for finding in failing:
                 where = f"[{finding.dtype}] " if finding.dtype else ""
-                lines.append(f"{where}{finding.detail} (claims: {', '.join(finding.claims)})")
+                fix = f" Fix: {finding.fix}." if finding.fix else ""
+                lines.append(f"{where}{finding.detail}{fix} (claims: {', '.join(finding.claims)})")
             raise RopeAuditFailure("\n".join(lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
@@ -102,6 +112,9 @@ def _run_audit(config: pytest.Config) -> Any:
             framework=config.getoption("--rope-framework"),
             head_dim=config.getoption("--rope-head-dim"),
             timeout=config.getoption("--rope-timeout"),
+            direction=config.getoption("--rope-direction"),
+            partial=config.getoption("--rope-partial"),
+            strict=not config.getoption("--rope-no-strict"),
         )
     except AuditError as error:
         outcome = str(error)

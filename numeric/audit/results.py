@@ -23,11 +23,16 @@ class Finding:
 
     **Fields:**
 
-    - `property`: one of `PROPERTIES`.
-    - `ok`: whether it holds.
+    - `property`: a property name of the audited kind.
+    - `ok`: whether it holds (True also for a deviation explained by another finding's root cause).
     - `detail`: one or two sentences a newcomer can act on.
     - `claims`: ledger claim IDs it bears on.
     - `dtype`, `max_error`, `bound`, `position`: where the check is numeric (position: the first failing one).
+    - `status`: `"pass"`, `"fail"` (a root cause), `"explained"` (ok at a detected precision class, or a
+      consequence of another finding's root cause: `explained_by` names it), or `"could not call"` (the target
+      raised on this property's probe: never a mathematical failure).
+    - `fix`: for a root cause, the fix in words.
+    - `explained_by`: the property whose root cause explains this finding.
     """
 
     property: str
@@ -38,11 +43,18 @@ class Finding:
     max_error: float | None = None
     bound: float | None = None
     position: int | None = None
+    status: str = ""
+    fix: str | None = None
+    explained_by: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.status:
+            self.status = "pass" if self.ok else "fail"
 
     def to_json(self) -> dict[str, Any]:
         """The finding as in `--json` (optional keys only when set)."""
-        out: dict[str, Any] = {"property": self.property, "ok": self.ok}
-        for key in ("dtype", "max_error", "bound", "position"):
+        out: dict[str, Any] = {"property": self.property, "ok": self.ok, "status": self.status}
+        for key in ("dtype", "max_error", "bound", "position", "fix", "explained_by"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -66,6 +78,11 @@ class AuditReport:
     - `findings`: list of `Finding`.
     - `certified`: per dtype the largest position certified at the score-error budget.
     - `seconds`, `target_seconds`: wall time of the audit and time spent inside the target.
+    - `kind`: what was audited (`numeric.audit.kinds`).
+    - `summary`: one paragraph — verdict, root cause(s), fix (`numeric.audit.attribution`).
+    - `root_causes`: `{"property", "dtype", "detail", "fix"}` per root cause.
+    - `table_positions`: N when the target accepts only positions 0…N−1 (a fixed-length table), else None.
+    - `notes`: loud remarks that are not failures (an undeclared base, a table length).
     - `angle_error`: per dtype, the largest angle error of any pair at each position (for plots).
     """
 
@@ -87,6 +104,10 @@ class AuditReport:
     target_seconds: float = 0.0
     angle_error: dict[str, np.ndarray] = dataclasses.field(default_factory=dict, repr=False)
     kind: str = "rope"
+    summary: str = ""
+    root_causes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    table_positions: int | None = None
+    notes: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -103,6 +124,10 @@ class AuditReport:
             "target": self.target,
             "kind": self.kind,
             "verdict": self.verdict,
+            "summary": self.summary,
+            "root_causes": self.root_causes,
+            "notes": self.notes,
+            "table_positions": self.table_positions,
             "layout": self.layout,
             "direction": self.direction,
             "base": self.base,

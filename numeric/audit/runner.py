@@ -16,15 +16,19 @@ properties (`numeric.audit.properties`) check it under the tolerance policy of `
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from numeric.audit import policy
-from numeric.audit.calls import AuditError, Worker
+from numeric.audit.attribution import attribute_root_causes
+from numeric.audit.calls import AuditError, CallFailed, Worker
 from numeric.audit.context import AuditContext
 from numeric.audit.kinds import KINDS, get_kind
-from numeric.audit.options import DEFAULT_DTYPES, Options, validate
+from numeric.audit.options import Options, validate
 from numeric.audit.results import AuditReport
 from numeric.audit.scaling import Scaling
 from numeric.audit.session import Session
@@ -41,7 +45,7 @@ def audit(
     scaling: str | Scaling | None = None,
     rotary_dim: int | None = None,
     max_position: int = 32768,
-    dtypes: Sequence[str] | str = DEFAULT_DTYPES,
+    dtypes: Sequence[str] | str | None = None,
     framework: str = "auto",
     head_dim: int | None = None,
     timeout: float = 30.0,
@@ -50,6 +54,9 @@ def audit(
     name: str | None = None,
     module_cast: bool = False,
     kind: str = "rope",
+    direction: str = "counter-clockwise",
+    partial: str | None = None,
+    strict: bool = False,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -64,7 +71,9 @@ def audit(
     - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `numeric.audit.scaling`) or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
     - `max_position`: the context length audited: every position 0…max_position−1.
-    - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string.
+    - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string;
+      None: the dtypes models run in (`DEFAULT_DTYPES`: float32, bfloat16, float16), or float64 alone when the
+      target is float64-native (returns float64 for float32 input).
     - `framework`: `"auto"` (detect), `"numpy"`, `"torch"` or `"jax"`.
     - `head_dim`: d; None tries common head sizes (128 first).
     - `timeout`: seconds one call may take before the target counts as hung.
@@ -74,6 +83,12 @@ def audit(
     - `module_cast`: built-in targets only: build each library module in float32, then cast the whole module to
       the audited dtype the way users cast models (`.to(dtype)` in torch, a dtype policy in Keras), one fresh
       module per dtype; without it the module stays float32 and only x has the audited dtype.
+    - `direction`: the declared direction, `"counter-clockwise"` (RoFormer, default) or `"clockwise"` (a
+      convention equivalent up to the sign of W_k: declare it and the audit holds the target to it).
+    - `partial`: where a partial rotary's pairs sit: `"first"` (the first r coordinates, half-split or
+      interleaved among them, θ from r) or `"p-rope"` (pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d));
+      None detects either.
+    - `strict`: an undeclared base is a failure (the pytest plugin's default), not only a loud note.
     - `kind`: what the target is (`numeric.audit.kinds.KINDS`; default `"rope"`).
 
     **Returns:**
@@ -98,6 +113,9 @@ def audit(
         budget=budget,
         progress=progress,
         module_cast=module_cast,
+        direction=direction,
+        partial=partial,
+        strict=strict,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
@@ -116,18 +134,52 @@ def audit(
         )
     session = Session(loaded, options, Worker())
     session.detect()
-    report = run_kind(session, options, kind)
+    notes: list[str] = []
+    if session.framework and not session.returns_bad_output and not options.dtypes_explicit:
+        native = float64_native(session, options)
+        if native:
+            options = dataclasses.replace(options, dtypes=("float64",))
+            notes.append(native)
+    if session.framework and not session.returns_bad_output:
+        first_dtype = next((d for d in options.dtypes if not session.caller(d).supports(d)), None)
+        length = None if first_dtype is None else session.table_length(options.max_position, first_dtype)
+        if length is not None:
+            if length < 2:
+                raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
+            session.table_positions = length
+            options = dataclasses.replace(options, max_position=length)
+    report = run_kind(session, options, kind, notes)
     report.seconds = time.perf_counter() - started
     report.target_seconds = session.target_seconds()
     return report
 
 
-def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
+def float64_native(session: Session, options: Options) -> str | None:
+    """A note when the target computes in float64 whatever x's dtype (it returns float64 for float32 input): such
+    a target is audited in float64 by default, not failed for an output dtype it never claimed."""
+    if options.dtypes[0] != "float32" or session.caller("float32").supports("float32"):
+        return None
+    x = np.zeros((1, 2, session.head_dim))
+    x[..., 0] = 1.0
+    try:
+        _, dtype = session.caller("float32").call(x, np.arange(2), "float32")
+    except CallFailed:
+        return None
+    if dtype != "float64":
+        return None
+    return (
+        "The target returns float64 for float32 input (it computes in float64): audited in float64. Request"
+        " --dtypes float32,... to hold it to the dtypes a model runs in."
+    )
+
+
+def run_kind(session: Session, options: Options, kind_name: str, notes: list[str] | None = None) -> AuditReport:
     """Run one kind's properties on a detected session and assemble the report."""
     if kind_name not in KINDS:
         raise AuditError(f"unknown kind {kind_name!r}; choose from {', '.join(KINDS)}")
     kind = get_kind(kind_name)
     ctx = AuditContext(session, options)
+    ctx.notes.extend(notes or [])
     header = kind.run(ctx)
     order = {name: i for i, name in enumerate(kind.properties)}
     findings = sorted(
@@ -138,7 +190,7 @@ def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
         ),
     )
     verdict = "pass" if findings and all(f.ok for f in findings) else "fail"
-    return AuditReport(
+    report = AuditReport(
         target=session.loaded.name,
         framework=session.framework,
         head_dim=ctx.d,
@@ -155,4 +207,8 @@ def run_kind(session: Session, options: Options, kind_name: str) -> AuditReport:
         certified=ctx.certified,
         angle_error=ctx.angle_error,
         kind=kind.name,
+        table_positions=session.table_positions,
+        notes=ctx.notes,
     )
+    attribute_root_causes(report)
+    return report

@@ -8,16 +8,19 @@ Su et al. 2021, Eq. 15) has θᵢ = base^(−2i/d), i = 0…d/2−1, with d the 
 - `ntk:F` — NTK-aware scaled RoPE (bloc97 2023; Peng et al. 2023 §3.2): base′ = base·F^(d/(d−2)).
 - `dynamic:F[,orig=N]` — dynamic NTK as Hugging Face transformers defines it:
   base′ = base·(F·s/N − (F − 1))^(d/(d−2)) with s = max(N, the call's largest position + 1).
-- `yarn:F[,orig=N,beta_fast=32,beta_slow=1]` — YaRN (Peng et al. 2023, arXiv:2309.00071, Eq. 18–20), below;
+- `yarn:F[,orig=N,beta_fast=32,beta_slow=1,truncate=false,attn=G|softmax]` — YaRN (Peng et al. 2023,
+  arXiv:2309.00071, Eq. 18–20), below;
   attention factor g = 0.1·ln F + 1.
 - `llama3:F[,orig=N,low=1,high=4]` — Llama 3 (Meta 2024, `apply_scaling`): band smoothing, below.
 - `longrope:F[,orig=N,short=…,long=…]` — LongRoPE (Ding et al. 2024, arXiv:2402.13753), Phi-3: θᵢ′ = θᵢ/λᵢ with
   λ the long factors when the call's largest position + 1 > N, else the short ones; g = √(1 + ln F / ln N).
 
-Every other kind has g = 1.
+Every other kind has g = 1. `attn=G` overrides g (YaRN, LongRoPE); `attn=softmax` declares that g is applied in
+the softmax scale (scores × g²) instead of in cos/sin, so the rotation itself is audited with g = 1.
 
 **YaRN** (as in transformers `_compute_yarn_parameters`): with the correction dimension
-c(r) = d·ln(N/(2π·r)) / (2·ln base), low = ⌊c(β_fast)⌋ ∨ 0, high = ⌈c(β_slow)⌉ ∧ (d − 1), the ramp
+c(r) = d·ln(N/(2π·r)) / (2·ln base), low = ⌊c(β_fast)⌋ ∨ 0, high = ⌈c(β_slow)⌉ ∧ (d − 1) (without ⌊⌋ and ⌈⌉
+with `truncate=false`, HF's `truncate: False`), the ramp
 γᵢ = clamp((i − low)/(high − low), 0, 1) (high += 0.001 when equal) and the extrapolation weight wᵢ = 1 − γᵢ:
 θᵢ′ = (θᵢ/F)·(1 − wᵢ) + θᵢ·wᵢ. High-frequency pairs (many rotations within N) keep θᵢ, low-frequency pairs are
 interpolated by F. cos and sin are multiplied by g = 0.1·ln F + 1 (1 for F ≤ 1).
@@ -50,7 +53,7 @@ _KEYS = {
     "linear": set(),
     "ntk": set(),
     "dynamic": {"orig"},
-    "yarn": {"orig", "beta_fast", "beta_slow", "attn"},
+    "yarn": {"orig", "beta_fast", "beta_slow", "attn", "truncate"},
     "llama3": {"orig", "low", "high"},
     "longrope": {"orig", "short", "long", "attn"},
 }
@@ -69,6 +72,10 @@ class Scaling:
     - `beta_fast`, `beta_slow`: YaRN's rotation counts.
     - `attention`: an explicit attention factor g overriding the paper's formula.
     - `short`, `long`: LongRoPE's per-pair factors (None: the defaults).
+    - `truncate`: YaRN only — round the correction range to integers (floor/ceil, as the paper and HF's default);
+      `truncate=false` keeps it fractional (HF's `truncate: False`).
+    - `attention_in_softmax`: `attn=softmax` — the attention factor g is applied in the softmax scale (scores
+      multiplied by g², e.g. by the attention kernel), so cos/sin carry no factor and the audit expects g = 1.
     """
 
     kind: str
@@ -81,6 +88,8 @@ class Scaling:
     attention: float | None = None
     short: tuple[float, ...] | None = None
     long: tuple[float, ...] | None = None
+    truncate: bool = True
+    attention_in_softmax: bool = False
 
     @property
     def depends_on_call(self) -> bool:
@@ -89,6 +98,8 @@ class Scaling:
 
     def attention_factor(self) -> float:
         """g: YaRN's 0.1·ln F + 1, LongRoPE's √(1 + ln F / ln N), else 1 (or the explicit override)."""
+        if self.attention_in_softmax:
+            return 1.0
         if self.attention is not None:
             return float(self.attention)
         if self.kind == "yarn":
@@ -107,7 +118,11 @@ class Scaling:
             parts += [f"low={self.low:g}", f"high={self.high:g}"]
         if self.kind == "yarn" and (self.beta_fast, self.beta_slow) != (32.0, 1.0):
             parts += [f"beta_fast={self.beta_fast:g}", f"beta_slow={self.beta_slow:g}"]
-        if self.attention is not None:
+        if self.kind == "yarn" and not self.truncate:
+            parts.append("truncate=false")
+        if self.attention_in_softmax:
+            parts.append("attn=softmax")
+        elif self.attention is not None:
             parts.append(f"attn={self.attention:g}")
         for name in ("short", "long"):
             values = getattr(self, name)
@@ -135,7 +150,11 @@ class Scaling:
             out.update(low_freq_factor=self.low, high_freq_factor=self.high)
         if self.kind == "yarn":
             out.update(beta_fast=self.beta_fast, beta_slow=self.beta_slow)
-        if self.attention is not None:
+            if not self.truncate:
+                out["truncate"] = False
+        if self.attention_in_softmax:
+            out["attention_factor"] = 1.0
+        elif self.attention is not None:
             out["attention_factor"] = self.attention
         if self.short is not None:
             out["short_factor"] = list(self.short)
@@ -186,6 +205,12 @@ def parse_scaling(spec: str) -> Scaling:
                     raise ValueError
             elif key in ("short", "long"):
                 values[key] = tuple(float(v) for v in value.split("/"))
+            elif key == "truncate":
+                if value.strip().lower() not in ("true", "false"):
+                    raise ValueError
+                values["truncate"] = value.strip().lower() == "true"
+            elif key == "attn" and value.strip().lower() == "softmax":
+                values["attention_in_softmax"] = True
             else:
                 values[{"attn": "attention"}.get(key, key)] = float(value)
         except ValueError:
@@ -207,10 +232,12 @@ def _yarn(scaling: Scaling, rotary_dim: int, base: mpmath.mpf) -> list[mpmath.mp
     def correction_dim(rotations: float) -> mpmath.mpf:
         return (rotary_dim * mpmath.log(original / (rotations * 2 * mpmath.pi))) / (2 * mpmath.log(base))
 
-    low = max(int(mpmath.floor(correction_dim(scaling.beta_fast))), 0)
-    high = min(int(mpmath.ceil(correction_dim(scaling.beta_slow))), rotary_dim - 1)
-    low_value, high_value = mpmath.mpf(low), mpmath.mpf(high)
-    if low == high:
+    low_value, high_value = correction_dim(scaling.beta_fast), correction_dim(scaling.beta_slow)
+    if scaling.truncate:
+        low_value, high_value = mpmath.floor(low_value), mpmath.ceil(high_value)
+    low_value = max(low_value, mpmath.mpf(0))
+    high_value = min(high_value, mpmath.mpf(rotary_dim - 1))
+    if low_value == high_value:
         high_value += mpmath.mpf("0.001")
     thetas = []
     for i, theta in enumerate(_plain(rotary_dim, base)):

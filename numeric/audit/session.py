@@ -34,6 +34,9 @@ class Session:
         self.head_dim = 0
         self._callers: dict[str, Caller] = {}
         self._shared: Caller | None = None
+        #: N when the target holds a fixed-length table of N positions (set by the runner), else None.
+        self.table_positions: int | None = None
+        self.returns_bad_output = False
         self.extra_callers: list[Caller] = []
 
     # -- building
@@ -122,6 +125,7 @@ class Session:
         if bad_output is not None:
             # It runs but returns the wrong thing: a contract finding, not an error.
             self.framework, self.head_dim, caller = bad_output
+            self.returns_bad_output = True
             if self.loaded.adapter is None:
                 self._shared = caller
             return
@@ -130,6 +134,33 @@ class Session:
             f"cannot call the target with x of shape (1, 4, d), {tried}, {', '.join(frameworks)} inputs:"
             f" {first_error or 'no framework accepted it'}"
         )
+
+    def table_length(self, max_position: int, dtype: str) -> int | None:
+        """N when the target raises for positions ≥ N < `max_position` (a fixed-length cos/sin table), else None.
+
+        Found by bisection on single-position calls that raise: position 0 is accepted (`detect` called it).
+        """
+        caller = self.caller(dtype)
+        x = np.zeros((1, 1, self.head_dim))
+        x[..., 0] = 1.0
+
+        def accepts(position: int) -> bool:
+            try:
+                caller.call(x, np.array([position]), dtype)
+            except CallFailed:
+                return False
+            return True
+
+        if accepts(max_position - 1):
+            return None
+        low, high = 0, max_position - 1  # accepts(low), not accepts(high)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if accepts(middle):
+                low = middle
+            else:
+                high = middle
+        return low + 1
 
     def caller(self, dtype: str) -> Caller:
         """The caller for one dtype."""

@@ -21,8 +21,9 @@ from numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
 from numeric.audit.properties import PROPERTIES
 from numeric.audit.properties.contract import check_contract
 from numeric.audit.properties.direction import check_direction
-from numeric.audit.properties.identity import check_identity
+from numeric.audit.properties.identity import check_identity, measure_offset
 from numeric.audit.properties.linearity import check_linearity
+from numeric.audit.properties.norm import measure_gain
 from numeric.audit.properties.pairing import check_pairing
 from numeric.audit.properties.positions import check_positions
 from numeric.audit.properties.precision import check_precision
@@ -73,18 +74,24 @@ class RopeKind:
         structure = find_structure(
             matrices, np.concatenate([small, large]), primary, ctx.theta_units, ctx.attention_factor
         )
+        # Root causes first, each adjusting the ideal so that what it explains is judged against what the
+        # target does (numeric.audit.attribution): pairing, direction, magnitude, a position offset, the base.
         ideal = check_pairing(ctx, structure)
-        check_direction(ctx, structure)
-        ideal = check_spectrum(ctx, ideal, matrices_small, small, primary, structure)
+        ideal = check_direction(ctx, structure, ideal)
+        ideal = measure_gain(ctx, ideal, matrices_small, small, primary)
+        ideal = measure_offset(ctx, ideal, matrices_small, small, primary)
+        ideal, spectrum = check_spectrum(ctx, ideal, matrices_small, small, primary, structure)
         ctx.theta_units = ideal.theta_units
-        small_by_dtype = {primary: matrices_small}
-        for dtype in usable:
-            if dtype not in small_by_dtype:
-                small_by_dtype[dtype] = extract_matrices(ctx.session.caller(dtype), small[:2], dtype, ctx.d)
-            check_identity(ctx, ideal, small_by_dtype[dtype][:1], dtype)
+        # The sweep finds each dtype's precision class; every later check is judged at it.
+        check_precision(ctx, ideal, usable)
+        ideal.classes.update(ctx.precision_class)
+        spectrum.report(ctx)
+        if not ideal.offset:
+            for dtype in usable:
+                matrix = matrices_small if dtype == primary else None
+                check_identity(ctx, ideal, matrix, dtype)
         for dtype in usable:
             check_linearity(ctx, ideal, dtype)
-        check_precision(ctx, ideal, usable)
         for dtype in usable:
             check_relative(ctx, ideal, dtype)
             check_positions(ctx, ideal, dtype)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from numeric.audit import policy
-from numeric.audit._numerics import reference_cos_sin, tolerances
+from numeric.audit._numerics import tolerances
 from numeric.audit.calls import CallFailed, numpy_dtype
 from numeric.audit.context import AuditContext
 from numeric.audit.extract import (
@@ -59,6 +59,9 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
             "norm_worst": (0.0, 0.0, 0.0, 0),
             "norm_first": None,
             "raised": None,
+            "classes": policy.precision_classes(dtype)[1:],
+            "class_worst": {},
+            "class_norm_worst": {},
         }
         for dtype in dtypes
     }
@@ -66,8 +69,7 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
     with Progress(ctx.options.progress).running(n * len(dtypes)) as progress:
         for start in range(0, n, chunk):
             positions = np.arange(start, min(start + chunk, n))
-            frequencies = ideal.inverse_frequencies(positions)
-            cosine, sine = reference_cos_sin(positions, frequencies)
+            cosine, sine, frequencies = ideal.cos_sin(positions)
             gc, gs = g * cosine, g * sine
             for dtype in dtypes:
                 s = state[dtype]
@@ -82,14 +84,7 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                 ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
                 sb = -y[1][:, a]
                 da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
-                bounds = policy.output_bound(
-                    s["weights"],
-                    positions,
-                    frequencies.hi,
-                    dtype,
-                    theta_units=ideal.theta_units,
-                    attention_factor=g,
-                )
+                bounds = ideal.bound(s["weights"], positions, frequencies.hi, dtype)
                 beta, beta_random = bounds[0], bounds[1]
                 ra, rb = s["random"]
                 random_error = np.maximum(
@@ -114,6 +109,8 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     )
                 if s["first"] is None and per_position.max() > 1:
                     s["first"] = int(positions[int(np.argmax(per_position > 1))])
+                if per_position.max() > 1:
+                    _charge_classes(ideal, s, positions, frequencies.hi, dtype, basis_error, random_error, candidates)
                 # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB).
                 block_error = np.sqrt(da * da + db * db + dc * dc + dd * dd)
                 if ideal.passthrough.size:
@@ -141,9 +138,64 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     )
                 if s["norm_first"] is None and norm_ratio.max() > 1:
                     s["norm_first"] = int(positions[int(np.argmax(norm_ratio > 1))])
+                if norm_ratio.max() > 1:
+                    _charge_norm_classes(ideal, s, positions, frequencies.hi, dtype, orthogonality)
                 progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
     for dtype in dtypes:
         sweep_findings(ctx, ideal, dtype, state[dtype])
+
+
+def _class_bounds(ideal: Ideal, s: dict[str, Any], positions: np.ndarray, thetas: np.ndarray, dtype: str):
+    for precision in s["classes"]:
+        bounds = policy.output_bound(
+            s["weights"],
+            positions + ideal.offset,
+            thetas,
+            dtype,
+            theta_units=ideal.theta_units,
+            attention_factor=ideal.attention_factor,
+            precision=precision,
+        )
+        yield precision, bounds
+
+
+def _charge_classes(
+    ideal: Ideal,
+    s: dict[str, Any],
+    positions: np.ndarray,
+    thetas: np.ndarray,
+    dtype: str,
+    basis_error: np.ndarray,
+    random_error: np.ndarray,
+    candidates: list[tuple[np.ndarray, np.ndarray]],
+) -> None:
+    """For a chunk over the policy bound: the worst ratio under each coarser precision class (root causes)."""
+    kept = [bound_ratio(errors, bounds).max() for errors, bounds in candidates[2:]]
+    for precision, bounds in _class_bounds(ideal, s, positions, thetas, dtype):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.nan_to_num(np.maximum(basis_error / bounds[0], random_error / bounds[1]), nan=np.inf)
+        worst = max([float(ratio.max()), *kept])
+        s["class_worst"][precision.name] = max(s["class_worst"].get(precision.name, 0.0), worst)
+
+
+def _charge_norm_classes(
+    ideal: Ideal, s: dict[str, Any], positions: np.ndarray, thetas: np.ndarray, dtype: str, orthogonality: np.ndarray
+) -> None:
+    for precision, bounds in _class_bounds(ideal, s, positions, thetas, dtype):
+        ratio = float(bound_ratio(orthogonality, policy.orthogonality_bound(bounds[0], ideal.attention_factor)).max())
+        s["class_norm_worst"][precision.name] = max(s["class_norm_worst"].get(precision.name, 0.0), ratio)
+
+
+def classify(s: dict[str, Any], dtype: str) -> policy.PrecisionClass | None:
+    """The finest precision class whose bound holds the whole sweep (the policy when it does), or None: then the
+    deviation is not a precision matter (wrong mathematics)."""
+    classes = policy.precision_classes(dtype)
+    if s["worst"][0] <= 1:
+        return classes[0]
+    for precision in classes[1:]:
+        if s["class_worst"].get(precision.name, np.inf) <= 1:
+            return precision
+    return None
 
 
 def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any]) -> None:
@@ -152,10 +204,18 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
     ratio, error, bound, where = s["worst"]
     if s["raised"] is not None:
         position, reason = s["raised"]
-        ctx.add("precision", False, f"The target raised {reason} for positions from {position}.", dtype=dtype)
-        ctx.add("norm", False, f"Not evaluated beyond position {position}: the target raised.", dtype=dtype)
+        ctx.add(
+            "precision",
+            False,
+            f"Could not call the target for positions from {position} (it raised {reason}); positions up to"
+            f" {position - 1} were audited. This says nothing about the mathematics.",
+            status="could not call",
+            fix=f"accept every position below --max-position, or audit with --max-position {position}",
+            dtype=dtype,
+        )
         s["matrix_error"][position:] = np.inf
     elif ratio <= 1:
+        ctx.precision_class[dtype] = policy.precision_classes(dtype)[0]
         ctx.add(
             "precision",
             True,
@@ -169,15 +229,26 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
         )
     else:
         first = s["first"]
-        detail = (
-            f"Outputs leave the policy bound from position {first} on (worst: off by {error:.3g} against"
-            f" {bound:.3g} at position {where}); the policy accepts angles formed in {angle_dtype} for {dtype}"
-            " outputs"
-        )
+        found = classify(s, dtype)
+        where_text = f"from position {first} on (worst: off by {error:.3g} against {bound:.3g} at position {where})"
+        if found is not None:
+            ctx.precision_class[dtype] = found
+            detail = (
+                f"Precision class: {found.name}. Outputs leave the policy bound {where_text}, and stay within the"
+                f" bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
+                f" {angle_dtype} for {dtype} outputs"
+            )
+            fix = found.fix
+        else:
+            detail = (
+                f"Outputs leave the policy bound {where_text}, beyond what any precision class explains; the"
+                f" policy accepts angles formed in {angle_dtype} for {dtype} outputs"
+            )
+            fix = "rotate position p by exactly p·θᵢ (check the positions, θ and the cos/sin table)"
         if first is not None and first > 0:
             hint = precision_hint(first)
             detail += f"; {hint}" if hint else ""
-        ctx.add("precision", False, detail + ".", dtype=dtype, max_error=error, bound=bound, position=first)
+        ctx.add("precision", False, detail + ".", fix=fix, dtype=dtype, max_error=error, bound=bound, position=first)
     if s["raised"] is None:
         check_norm(ctx, ideal, dtype, s)
     certified = policy.certified_position(s["matrix_error"], ctx.d, dtype, ctx.options.budget, ideal.attention_factor)

@@ -1,17 +1,18 @@
-"""The terminal summary of an `AuditReport` (rich)."""
+"""The terminal summary of an `AuditReport` (rich): the summary paragraph, failing findings with their fix, the
+passing properties folded to one line each, the certified context in words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.report.markdown import fmt, header_lines
+from numeric.audit.report.markdown import certified_text, fmt, header_lines, ordered_findings
 from numeric.audit.results import AuditReport
 
 __all__ = ["print_summary"]
 
 
 def print_summary(report: AuditReport, file: Any = None) -> None:
-    """Print the verdict, the findings table and the certified context per dtype with rich.
+    """Print the report for a terminal.
 
     **Arguments:**
 
@@ -22,35 +23,29 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
     from rich.markup import escape
 
     console = Console(file=file, highlight=False)
-    lines = header_lines(report)
     colour = "green" if report.ok else "red"
-    console.print(f"[bold]ropecheck audit[/] {escape(lines[0])}")
-    console.print(f"[bold {colour}]{lines[1]}[/]")
-    for line in lines[2:]:
-        console.print(escape(line))
-    by_property: dict[str, list[Any]] = {}
-    for finding in report.findings:
-        by_property.setdefault(finding.property, []).append(finding)
-    for prop, findings in by_property.items():
-        failing = [f for f in findings if not f.ok]
-        dtypes = ", ".join(f.dtype for f in findings if f.dtype)
-        if not failing:
-            suffix = escape(f" [{dtypes}]") if dtypes else ""
-            console.print(f"  [green]ok  [/] {prop}{suffix}: {escape(findings[0].detail)}")
-            continue
-        for f in failing:
-            where = escape(f" [{f.dtype}]") if f.dtype else ""
+    console.print(f"[bold {colour}]{escape(report.summary)}[/]")
+    for line in header_lines(report):
+        console.print(f"  {escape(line)}")
+    folded: dict[str, list[str]] = {}
+    for finding in ordered_findings(report):
+        where = f" [{finding.dtype}]" if finding.dtype else ""
+        if finding.status in ("fail", "could not call"):
+            label = "FAIL" if finding.status == "fail" else "could not call"
             numbers = ""
-            if f.max_error is not None and f.bound is not None:
-                numbers = f" (error {fmt(f.max_error)}, bound {fmt(f.bound)})"
-            console.print(f"  [red]FAIL[/] {prop}{where}: {escape(f.detail)}{numbers}")
-            console.print(f"       claims: {', '.join(f.claims)}")
+            if finding.max_error is not None and finding.bound is not None:
+                numbers = f" (error {fmt(finding.max_error)}, bound {fmt(finding.bound)})"
+            console.print(f"  [red]{label}[/] {finding.property}{escape(where)}: {escape(finding.detail)}{numbers}")
+            if finding.fix:
+                console.print(f"       fix: {escape(finding.fix)}")
+            console.print(f"       claims: {', '.join(finding.claims)}")
+        else:
+            folded.setdefault(finding.property, []).append(finding.dtype or "")
+    for prop, dtypes in folded.items():
+        shown = ", ".join(d for d in dtypes if d)
+        console.print(f"  [green]ok[/]   {prop}" + (escape(f" [{shown}]") if shown else ""))
     for dtype, info in report.dtypes.items():
         if info.get("status") != "supported":
-            console.print(f"{dtype}: {info.get('status')} — {info.get('reason', '')}")
-    for dtype, certified in report.certified.items():
-        largest = certified["largest_position"]
-        text = (
-            "none" if largest < 0 else f"{largest}" + (" (every position audited)" if certified["all_audited"] else "")
-        )
-        console.print(f"certified context {dtype}: positions 0…{text} at score budget {certified['budget']:.3g}")
+            console.print(f"  {dtype}: {info.get('status')} — {escape(info.get('reason', ''))}")
+    for dtype in report.certified:
+        console.print(f"  certified context {dtype}: {certified_text(report, dtype)}")
