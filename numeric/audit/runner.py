@@ -27,7 +27,7 @@ from numeric.audit import policy
 from numeric.audit.attribution import attribute_root_causes
 from numeric.audit.calls import AuditError, CallFailed, Worker
 from numeric.audit.context import AuditContext
-from numeric.audit.kinds import KINDS, get_kind
+from numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
 from numeric.audit.options import Options, validate
 from numeric.audit.results import AuditReport
 from numeric.audit.scaling import Scaling
@@ -57,6 +57,10 @@ def audit(
     direction: str = "counter-clockwise",
     partial: str | None = None,
     strict: bool = False,
+    frequencies: str | None = None,
+    offset: int = 0,
+    scheme: str | None = None,
+    clip: int | None = None,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -89,7 +93,12 @@ def audit(
       interleaved among them, θ from r) or `"p-rope"` (pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d));
       None detects either.
     - `strict`: an undeclared base is a failure (the pytest plugin's default), not only a loud note.
-    - `kind`: what the target is (`numeric.audit.kinds.KINDS`; default `"rope"`).
+    - `kind`: what the target is (`numeric.audit.kinds.ALL_KINDS`; default `"rope"`). `"sinusoidal"`, `"bias"`
+      and `"scores"` are audited by `numeric.audit.kinds.encodings` with the options below (and `base`, `layout`,
+      `max_position`, `dtypes`, `framework`, `head_dim`, `timeout`, `budget`, `name`).
+    - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
+    - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
+    - `clip`: scores: the declared Shaw clipping distance (None: detected).
 
     **Returns:**
 
@@ -100,6 +109,14 @@ def audit(
     `AuditError` (one-line message) for bad options, or a target that cannot be loaded, called or that hangs.
     """
     started = time.perf_counter()
+    if kind in ENCODING_KINDS:
+        from numeric.audit.kinds.encodings import audit_encoding
+
+        return audit_encoding(
+            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
+            clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
+            timeout=timeout, budget=budget, name=name,
+        )
     options = validate(
         base=base,
         layout=layout,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any, Protocol
 
-__all__ = ["KINDS", "Kind", "get_kind"]
+__all__ = ["ALL_KINDS", "ENCODING_KINDS", "KINDS", "Kind", "get_kind"]
 
 
 class Kind(Protocol):
@@ -42,3 +42,14 @@ def get_kind(name: str) -> Kind:
     """The kind registered under `name` (`KeyError` when none is)."""
     module, _, attribute = KINDS[name].partition(":")
     return getattr(import_module(module), attribute)
+
+
+#: The kinds with their own probes and report fields (`numeric.audit.kinds.encodings`): kind → "module:function".
+ENCODING_KINDS: dict[str, str] = {
+    "sinusoidal": "numeric.audit.kinds.sinusoidal:audit_sinusoidal",
+    "bias": "numeric.audit.kinds.bias:audit_bias",
+    "scores": "numeric.audit.kinds.scores:audit_scores",
+}
+
+#: Every kind `audit(..., kind=...)` and `ropecheck audit --kind` accept.
+ALL_KINDS: tuple[str, ...] = (*KINDS, *ENCODING_KINDS)

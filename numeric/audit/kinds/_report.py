@@ -17,30 +17,12 @@ from typing import Any
 
 from numeric.audit.results import AuditReport, Finding
 
-__all__ = ["CLAIM_PAGE", "FindingLog", "KindFinding", "KindReport", "make_report"]
-
-#: Where a claim's page lives in the built docs (relative to the site root).
-CLAIM_PAGE = "claims/{claim}.html"
+__all__ = ["FindingLog", "KindFinding", "KindReport", "make_report"]
 
 
-@dataclasses.dataclass
-class KindFinding(Finding):
-    """A `Finding` with the fix in words (failing findings only) and, for transferred theorems, the positions
-    over which the theorem was checked.
 
-    **Fields (beyond `Finding`):**
-
-    - `fix`: what to change in the implementation, one sentence.
-    """
-
-    fix: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """As `Finding.to_json`, with `fix` when set."""
-        out = super().to_json()
-        if self.fix:
-            out["fix"] = self.fix
-        return out
+#: Findings of the three kinds are plain `Finding`s (with `fix`, `status` and `explained_by`).
+KindFinding = Finding
 
 
 def _clean(value: Any) -> Any:
@@ -85,25 +67,38 @@ class KindReport(AuditReport):
         return min(failing, key=lambda f: order.get(f.property, len(order))) if failing else None
 
     @property
-    def summary(self) -> str:
-        """One paragraph: verdict, kind, and the root cause with its fix, or the main detections."""
-        root = self.root_cause
-        if root is not None:
-            fix = getattr(root, "fix", None)
-            return f"FAIL ({self.kind}): {root.property}: {root.detail}" + (f" Fix: {fix}" if fix else "")
-        shown = ", ".join(
-            f"{key} {value}" for key, value in self.detected.items() if not isinstance(value, list | dict)
-        )
-        return f"PASS ({self.kind}): {shown}."
+    def certified_sentence(self) -> str:
+        """What the certified context means for this kind (the Markdown/HTML reports print it)."""
+        return {
+            "sinusoidal": "SPE-DOT-RELATIVE (⟨PE(p), PE(q)⟩ = Σᵢ cos ωᵢ(p − q)) transfers to the table with the "
+            "measured row error E: the dot product stays within 2·√(d/2)·E + E² (relative to d/2) of the theorem's "
+            "value, within the budget, at these positions.",
+            "bias": "RPE-SHIFT-INVARIANCE transfers to the bias at these distances: every value is within rounding "
+            "of the reference's value for k − q.",
+        }.get(self.kind, "")
+
+    def kind_header(self) -> list[str]:
+        """What is under test, as a few lines (used by the terminal, Markdown and HTML reports)."""
+        audited = ", ".join(d for d, info in self.dtypes.items() if info.get("status") == "supported") or "none"
+        declared = ", ".join(f"{key} {value}" for key, value in self.options.items()
+                             if value not in (None, [], {}) and key not in ("dtypes", "budget"))
+        found = ", ".join(f"{key} {value}" for key, value in self.detected.items()
+                          if isinstance(value, str | int | float | bool))
+        return [
+            f"target: {self.target} (kind {self.kind}, {self.framework})",
+            f"verdict: {self.verdict.upper()}",
+            f"declared: {declared or 'nothing'}",
+            f"detected: {found or 'nothing'}",
+            f"dtypes audited: {audited}",
+            *(f"not evaluated: {prop} — {why}" for prop, why in self.not_evaluated.items()),
+        ]
 
     def to_json(self) -> dict[str, Any]:
-        """`AuditReport.to_json()` plus `summary`, `root_cause`, `options`, `detected`, `not_evaluated`."""
+        """`AuditReport.to_json()` plus `properties`, `options`, `detected`, `not_evaluated`."""
         out = super().to_json()
-        root = self.root_cause
         out.update(
             {
-                "summary": self.summary,
-                "root_cause": None if root is None else root.to_json(),
+                "properties": list(self.properties),
                 "options": self.options,
                 "detected": self.detected,
                 "not_evaluated": self.not_evaluated,
@@ -120,7 +115,7 @@ def make_report(
     """Assemble a `KindReport`, findings sorted by evaluation order (stable within a property)."""
     order = {name: index for index, name in enumerate(properties)}
     findings = sorted(log.findings, key=lambda f: order.get(f.property, len(order)))
-    return KindReport(
+    report = KindReport(
         target=loaded_name, framework=framework, head_dim=head_dim, rotary_dim=0,
         max_position=int(options.get("max_position", 0)),
         verdict="pass" if findings and all(f.ok for f in findings) else "fail",
@@ -128,6 +123,43 @@ def make_report(
         scaling=None, dtypes=dtypes, findings=findings, certified=certified, target_seconds=target_seconds,
         kind=kind, properties=properties, options=options, detected=detected, not_evaluated=log.not_evaluated,
     )
+    report.root_causes = _root_causes(report)
+    report.summary = _summary(report)
+    return report
+
+
+def _root_causes(report: KindReport) -> list[dict[str, Any]]:
+    """One entry per failing property (with every dtype it fails in), in evaluation order."""
+    grouped: dict[str, dict[str, Any]] = {}
+    order = {name: index for index, name in enumerate(report.properties)}
+    for finding in sorted(report.failures(), key=lambda f: order.get(f.property, len(order))):
+        entry = grouped.setdefault(finding.property, {"property": finding.property, "dtypes": [],
+                                                      "dtype": finding.dtype, "detail": finding.detail,
+                                                      "fix": finding.fix or ""})
+        if finding.dtype:
+            entry["dtypes"].append(finding.dtype)
+    return list(grouped.values())
+
+
+def _summary(report: KindReport) -> str:
+    """One paragraph: verdict, root cause(s) with their fix, or what was found; what was not evaluated."""
+    audited = [dtype for dtype, info in report.dtypes.items() if info.get("status") == "supported"]
+    if report.verdict == "pass":
+        found = ", ".join(f"{key} {value}" for key, value in report.detected.items()
+                          if isinstance(value, str | int | float | bool) and key not in ("width", "heads"))
+        text = f"PASS: {report.target} conforms as a {report.kind} target in {', '.join(audited) or 'no dtype'}"
+        return text + (f" ({found})." if found else ".")
+    parts = [f"FAIL: {report.target} ({report.kind}) — {len(report.root_causes)} root cause"
+             f"{'s' if len(report.root_causes) != 1 else ''}."]
+    for root in report.root_causes:
+        where = f" [{', '.join(root['dtypes'])}]" if root["dtypes"] else ""
+        detail = root["detail"]
+        parts.append(f"{root['property']}{where}: {detail[:1].upper()}{detail[1:]}"
+                     + (f" Fix: {root['fix']}" if root["fix"] else ""))
+    explained = sorted(prop for prop, why in report.not_evaluated.items() if why.startswith("explained by"))
+    if explained:
+        parts.append(f"Not evaluated (explained by the root cause): {', '.join(explained)}.")
+    return " ".join(parts)
 
 
 class FindingLog:
@@ -135,22 +167,30 @@ class FindingLog:
 
     def __init__(self, claims: dict[str, tuple[str, ...]]) -> None:
         self.claims = claims
-        self.findings: list[KindFinding] = []
+        self.findings: list[Finding] = []
         self.not_evaluated: dict[str, str] = {}
 
-    def add(self, prop: str, ok: bool, detail: str, fix: str | None = None, **numbers: Any) -> KindFinding:
+    def add(self, prop: str, ok: bool, detail: str, fix: str | None = None, **numbers: Any) -> Finding:
         """Record one finding (numbers: dtype, max_error, bound, position)."""
         clean = {
             key: value if value is None or key == "dtype" else (int(value) if key == "position" else float(value))
             for key, value in numbers.items()
         }
-        finding = KindFinding(prop, bool(ok), detail, self.claims[prop], fix=None if ok else fix, **clean)
+        finding = Finding(prop, bool(ok), detail, self.claims[prop], fix=None if ok else fix, **clean)
         self.findings.append(finding)
         return finding
 
     def skip(self, prop: str, reason: str) -> None:
-        """Record that a property was not evaluated, and why (kept once, the first reason)."""
-        self.not_evaluated.setdefault(prop, reason)
+        """Record that a property was not evaluated, and why (kept once, the first reason). A reason that starts
+        "explained by <property>" also becomes an `explained` finding pointing at that root cause."""
+        if prop in self.not_evaluated:
+            return
+        self.not_evaluated[prop] = reason
+        words = reason.split()
+        if reason.startswith("explained by") and len(words) > 2:
+            cause = words[2].rstrip(":,")
+            self.findings.append(Finding(prop, True, f"see {cause}: not evaluated, {reason}.", self.claims[prop],
+                                         status="explained", explained_by=cause))
 
     def failed(self, prop: str, dtype: str | None = None) -> bool:
         """Whether a property already failed (in this dtype, when given)."""

@@ -142,7 +142,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
         out, out_dtype = call_float64(caller, (q, k), None)
     except BadOutput as error:
         log.add("contract", False, f"{error.reason[0].upper()}{error.reason[1:]}.", dtype=dtype,
-                fix="Return an array of shape (H, Lq, Lk).")
+                fix="Return an array of shape (H, Lq, Lk)")
         return {"status": "contract failed", "reason": error.reason}
     except CallFailed as error:
         return {"status": "unsupported", "reason": f"the target raised {error.reason}"}
@@ -162,7 +162,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
     heads = int(out.shape[0]) if out.ndim == 3 else 0
     log.add("contract", ok, f"returns ({heads}, {q.size}, {k.size}) {out_dtype}, finite (future keys may be −inf); "
             "positions left unmodified." if ok else "; ".join(problems).capitalize() + ".", dtype=label,
-            fix="Return the bias as (H, Lq, Lk) in the dtype asked for, finite except masked future keys.")
+            fix="Return the bias as (H, Lq, Lk) in the dtype asked for, finite except masked future keys")
     if not ok:
         return {"status": "contract failed", "reason": "; ".join(problems), "dtype": label}
     return {"status": "supported", "output_dtype": out_dtype, "heads": heads, "dtype": label}

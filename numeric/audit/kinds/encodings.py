@@ -17,14 +17,12 @@ from typing import Any
 
 from numeric.audit.kinds._report import KindFinding, KindReport
 
-__all__ = ["KINDS", "PROPERTIES", "KindFinding", "KindReport", "audit_kind"]
-
-KINDS = ("rope", "sinusoidal", "bias", "scores")
+__all__ = ["PROPERTIES", "KindFinding", "KindReport", "audit_encoding", "audit_kind"]
 
 #: Property names per kind, in evaluation order (the JSON `findings[].property` values).
 PROPERTIES: dict[str, tuple[str, ...]] = {
     "sinusoidal": ("contract", "state", "layout", "spectrum", "positions", "precision", "relative", "shift"),
-    "bias": ("contract", "relative", "sign", "buckets", "slopes", "precision", "cache"),
+    "bias": ("contract", "relative", "sign", "buckets", "slopes", "cache", "precision"),
     "scores": ("contract", "relative", "linearity", "clipping", "cache"),
 }
 
@@ -54,7 +52,35 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
     elif kind == "scores":
         from numeric.audit.kinds.scores import audit_scores as run
     else:
-        raise AuditError(f"--kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        raise AuditError(f"--kind must be rope, sinusoidal, bias or scores, got {kind!r}")
     report = run(target, **options)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def audit_encoding(
+    target: Any, *, kind: str, base: float | None, layout: str | None, frequencies: str | None, offset: int,
+    scheme: str | None, clip: int | None, max_position: int, dtypes: Any, framework: str, head_dim: int | None,
+    timeout: float, budget: float, name: str | None,
+) -> KindReport:
+    """`numeric.audit.audit(..., kind=...)` for the three kinds: pass each kind the options it takes, and say so
+    in one line when an option of another kind is given.
+
+    **Returns:**
+
+    A `KindReport`. **Raises:** `AuditError` for an option the kind does not take, or as `audit_kind`.
+    """
+    from numeric.audit.calls import AuditError
+    from numeric.audit.options import DEFAULT_DTYPES
+
+    given = {"base": base, "layout": layout, "frequencies": frequencies, "offset": offset or None,
+             "scheme": scheme, "clip": clip, "head_dim": head_dim}
+    takes = {"sinusoidal": {"base", "layout", "frequencies", "offset", "head_dim"}, "bias": {"scheme"},
+             "scores": {"clip", "head_dim"}}[kind]
+    stray = sorted(key for key, value in given.items() if value is not None and key not in takes)
+    if stray:
+        raise AuditError(f"--kind {kind} takes no {', '.join('--' + key.replace('_', '-') for key in stray)}")
+    options: dict[str, Any] = {key: value for key, value in given.items() if key in takes and value is not None}
+    options.update(max_position=max_position, dtypes=dtypes or DEFAULT_DTYPES, framework=framework,
+                   timeout=timeout, budget=budget, name=name)
+    return audit_kind(target, kind=kind, **options)

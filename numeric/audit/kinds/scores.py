@@ -101,7 +101,7 @@ def _contract(caller: Any, dtype: str, d: int, log: FindingLog) -> dict[str, Any
         out, out_dtype = call_float64(caller, probe, None)
     except BadOutput as error:
         log.add("contract", False, f"{error.reason[0].upper()}{error.reason[1:]}.", dtype=dtype,
-                fix="Return the scores as an array (..., Lq, Lk).")
+                fix="Return the scores as an array (..., Lq, Lk)")
         return {"status": "contract failed", "reason": error.reason}
     except CallFailed as error:
         return {"status": "unsupported", "reason": f"the target raised {error.reason}"}
@@ -117,7 +117,7 @@ def _contract(caller: Any, dtype: str, d: int, log: FindingLog) -> dict[str, Any
     ok = not problems
     log.add("contract", ok, f"returns (5, 7) {out_dtype} scores, finite; arguments left unmodified." if ok else
             "; ".join(problems).capitalize() + ".", dtype=dtype,
-            fix="Return finite (..., Lq, Lk) scores in q's dtype (or float32 for 16-bit inputs).")
+            fix="Return finite (..., Lq, Lk) scores in q's dtype (or float32 for 16-bit inputs)")
     if not ok:
         return {"status": "contract failed", "reason": "; ".join(problems)}
     return {"status": "supported", "output_dtype": out_dtype}

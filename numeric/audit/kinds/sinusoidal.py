@@ -147,7 +147,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
         out, out_dtype = call_float64(caller, (positions,), None)
     except BadOutput as error:
         log.add("contract", False, f"{error.reason[0].upper()}{error.reason[1:]}.", dtype=dtype,
-                fix="Return an array of shape (L, d): one row per position.")
+                fix="Return an array of shape (L, d): one row per position")
         return {"status": "contract failed", "reason": error.reason}
     except CallFailed as error:
         return {"status": "unsupported", "reason": f"the target raised {error.reason}"}
@@ -167,7 +167,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
     detail = (f"returns ({positions.size}, {out.shape[1] if out.ndim == 2 else '?'}) {out_dtype} rows, finite; "
               "positions left unmodified." if ok else "; ".join(problems).capitalize() + ".")
     log.add("contract", ok, detail, dtype=label,
-            fix="Return one finite row of even width d per position, in the dtype asked for.")
+            fix="Return one finite row of even width d per position, in the dtype asked for")
     if not ok:
         return {"status": "contract failed", "reason": detail, "dtype": label}
     return {"status": "supported", "output_dtype": out_dtype, "width": int(out.shape[1]), "dtype": label,

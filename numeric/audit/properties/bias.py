@@ -177,7 +177,7 @@ class BiasProperties:
                      f"the bias {worst[1]} is not the function of k − q read from one query row (worst "
                      f"{worst[0]:.3g}× the rounding bound): it depends on absolute positions or ignores the "
                      "positions given.", dtype=dtype, max_error=worst[0], bound=1.0,
-                     fix="Form the bias from k_positions − q_positions (the positions given, not arange).")
+                     fix="Form the bias from k_positions − q_positions (the positions given, not arange)")
         return ok
 
     # -- ALiBi ----------------------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class BiasProperties:
         self.detected["form"] = describe_form(row[:heads], relative, measured[:heads], tolerance + 1e-15)
         if heads == 0:
             self.log.add("sign", False, "every head's bias is zero: no ALiBi penalty at all.", dtype=dtype,
-                         fix="Multiply k − q by the head's slope.")
+                         fix="Multiply k − q by the head's slope")
             self.log.skip("slopes", "explained by sign: the bias is zero")
             return False
         positive = measured[:heads] > 0
@@ -200,7 +200,7 @@ class BiasProperties:
             self.log.add("sign", False, f"heads {np.flatnonzero(~positive)[:8].tolist()} add a bias that grows with "
                          f"distance into the past (slope {float(measured[~positive][0]):.4g} on k − q): ALiBi must "
                          "penalise distant keys.", dtype=dtype,
-                         fix="Use −m·(q − k) = m·(k − q) for past keys (or −m·|k − q|), m > 0.")
+                         fix="Use −m·(q − k) = m·(k − q) for past keys (or −m·|k − q|), m > 0")
             self.log.skip("slopes", "explained by sign: the bias has the wrong sign")
             return False
         self.log.add("sign", True, f"every head penalises distant past keys ({self.detected['form']}).", dtype=dtype)
@@ -219,7 +219,7 @@ class BiasProperties:
                      f"{measured[head]:.6g}, Press et al.'s is {wanted[head]:.6g}.", dtype=dtype,
                      max_error=float(error[head]), bound=float(tolerance[head]),
                      fix="Use get_slopes(n) of Press et al.: for n not a power of two, the slopes of the closest "
-                         "power of two c, then get_slopes(2c)[0::2][: n − c].")
+                         "power of two c, then get_slopes(2c)[0::2][: n − c]")
         return False
 
     # -- T5 ---------------------------------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ class BiasProperties:
         if not direct[0] and mirrored[0] and not symmetric:
             self.log.add("sign", False, "the buckets are those of q − k: the relative position is taken with the "
                          "wrong sign (Raffel et al. use memory_position − query_position = k − q).", dtype=dtype,
-                         fix="Use relative_position = k_positions − q_positions.")
+                         fix="Use relative_position = k_positions − q_positions")
             self.log.skip("buckets", "explained by sign: the partition is the mirror image of the reference")
             return False
         if symmetric:
@@ -256,7 +256,7 @@ class BiasProperties:
         self.log.add("buckets", False, f"{direct[2]}: {diagnose(view, buckets, distance, bidirectional)}.",
                      dtype=dtype, position=direct[1],
                      fix="Use transformers' T5Attention._relative_position_bucket (exact region, log buckets up to "
-                         "max_distance, min(…, num_buckets − 1), half the buckets for k > q when bidirectional).")
+                         "max_distance, min(…, num_buckets − 1), half the buckets for k > q when bidirectional)")
         return False
 
     # -- precision and cache ------------------------------------------------------------------------------------------
@@ -281,7 +281,8 @@ class BiasProperties:
         bad = np.flatnonzero(np.any(error > tolerance + 1e-300, axis=0))
         # Column c holds distance top − c; the nearest failing distance is that of the last failing column.
         largest = top if not bad.size else int(top - bad[-1] - 1)
-        self.certified[dtype] = {"largest_distance": largest, "all_audited": not bad.size}
+        self.certified[dtype] = {"largest_position": largest, "all_audited": not bad.size, "unit": "distance k − q",
+                                 "budget": float(self.options["budget"]), "theorem": "RPE-SHIFT-INVARIANCE"}
         if not bad.size:
             self.log.add("precision", True, f"every distance up to {top} within rounding of the reference "
                          "(ALiBi: (u_out + (H + 5)·u_work)·|bias|; T5: the clamped bucket's value).", dtype=dtype,
@@ -295,7 +296,7 @@ class BiasProperties:
                      f"(bound {float(np.max(tolerance[:, bad[-1]])):.3g}){hint}.", dtype=dtype, position=first,
                      max_error=float(np.max(error[:, bad])), bound=float(np.max(tolerance[:, bad])),
                      fix="Form positions, k − q and the product with the slope in float32 (float64 for float64 "
-                         "outputs), then round once.")
+                         "outputs), then round once")
 
     def cache(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
         reach = int(relative.max())
@@ -320,5 +321,5 @@ class BiasProperties:
                      "earlier queries: a decoding step does not see the bias of its own position.", dtype=dtype,
                      position=None if ok else worst[1], max_error=worst[0], bound=1.0,
                      fix="Compute the bias of a step from its query position (e.g. the last Lq rows of the full "
-                         "matrix, bias[..., -Lq:, :]), not from the first rows.")
+                         "matrix, bias[..., -Lq:, :]), not from the first rows")
         return ok

@@ -128,7 +128,7 @@ class ScoresProperties:
                      f"shifting every position by {worst[1]} changes the scores by {worst[0]:.3g}× the rounding "
                      "bound: they depend on absolute positions.", dtype=dtype, max_error=worst[0], bound=1.0,
                      fix="Make the position term depend on k_positions − q_positions only (e.g. index the Shaw "
-                         "table with clip(j − i, k), not with j).")
+                         "table with clip(j − i, k), not with j)")
         return ok
 
     def linearity(self, dtype: str) -> None:
@@ -156,7 +156,7 @@ class ScoresProperties:
                      f"b·(scores(q₂) − scores(0)){present}."
                      if ok else f"the scores are not linear in q (off by {ratio:.3g}× the bound): a softmax, a "
                      "normalisation of q or another non-linear step is inside.", dtype=dtype, max_error=ratio,
-                     bound=1.0, fix="Return the logits qᵀk (+ the position term) before any softmax or normalisation.")
+                     bound=1.0, fix="Return the logits qᵀk (+ the position term) before any softmax or normalisation")
 
     def _profile(self, dtype: str, reach: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """s(r) = score of one fixed (q, k) pair with k − q = r, r ∈ [−reach, reach]; raising distances skipped."""
@@ -214,7 +214,7 @@ class ScoresProperties:
                      text[:1].upper() + text[1:] + f"{note}: beyond the clipping distance every key must read "
                      "the last row of the table (Shaw et al.: clip(j − i, k) = max(−k, min(k, j − i))).", dtype=dtype,
                      fix="Clip the relative position on both sides before indexing the table: "
-                         "table[clip(j − i, −k, k) + k]; a negative index wraps around in NumPy and torch.")
+                         "table[clip(j − i, −k, k) + k]; a negative index wraps around in NumPy and torch")
         return ok
 
     def cache(self, dtype: str) -> None:
@@ -239,4 +239,4 @@ class ScoresProperties:
                      f"call ({worst[0]:.3g}× the bound): a key cached at an earlier step is no longer valid.",
                      dtype=dtype, max_error=worst[0], bound=1.0,
                      fix="Derive the position term (frequencies, scales, offsets) from positions alone, not from "
-                         "the length of the call (e.g. no dynamic NTK base computed from the number of keys).")
+                         "the length of the call (e.g. no dynamic NTK base computed from the number of keys)")

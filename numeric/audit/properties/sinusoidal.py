@@ -179,7 +179,7 @@ class SinusoidalProperties:
         self.log.add("state", ok, "repeated calls, calls after longer calls and fresh instances agree."
                      if ok else "; ".join(problems).capitalize() + ".", dtype=dtype,
                      fix="Compute each row from its position alone; rebuild a cached table when a call needs more "
-                         "positions, without mutating the rows already returned.")
+                         "positions, without mutating the rows already returned")
         return ok
 
     def aliasing(self, dtype: str) -> None:
@@ -203,7 +203,7 @@ class SinusoidalProperties:
                      "The returned rows alias the target's cached table: writing into them (as `x += pe(...)` "
                      "does in place) changed the rows later calls return.", dtype=dtype,
                      fix="Return a copy (or a gathered new array, e.g. index_select) instead of a view of the "
-                         "cached table.")
+                         "cached table")
 
     # -- layout and spectrum -------------------------------------------------------------------------------------
     def describe(self, structure: Structure) -> None:
@@ -227,7 +227,7 @@ class SinusoidalProperties:
         self.log.add("layout", ok, detail,
                      fix=f"Either declare --layout {found}, or build the table {names[declared or found]}: "
                          + ("out[:, 0::2] = sin, out[:, 1::2] = cos." if declared == "interleaved" else
-                            "out = concat([sin, cos], axis=-1)."))
+                            "out = concat([sin, cos], axis=-1)"))
 
     def spectrum(self, dtype: str, structure: Structure) -> tuple[str | None, np.ndarray]:
         positions = spectrum_positions(self.n)
@@ -254,7 +254,7 @@ class SinusoidalProperties:
                      f"{float(estimates[pair]):.9g} rad per position (mod 2π), the {schemes[0]} reference is "
                      f"{wanted:.9g}.", dtype=dtype, max_error=ratio, bound=1.0,
                      fix="Use ωᵢ = base^(−2i/d) (divide the position by base^(2i/d)), or declare the scheme "
-                         "the table follows with --frequencies standard|t2t and --base.")
+                         "the table follows with --frequencies standard|t2t and --base")
         return None, estimates
 
     def _broken_pairs(self, structure: Structure, rows: np.ndarray) -> None:
@@ -273,7 +273,7 @@ class SinusoidalProperties:
                      " are not the sine and cosine of one angle (|sin² + cos² − 1| up to "
                      f"{float(structure.norm_deviation[bad].max()):.3g}), so ⟨PE(p), PE(q)⟩ is not a function of "
                      f"p − q.{hint}", fix="Compute both coordinates of pair i from the same angle p·ωᵢ, from an "
-                     "untouched array of angles.")
+                     "untouched array of angles")
 
     # -- positions -------------------------------------------------------------------------------------------------
     def positions(self, dtype: str, scheme: str | None, structure: Structure) -> bool:
@@ -298,7 +298,7 @@ class SinusoidalProperties:
             self.log.add("positions", False, f"rows for {', '.join(problems)} positions are not the rows those "
                          f"positions have in a call with 0…{top - 1}: the positions given are not honoured.",
                          dtype=dtype, fix="Index the table (or form the angles) with the positions argument, not "
-                         "with arange(L).")
+                         "with arange(L)")
             return False
         found = None
         if scheme is not None and structure.intact.all():
@@ -308,7 +308,7 @@ class SinusoidalProperties:
             self.log.add("positions", False, f"row p holds PE(p + {found}), the declared offset is {declared}: "
                          f"positions are off by {found - declared}.", dtype=dtype,
                          fix=f"Start the positions at {declared} (fairseq-style tables: padding_idx + 1), or "
-                             f"declare --offset {found} if that is the convention.")
+                             f"declare --offset {found} if that is the convention")
             return True
         self.log.add("positions", True, f"shuffled, shifted, reversed, repeated and non-contiguous positions "
                      f"return their own rows; row p is PE(p + {declared})"
@@ -352,7 +352,7 @@ class SinusoidalProperties:
                      f"SPE-DOT-RELATIVE certified only up to position {largest}.", dtype=dtype,
                      max_error=result["max_error"], bound=result["bound"], position=first_bad,
                      fix="Hold positions and form the angles p·ωᵢ in float32 (float64 for a float64 table) and "
-                         "round once to the table's dtype at the end.")
+                         "round once to the table's dtype at the end")
 
     def relative_and_shift(self, dtypes: list[str], structure: Structure, scheme: str, estimates: np.ndarray) -> None:
         omegas = sinusoidal_frequencies(self.width, self.base, scheme).hi
@@ -374,7 +374,7 @@ class SinusoidalProperties:
                      f"{shifts.tolist()}), within the transferred bound{beyond}." if ratio <= 1 else
                      f"⟨PE({p}), PE({q})⟩ and ⟨PE({p + delta}), PE({q + delta})⟩ differ by {error:.3g} (bound "
                      f"{bound:.3g}): the dot product is not a function of p − q.", dtype=dtype, max_error=error,
-                     bound=bound, fix="Build every pair from one angle p·ωᵢ with positions held exactly.")
+                     bound=bound, fix="Build every pair from one angle p·ωᵢ with positions held exactly")
         positions = np.arange(0, min(limit - 64, 1024))
         ratio, error, bound, (p, delta), backwards = shift_check(
             lambda x: self.rows(dtype, x), positions, np.array([1, 5, 63]), structure, np.abs(estimates),
@@ -391,7 +391,7 @@ class SinusoidalProperties:
                       f"{bound:.3g}): the angle does not grow linearly with the position.")
         self.log.add("shift", ratio <= 1, detail, dtype=dtype, max_error=error, bound=bound,
                      fix="Store each pair as (sin, cos) (Vaswani et al.), or apply R(ωΔ) instead of the seed's "
-                         "matrix where the table is shifted.")
+                         "matrix where the table is shifted")
 
 
 def _write_into(raw: Any) -> bool:

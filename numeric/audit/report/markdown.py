@@ -38,7 +38,10 @@ def fmt(value: Any) -> str:
 
 
 def header_lines(report: AuditReport) -> list[str]:
-    """What is under test, as a few lines."""
+    """What is under test, as a few lines (a kind's report may supply its own: `kind_header()`)."""
+    custom = getattr(report, "kind_header", None)
+    if callable(custom):
+        return list(custom())
     scaling = report.scaling["spec"] if report.scaling else "none"
     if report.base is None or report.base != report.base:
         base = "none"
@@ -108,7 +111,8 @@ def render_markdown(report: AuditReport, plots: list[str]) -> str:
     if report.certified:
         lines += ["", "## Certified context", ""]
         lines.append(
-            "ROPE-RELATIVE-MATRIX (R(m)ᵀR(n) = R(n − m)) transfers to the target with the measured per-position"
+            getattr(report, "certified_sentence", "")
+            or "ROPE-RELATIVE-MATRIX (R(m)ᵀR(n) = R(n − m)) transfers to the target with the measured per-position"
             " matrix error: for unit q, k the score error stays within the budget at these positions."
         )
         lines += ["", "| dtype | certified | budget |", "| --- | --- | --- |"]
