@@ -105,8 +105,6 @@ def audit_bias(
     loaded = resolve_target(target, name, "bias")
     session = KindSession(loaded, framework, timeout, None, (np.arange(3), np.arange(4)))
     options = {"scheme": parsed, "max_position": max_position, "dtypes": list(wanted), "budget": budget}
-    if loaded.adapter is not None and parsed is None:
-        options["scheme"] = parse_scheme(loaded.adapter.options.get("scheme"))
     log = FindingLog(CLAIMS)
     runner = BiasProperties(options, log, session.caller(None).fn)
     dtype_info: dict[str, dict[str, Any]] = {}

@@ -53,6 +53,16 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
         from numeric.audit.kinds.scores import audit_scores as run
     else:
         raise AuditError(f"--kind must be rope, sinusoidal, bias or scores, got {kind!r}")
+    adapter = None
+    if isinstance(target, str):
+        from numeric.audit.adapters.kinds import find_adapter
+
+        adapter = find_adapter(target)
+    elif type(target).__name__ == "KindAdapter":
+        adapter = target
+    if adapter is not None:
+        # A built-in is audited against what its library's defaults declare, unless told otherwise.
+        options = {**adapter.options, **options}
     report = run(target, **options)
     report.seconds = time.perf_counter() - started
     return report

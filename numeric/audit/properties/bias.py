@@ -57,6 +57,25 @@ def _row_residual(got: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.n
     return residual, constant
 
 
+def _alibi_precision_hint(far: np.ndarray, slopes: np.ndarray, distance: np.ndarray, dtype: str) -> str:
+    """Name the 16-bit step when the values are those of slopes and/or distances rounded to a 16-bit type."""
+    from numeric.audit.calls import numpy_dtype
+
+    candidates = [(dtype, "the slopes and k − q are held in the output dtype (a cast module multiplies in "
+                          f"{dtype})")] if dtype in ("float16", "bfloat16") else []
+    candidates += [("float16", "k − q is held in float16 (exact only up to 2048)"),
+                   ("bfloat16", "k − q is held in bfloat16 (exact only up to 256)")]
+    for name, text in candidates:
+        kind = numpy_dtype(name)
+        rounded_distance = distance.astype(kind).astype(np.float64)
+        rounded_slopes = slopes.astype(kind).astype(np.float64) if name == dtype else slopes
+        wanted = (rounded_slopes[:, None] * rounded_distance[None, :]).astype(numpy_dtype(dtype)).astype(np.float64)
+        offset = far[:, -1:]
+        if np.allclose(far - offset, wanted, rtol=4 * unit_roundoff(dtype), atol=0):
+            return f" — {text}"
+    return ""
+
+
 class BiasProperties:
     """Runs the bias properties for the dtypes that passed the contract."""
 
@@ -83,7 +102,10 @@ class BiasProperties:
 
     def tolerance(self, dtype: str, *values: np.ndarray) -> np.ndarray:
         magnitude = np.maximum.reduce([np.where(np.isfinite(v), np.abs(v), 0.0) for v in values])
-        return 2 * (unit_roundoff(dtype) + 2 * _work_roundoff(dtype)) * magnitude + 1e-300
+        # Entries near zero in a call whose other entries are large: the rounding of the largest one (a value
+        # formed as a difference of large positions) is the floor.
+        floor = unit_roundoff(dtype) * max(float(np.max(magnitude, initial=0.0)), 1e-300)
+        return 2 * (unit_roundoff(dtype) + 2 * _work_roundoff(dtype)) * magnitude + floor
 
     # -- the run ----------------------------------------------------------------------------------------------
     def run(self, dtypes: list[str]) -> None:
@@ -96,10 +118,13 @@ class BiasProperties:
             square = np.arange(2 * reach + 1)
             row = self.bias(primary, square, square)[:, reach, :]
             scheme = self.detect(scheme, row, relative, primary)
-            if not self.relative(primary, row, relative):
+            outcome = self.relative(primary, row, relative)
+            if outcome != "ok":
+                cause = "precision" if outcome == "precision" else "relative"
                 for prop in ("sign", "buckets", "slopes", "precision", "cache"):
-                    self.log.skip(prop, "explained by relative: the bias is not a function of k − q, so no "
-                                        "per-distance values can be read")
+                    if prop != cause:
+                        self.log.skip(prop, f"explained by {cause}: the bias is not a function of k − q within "
+                                            "the output's rounding, so no per-distance values can be read")
                 return
             if scheme["name"] == "alibi":
                 self.log.skip("buckets", "applies to T5 biases only (the scheme is ALiBi)")
@@ -145,7 +170,7 @@ class BiasProperties:
         return scheme
 
     # -- relative -----------------------------------------------------------------------------------------------
-    def relative(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
+    def relative(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> str:
         reach = int(relative.max())
         rng = np.random.default_rng(SEED)
         base = np.arange(48)
@@ -172,13 +197,32 @@ class BiasProperties:
             worst = (ratio, "at non-contiguous positions")
         ok = worst[0] <= 1
         self.detected["relative_form"] = "exactly f(k − q)" if exact else "f(k − q) + a constant per query row"
+        if not ok and dtype in ("float32", "float64"):
+            coarse = self._coarse_class(dtype, worst[0])
+            if coarse is not None:
+                self.log.add("precision", False, f"the bias is a function of k − q only up to {coarse} rounding "
+                             f"although it is returned in {dtype} ({worst[0]:.3g}× the {dtype} rounding bound, "
+                             f"within the {coarse} one): its values are computed in {coarse} inside.", dtype=dtype,
+                             max_error=worst[0], bound=1.0,
+                             fix=f"Compute the bias in float32 (float64 for float64 outputs) and round once to the "
+                                 f"output dtype, instead of forming it in {coarse}")
+                self.log.skip("relative", f"explained by precision: relative within {coarse} rounding")
+                return "precision"
         self.log.add("relative", ok, f"the bias is {self.detected['relative_form']} for shifted and non-contiguous "
                      "positions (softmax ignores a per-row constant)." if ok else
                      f"the bias {worst[1]} is not the function of k − q read from one query row (worst "
                      f"{worst[0]:.3g}× the rounding bound): it depends on absolute positions or ignores the "
                      "positions given.", dtype=dtype, max_error=worst[0], bound=1.0,
                      fix="Form the bias from k_positions − q_positions (the positions given, not arange)")
-        return ok
+        return "ok" if ok else "relative"
+
+    def _coarse_class(self, dtype: str, ratio: float) -> str | None:
+        """The 16-bit type whose rounding explains a relative residual `ratio` (in units of the output's bound)."""
+        scale = (unit_roundoff(dtype) + 2 * _work_roundoff(dtype))
+        for name in ("float16", "bfloat16"):
+            if ratio * scale <= 2 * (unit_roundoff(name) + 2 * _work_roundoff(dtype)):
+                return name
+        return None
 
     # -- ALiBi ----------------------------------------------------------------------------------------------------
     def alibi(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
@@ -289,11 +333,13 @@ class BiasProperties:
                          max_error=float(np.max(error)))
             return
         first = int(top - bad[-1])
+        worst = int(np.argmax(np.max(error, axis=0)))
         hint = ""
-        if scheme["name"] == "alibi" and first in (2049, 257, 2050, 258):
-            hint = f" — distances are held in {'float16' if first in (2049, 2050) else 'bfloat16'}"
-        self.log.add("precision", False, f"the bias at distance {first} is off by {float(np.max(error[:, bad])):.3g} "
-                     f"(bound {float(np.max(tolerance[:, bad[-1]])):.3g}){hint}.", dtype=dtype, position=first,
+        if scheme["name"] == "alibi":
+            hint = _alibi_precision_hint(far, slopes, distance, dtype)
+        self.log.add("precision", False, f"the bias is off by more than rounding allows from distance {first} on "
+                     f"(largest error {float(np.max(error[:, worst])):.3g} at distance {top - worst}, bound "
+                     f"{float(np.max(tolerance[:, worst])):.3g}){hint}.", dtype=dtype, position=first,
                      max_error=float(np.max(error[:, bad])), bound=float(np.max(tolerance[:, bad])),
                      fix="Form positions, k − q and the product with the slope in float32 (float64 for float64 "
                          "outputs), then round once")

@@ -226,7 +226,7 @@ class SinusoidalProperties:
                   f"{int(structure.intact.sum())} intact pairs, {structure.other_intact} in the declared layout.")
         self.log.add("layout", ok, detail,
                      fix=f"Either declare --layout {found}, or build the table {names[declared or found]}: "
-                         + ("out[:, 0::2] = sin, out[:, 1::2] = cos." if declared == "interleaved" else
+                         + ("out[:, 0::2] = sin, out[:, 1::2] = cos" if declared == "interleaved" else
                             "out = concat([sin, cos], axis=-1)"))
 
     def spectrum(self, dtype: str, structure: Structure) -> tuple[str | None, np.ndarray]:
