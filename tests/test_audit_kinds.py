@@ -55,6 +55,7 @@ BUGGY = [
     ("sinusoidal", f"{SIN}:bug_column_index", {}, "sin/cos of a pair at different frequencies", "relative"),
     ("sinusoidal", f"{SIN}:BugAliasedTable", {}, "returned rows alias the table", "state"),
     ("sinusoidal", f"{SIN}:BugSinInPlace", {}, "table overwritten in place on every call", "state"),
+    ("sinusoidal", f"{SIN}:BugGrowsFromLength", {}, "table grown from the call length (past ignored)", "state"),
     ("sinusoidal", f"{SIN}:bug_cos_first", {}, "pairs stored (cos, sin)", "shift"),
     ("bias", f"{BIAS}:bug_t5_no_clamp", {}, "missing bucket clamp", "buckets"),
     ("bias", f"{BIAS}:bug_t5_always_bidirectional", {"scheme": "t5:bidirectional=false"},

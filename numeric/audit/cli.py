@@ -106,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--budget", type=float, default=DEFAULT_SCORE_BUDGET, help="relative score-error budget (default 2^-6)"
     )
+    from numeric.audit.kinds.cli_options import add_kind_arguments
+
+    add_kind_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--report", metavar="DIR", help="write report.md, report.html and plots into DIR")
     return parser
@@ -147,10 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _usage("--markdown applies to --all only")
     from numeric.audit import audit
     from numeric.audit.calls import AuditError
+    from numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
 
+    if rope_only_flags(args):
+        return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
     try:
         report = audit(
             args.target,
+            **kind_keywords(args),
             base=args.base,
             layout=args.layout,
             scaling=args.scaling,
@@ -220,6 +227,9 @@ def _list(as_json: bool) -> int:
                 "wraps": spec.wraps,
             }
         )
+    from numeric.audit.kinds.conformance import kind_list_rows
+
+    rows += kind_list_rows()
     if as_json:
         json.dump(rows, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

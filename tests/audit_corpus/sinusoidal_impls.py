@@ -177,3 +177,19 @@ class BugSinInPlace:
         out = np.empty((sines.shape[0], 2 * sines.shape[1]))
         out[:, 0::2], out[:, 1::2] = sines, cosines
         return out[np.asarray(positions)].astype(_np_dtype(self.dtype))
+
+
+class BugGrowsFromLength:
+    """A fairseq-style table grown on demand from the call's *length* only (the past length ignored, as
+    Speech2Text's `Speech2TextSinusoidalPositionalEmbedding` does): positions beyond the table raise unless an
+    earlier call was long enough."""
+
+    def __init__(self, num_positions: int, dim: int, dtype: Any = "float32") -> None:
+        self.dim, self.dtype = dim, dtype
+        self.table = _table(np.arange(64), dtype, dim=dim)
+
+    def __call__(self, positions: np.ndarray) -> np.ndarray:
+        positions = np.asarray(positions)
+        if len(positions) > self.table.shape[0]:
+            self.table = _table(np.arange(len(positions) + 2), self.dtype, dim=self.dim)
+        return self.table[positions]

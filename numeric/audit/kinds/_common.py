@@ -11,7 +11,7 @@ from numeric import tolerances
 from numeric.audit.calls import AuditError, Caller, CallFailed, TargetHung
 from numeric.audit.kinds._calls import call_framework, convert, framework_copy
 
-__all__ = ["SEED", "check_dtypes", "modifies_arguments", "precision_order", "random_positions"]
+__all__ = ["SEED", "check_dtypes", "modifies_arguments", "precision_order", "random_positions", "sentence"]
 
 #: Every random probe of the three kinds comes from this seed (reports are reproducible).
 SEED = 20240611
@@ -58,3 +58,8 @@ def random_positions(count: int, high: int = 1 << 14, seed: int = SEED) -> np.nd
 def unit_roundoff(dtype: str) -> float:
     """u of a dtype name (float64 for an unknown one: conservative for comparisons of a target with itself)."""
     return tolerances.unit_roundoff(dtype) if dtype in tolerances.DTYPES else tolerances.unit_roundoff("float32")
+
+
+def sentence(text: str) -> str:
+    """The text with its first letter upper-cased (the rest untouched, unlike `str.capitalize`)."""
+    return text[:1].upper() + text[1:]

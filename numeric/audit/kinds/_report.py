@@ -155,7 +155,7 @@ def _summary(report: KindReport) -> str:
         where = f" [{', '.join(root['dtypes'])}]" if root["dtypes"] else ""
         detail = root["detail"]
         parts.append(f"{root['property']}{where}: {detail[:1].upper()}{detail[1:]}"
-                     + (f" Fix: {root['fix']}" if root["fix"] else ""))
+                     + (f" Fix: {root['fix'].rstrip('.')}." if root["fix"] else ""))
     explained = sorted(prop for prop, why in report.not_evaluated.items() if why.startswith("explained by"))
     if explained:
         parts.append(f"Not evaluated (explained by the root cause): {', '.join(explained)}.")

@@ -26,7 +26,7 @@ import numpy as np
 
 from numeric.audit.calls import AuditError, BadOutput, CallFailed
 from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order
+from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
 from numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
@@ -159,7 +159,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
     ok = not problems
     heads = int(out.shape[0]) if out.ndim == 3 else 0
     log.add("contract", ok, f"returns ({heads}, {q.size}, {k.size}) {out_dtype}, finite (future keys may be −inf); "
-            "positions left unmodified." if ok else "; ".join(problems).capitalize() + ".", dtype=label,
+            "positions left unmodified." if ok else sentence("; ".join(problems)) + ".", dtype=label,
             fix="Return the bias as (H, Lq, Lk) in the dtype asked for, finite except masked future keys")
     if not ok:
         return {"status": "contract failed", "reason": "; ".join(problems), "dtype": label}

@@ -60,10 +60,17 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
         adapter = find_adapter(target)
     elif type(target).__name__ == "KindAdapter":
         adapter = target
+    table = None
     if adapter is not None:
         # A built-in is audited against what its library's defaults declare, unless told otherwise.
         options = {**adapter.options, **options}
+        table = adapter.table_positions
+        if table is not None and options.get("max_position", table) > table:
+            options["max_position"] = table
     report = run(target, **options)
+    if table is not None:
+        report.table_positions = table
+        report.notes.append(f"The library's table holds {table} positions: audited 0…{report.max_position - 1}.")
     report.seconds = time.perf_counter() - started
     return report
 

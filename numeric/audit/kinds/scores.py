@@ -21,7 +21,7 @@ import numpy as np
 
 from numeric.audit.calls import AuditError, BadOutput, CallFailed
 from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order
+from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
 from numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from numeric.audit.properties.scores import CLAIMS, PROPERTIES, ScoresProperties
@@ -116,7 +116,7 @@ def _contract(caller: Any, dtype: str, d: int, log: FindingLog) -> dict[str, Any
         problems.append("modifies its arguments in place")
     ok = not problems
     log.add("contract", ok, f"returns (5, 7) {out_dtype} scores, finite; arguments left unmodified." if ok else
-            "; ".join(problems).capitalize() + ".", dtype=dtype,
+            sentence("; ".join(problems)) + ".", dtype=dtype,
             fix="Return finite (..., Lq, Lk) scores in q's dtype (or float32 for 16-bit inputs)")
     if not ok:
         return {"status": "contract failed", "reason": "; ".join(problems)}

@@ -28,7 +28,7 @@ import numpy as np
 from numeric._encoding_reference import LAYOUTS, SCHEMES
 from numeric.audit.calls import AuditError, BadOutput, CallFailed
 from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order
+from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
 from numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
@@ -165,7 +165,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
         problems.append("modifies its positions argument")
     ok = not problems
     detail = (f"returns ({positions.size}, {out.shape[1] if out.ndim == 2 else '?'}) {out_dtype} rows, finite; "
-              "positions left unmodified." if ok else "; ".join(problems).capitalize() + ".")
+              "positions left unmodified." if ok else sentence("; ".join(problems)) + ".")
     log.add("contract", ok, detail, dtype=label,
             fix="Return one finite row of even width d per position, in the dtype asked for")
     if not ok:

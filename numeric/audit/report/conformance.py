@@ -242,6 +242,11 @@ def conformance_table(
         if progress is not None:
             progress(spec.name)
         rows.append(_row(spec, max_position=max_position, dtypes=dtypes, module_cast=module_cast, timeout=timeout))
+    if names is None:
+        # The sinusoidal, bias and scores built-ins (issue #13), audited with their libraries' defaults.
+        from numeric.audit.kinds.conformance import kind_conformance_rows
+
+        rows += kind_conformance_rows(max_position=max_position, dtypes=dtypes, timeout=timeout, progress=progress)
     return rows
 
 

@@ -24,6 +24,7 @@ class KindAdapter:
     - `builder`: `builder(dtype) -> callable` following the kind's contract.
     - `options`: the audit options the library's defaults declare.
     - `wraps`: what is called, in words (shown by `--list` and in the conformance table).
+    - `table_positions`: N when the library's module holds a fixed table of N positions (audits stop at N − 1).
     """
 
     name: str
@@ -34,6 +35,7 @@ class KindAdapter:
     builder: Callable[[str], Any]
     options: dict[str, Any]
     wraps: str
+    table_positions: int | None = None
 
     def build(self, dtype: str) -> Any:
         """A fresh callable for one dtype."""

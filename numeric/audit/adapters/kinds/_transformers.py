@@ -23,7 +23,7 @@ from numeric.audit.adapters.kinds._spec import KindAdapter
 __all__ = ["ADAPTERS"]
 
 _HEADS = 12
-_TABLE_POSITIONS = 32832
+_TABLE_POSITIONS = 8256
 
 
 def _t5(dtype: str, decoder: bool) -> Any:
@@ -149,7 +149,7 @@ ADAPTERS = [
     KindAdapter("transformers.marian-sinusoidal", "sinusoidal", "transformers", "transformers", "torch", _marian,
                 {"layout": "concat", "frequencies": "standard"},
                 f"MarianSinusoidalPositionalEmbedding({_TABLE_POSITIONS}, 64) with create_weight(), called with "
-                "position_ids"),
+                "position_ids", table_positions=_TABLE_POSITIONS),
     KindAdapter("transformers.m2m100-sinusoidal", "sinusoidal", "transformers", "transformers", "torch",
                 _fairseq_style(_M2M, "M2M100SinusoidalPositionalEmbedding"), _FAIRSEQ,
                 "M2M100SinusoidalPositionalEmbedding(64, 64, padding_idx=1)(input_ids, past_key_values_length) per "
