@@ -36,9 +36,14 @@ def test_plugin_reports_each_property_for_a_buggy_target(tmp_path: Path) -> None
 
 
 def test_plugin_passes_a_correct_target_and_stays_out_otherwise(tmp_path: Path) -> None:
-    result = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half")
+    result = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half", "--rope-base", "10000")
     assert result.returncode == 0, result.stdout
     assert "12 passed" in result.stdout
+    # Strict by default: an undeclared base fails spectrum, with the base to declare.
+    undeclared = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half")
+    assert undeclared.returncode == 1 and "::spectrum" in undeclared.stdout and "--base 10000" in undeclared.stdout
+    lenient = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half", "--rope-no-strict")
+    assert lenient.returncode == 0, lenient.stdout
     plain = _run_pytest(tmp_path)
     assert plain.returncode == 0 and "1 passed" in plain.stdout and "auditing RoPE target" not in plain.stdout
 

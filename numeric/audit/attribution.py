@@ -55,6 +55,9 @@ def _rank(finding: Finding) -> int:
 
 
 def _same_scope(root: Finding, other: Finding) -> bool:
+    # A broken contract (mutates x, nondeterministic, wrong output) makes every other finding moot in every dtype.
+    if root.property == "contract":
+        return True
     return root.dtype is None or other.dtype is None or root.dtype == other.dtype
 
 

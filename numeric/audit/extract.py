@@ -72,6 +72,7 @@ class Structure:
     direction: str
     problems: list[str]
     worst_ratio: float
+    unchanged: bool = True
 
 
 def _components(support: np.ndarray) -> list[list[int]]:
@@ -144,10 +145,12 @@ def mixing_support(
     A symmetric boolean `(d, d)` array, False on the diagonal.
     """
     d = matrices.shape[-1]
-    off_diagonal = np.abs(matrices) * (1 - np.eye(d))
+    # Positions whose map is not finite (e.g. positions beyond float16's range) carry no evidence of pairing.
+    finite = np.isfinite(matrices).all(axis=(1, 2))
+    off_diagonal = np.abs(matrices[finite]) * (1 - np.eye(d))
     mass = off_diagonal.sum(axis=0)
-    mass = np.nan_to_num(mass + mass.T, nan=np.inf)
-    floor = positions.size * float(entry_bound(np.ones(1, dtype=np.int64), dtype, theta_units, attention_factor)[0])
+    mass = mass + mass.T
+    floor = int(finite.sum()) * float(entry_bound(np.ones(1, dtype=np.int64), dtype, theta_units, attention_factor)[0])
     strongest = mass.max(axis=1)
     relative = MIXING_FRACTION * np.maximum(strongest[:, np.newaxis], strongest[np.newaxis, :])
     return (mass > floor) & (mass > relative)
@@ -231,7 +234,12 @@ def find_structure(
     direction = _direction(matrices, positions, pair_array, beta)
     if problems:
         worst = max(worst, math.inf if not pair_array.size else worst)
+    unchanged = True
+    if passthrough_array.size:
+        gap = np.abs(matrices[:, passthrough_array, passthrough_array] - 1.0)
+        unchanged = bool(np.nanmax(gap, initial=0.0) <= policy.passthrough_bound(np.ones(1), dtype)[0])
     return Structure(
+        unchanged=unchanged,
         pairs=pair_array,
         passthrough=passthrough_array,
         layout=_layout(pair_array, d),

@@ -40,7 +40,7 @@ def header(ctx: AuditContext, ideal: Ideal | None, layout: str, direction: str) 
         "layout": layout,
         "direction": direction,
         "rotary_dim": 0 if ideal is None else ideal.rotary_dim,
-        "base": None if ideal is None else ideal.base,
+        "base": None if ideal is None or ideal.base != ideal.base else ideal.base,
         "base_source": ctx.base_source,
     }
 

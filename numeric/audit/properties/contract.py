@@ -40,7 +40,13 @@ def check_contract(ctx: AuditContext, dtype: str) -> bool:
         y = to_float64(raw, x.shape)
     except BadOutput as error:
         ctx.dtype_info[dtype] = {"status": "contract failed", "reason": error.reason}
-        ctx.add("contract", False, f"{error.reason[0].upper()}{error.reason[1:]}.", dtype=dtype)
+        ctx.add(
+            "contract",
+            False,
+            f"{error.reason[0].upper()}{error.reason[1:]}.",
+            fix="return an array of x's shape and dtype",
+            dtype=dtype,
+        )
         return False
     except CallFailed as error:
         ctx.dtype_info[dtype] = {"status": "unsupported", "reason": f"the target raised {error.reason}"}
@@ -69,7 +75,21 @@ def check_contract(ctx: AuditContext, dtype: str) -> bool:
         if ok
         else "; ".join(problems).capitalize() + "."
     )
-    ctx.add("contract", ok, detail, dtype=dtype)
+    ctx.add("contract", ok, detail, fix=_contract_fix(problems, dtype), dtype=dtype)
     ctx.dtype_info[dtype] = {"status": "supported", "output_dtype": out_dtype}
     ctx.contract_outputs[dtype] = (x, positions, y)
     return True
+
+
+def _contract_fix(problems: list[str], dtype: str) -> str:
+    """The fix for the first contract problem found."""
+    fixes = {
+        "returns": f"return x's dtype ({dtype}): cast the result back with .to(x.dtype) / .astype(x.dtype)",
+        "non-finite": "keep every output finite (check the positions' dtype range and divisions)",
+        "modifies": "do not write into x: compute the rotation into a new array",
+        "a repeated": "make the output a function of (x, positions) only: no random or carried-over state",
+    }
+    first = problems[0] if problems else ""
+    return next(
+        (fix for key, fix in fixes.items() if first.startswith(key)), "return x rotated, of x's shape and dtype"
+    )

@@ -59,4 +59,13 @@ def check_linearity(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
             f" at position {positions[row]}."
         )
         error, bound, position = largest(additivity), float(np.max(bound_x + bound_z + bound_sum)), int(positions[row])
-    ctx.add("linearity", ok, detail, dtype=dtype, max_error=error, bound=bound, position=position)
+    ctx.add(
+        "linearity",
+        ok,
+        detail,
+        fix="apply only the rotation: no normalisation, clipping or other function of x (RoPE is linear in x)",
+        dtype=dtype,
+        max_error=error,
+        bound=bound,
+        position=position,
+    )

@@ -33,6 +33,17 @@ def check_norm(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any]) -
     precision = ctx.precision_class.get(dtype)
     if precision is not None and not precision.is_policy and s["class_norm_worst"].get(precision.name, 0.0) <= 1:
         norm_ratio = min(norm_ratio, 1.0)  # within the bound of the target's precision class (see precision)
+    if not np.isfinite(norm_error):
+        ctx.add(
+            "norm",
+            True,
+            f"see precision: outputs are not finite from position {s['norm_first']} on, so norms cannot be compared.",
+            status="explained",
+            explained_by="precision",
+            dtype=dtype,
+            position=s["norm_first"],
+        )
+        return
     if norm_ratio <= 1:
         target = "orthogonal" if g == 1 else f"orthogonal up to the attention factor {g:.6g}"
         detail = f"M(m) is {target} at every position (‖M(m)x‖ = {'g·' if g != 1 else ''}‖x‖)."

@@ -37,8 +37,15 @@ def check_pairing(ctx: AuditContext, structure: Structure) -> Ideal:
     fix = "make each position apply one 2×2 rotation per pair of coordinates, and nothing else"
     found = structure.layout
     if structure.rotary_dim == 0 and not problems:
-        problems.append("no coordinates mix at any position: nothing is rotated")
-        fix = "apply the rotation (the target returns x unrotated)"
+        if structure.unchanged:
+            problems.append("no coordinates mix at any position: nothing is rotated")
+            fix = "apply the rotation (the target returns x unrotated)"
+        else:
+            problems.append(
+                "no coordinates mix at any position, yet x is not returned unchanged: each coordinate is scaled by a"
+                " position-dependent factor (a rotation without its sine term?)"
+            )
+            fix = "add the sine term: out = x·cos + rotate_half(x)·sin (each pair a 2×2 rotation)"
     compatible = {options.layout, "none"} | ({"p-rope"} if options.layout == "half" else set())
     if options.layout and found not in compatible and not structure.problems:
         problems.append(f"declared layout {layout_name(options.layout)}, found {layout_name(found)}")

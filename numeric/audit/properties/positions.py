@@ -64,7 +64,15 @@ def check_positions(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
         if ok
         else "The positions argument is not honoured: " + "; ".join(failures) + "."
     )
-    ctx.add("positions", ok, detail, dtype=dtype, max_error=worst_error, bound=worst_bound)
+    ctx.add(
+        "positions",
+        ok,
+        detail,
+        fix="index cos/sin by the positions argument (not by arange(L) or a running offset)",
+        dtype=dtype,
+        max_error=worst_error,
+        bound=worst_bound,
+    )
 
 
 # -- the sweep: precision, norm, certified ----------------------------------------------------------------

@@ -74,4 +74,13 @@ def check_relative(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
             f" but ⟨f(q, {m + shift}), f(k, {n + shift})⟩ = {scores[second[worst, 0], second[worst, 1]]:.6g}"
             f" (bound {bound[worst]:.3g}); R(m)ᵀR(n) = R(n − m) does not hold, so cached keys cannot be reused."
         )
-    ctx.add("relative", ok, detail, dtype=dtype, max_error=gap[worst], bound=bound[worst], position=max(m, n) + shift)
+    ctx.add(
+        "relative",
+        ok,
+        detail,
+        fix="rotate position p by exactly p·θᵢ so that R(m)ᵀR(n) = R(n − m)",
+        dtype=dtype,
+        max_error=gap[worst],
+        bound=bound[worst],
+        position=max(m, n) + shift,
+    )

@@ -190,7 +190,7 @@ def _mismatch_message(
 ) -> tuple[str, str]:
     """(detail, fix) of a θ that is not the declared one."""
     relative = np.abs(estimated / np.where(thetas != 0, thetas, np.inf) - 1)
-    pair = int(np.nanargmax(relative)) if relative.size else 0
+    pair = int(np.nanargmax(relative)) if relative.size and not np.isnan(relative).all() else 0
     _ratio, position, _pair, error = worst["policy"]
     ratio_text = estimated[pair] / thetas[pair] if thetas[pair] else math.inf
     detail = (

@@ -72,7 +72,12 @@ def check_state(ctx: AuditContext, ideal: Ideal, dtypes: list[str], primary: str
         if ok
         else "Results depend on state: " + "; ".join(problems) + "."
     )
-    ctx.add("state", ok, detail)
+    ctx.add(
+        "state",
+        ok,
+        detail,
+        fix="key every cache by everything the rotation depends on (base, scaling, head size, dtype, device)",
+    )
 
 
 def state_dtype(ctx: AuditContext, dtypes: list[str], primary: str) -> tuple[str, bool]:
