@@ -55,3 +55,21 @@ def test_plugin_import_is_light() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "[]"
+
+
+def test_plugin_audits_other_kinds(tmp_path: Path) -> None:
+    # --rope-kind bias: one item per bias property; the root cause fails, an inapplicable property is skipped.
+    result = _run_pytest(
+        tmp_path, "--rope-impl", "tests.audit_corpus.bias_impls:bug_alibi_reversed", "--rope-kind", "bias",
+        "--rope-max-position", "1024",
+    )
+    assert result.returncode == 1, result.stdout
+    assert "FAILED ::ropecheck[tests.audit_corpus.bias_impls:bug_alibi_reversed]::slopes" in result.stdout
+    assert "SKIPPED" in result.stdout and "applies to T5 biases only" in result.stdout
+    assert "auditing bias target" in result.stdout
+    passing = _run_pytest(
+        tmp_path, "--rope-impl", "tests.audit_corpus.sinusoidal_impls:sin_concat_t2t", "--rope-kind", "sinusoidal",
+        "--rope-frequencies", "t2t", "--rope-max-position", "1024",
+    )
+    assert passing.returncode == 0, passing.stdout
+    assert "PASSED ::ropecheck[tests.audit_corpus.sinusoidal_impls:sin_concat_t2t]::spectrum" in passing.stdout

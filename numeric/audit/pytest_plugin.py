@@ -8,7 +8,9 @@ loads: NumPy, torch and JAX are imported only when the first item runs.
 Options: `--rope-impl TARGET` (`package.module:attr`, `path/to/file.py:attr`, or a built-in target), and
 `--rope-base`, `--rope-layout`, `--rope-scaling`, `--rope-rotary-dim`, `--rope-max-position`, `--rope-dtypes`,
 `--rope-framework`, `--rope-head-dim`, `--rope-timeout`, `--rope-direction`, `--rope-partial` with the meaning of
-the `ropecheck audit` options. Unlike the command line, the plugin is strict by default: an undeclared base fails
+the `ropecheck audit` options; `--rope-kind sinusoidal|bias|scores` audits another kind of target (items
+named after that kind's properties) with `--rope-frequencies`, `--rope-offset`, `--rope-scheme`,
+`--rope-clip`. Unlike the command line, the plugin is strict by default: an undeclared base fails
 (`--rope-no-strict` makes it a note).
 """
 
@@ -43,12 +45,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rope-framework", default="auto", help="auto, numpy, torch or jax")
     group.addoption("--rope-head-dim", type=int, default=None, help="head dimension d")
     group.addoption("--rope-timeout", type=float, default=30.0, help="seconds one call may take")
+    group.addoption("--rope-kind", default="rope", help="rope (default), sinusoidal, bias or scores")
+    group.addoption("--rope-frequencies", default=None, help="sinusoidal: standard or t2t (default: detected)")
+    group.addoption("--rope-offset", type=int, default=0, help="sinusoidal: row of position p is PE(p + K)")
+    group.addoption("--rope-scheme", default=None, help="bias: t5[:buckets=…,max_distance=…] or alibi")
+    group.addoption("--rope-clip", type=int, default=None, help="scores: the declared Shaw clipping distance")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
     target = config.getoption("--rope-impl")
     if not target:
         return None
+    kind = config.getoption("--rope-kind")
+    if kind != "rope":
+        top = config.getoption("--rope-max-position") - 1
+        return [f"ropecheck: auditing {kind} target {target} (positions 0…{top})"]
     return [f"ropecheck: auditing RoPE target {target} (positions 0…{config.getoption('--rope-max-position') - 1})"]
 
 
@@ -56,7 +67,9 @@ class RopeAuditCollector(pytest.Collector):
     """The group of one item per property for the audited target."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        for prop in PROPERTIES:
+        from numeric.audit.kinds.names import KIND_PROPERTIES
+
+        for prop in KIND_PROPERTIES.get(self.config.getoption("--rope-kind"), PROPERTIES):
             yield RopePropertyItem.from_parent(self, name=prop)
 
 
@@ -68,6 +81,9 @@ class RopePropertyItem(pytest.Item):
         if isinstance(outcome, str):
             raise RopeAuditFailure(f"the audit could not run: {outcome}")
         findings = [f for f in outcome.findings if f.property == self.name]
+        not_evaluated = getattr(outcome, "not_evaluated", {})
+        if not findings and self.name in not_evaluated:
+            pytest.skip(f"{self.name} was not evaluated: {not_evaluated[self.name]}")
         if not findings:
             pytest.skip(f"{self.name} was not evaluated (the target failed its contract)")
         failing = [f for f in findings if not f.ok]
@@ -100,8 +116,27 @@ def _run_audit(config: pytest.Config) -> Any:
     from numeric.audit import audit
     from numeric.audit.calls import AuditError
 
+    kind = config.getoption("--rope-kind")
     try:
-        outcome: Any = audit(
+        if kind != "rope":
+            outcome: Any = audit(
+                config.getoption("--rope-impl"),
+                kind=kind,
+                base=config.getoption("--rope-base"),
+                layout=config.getoption("--rope-layout"),
+                frequencies=config.getoption("--rope-frequencies"),
+                offset=config.getoption("--rope-offset"),
+                scheme=config.getoption("--rope-scheme"),
+                clip=config.getoption("--rope-clip"),
+                max_position=config.getoption("--rope-max-position"),
+                dtypes=config.getoption("--rope-dtypes"),
+                framework=config.getoption("--rope-framework"),
+                head_dim=config.getoption("--rope-head-dim") if kind != "bias" else None,
+                timeout=config.getoption("--rope-timeout"),
+            )
+            setattr(config, _AUDIT_KEY, outcome)
+            return outcome
+        outcome = audit(
             config.getoption("--rope-impl"),
             base=config.getoption("--rope-base"),
             layout=config.getoption("--rope-layout"),

@@ -16,15 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from numeric.audit.kinds._report import KindFinding, KindReport
+from numeric.audit.kinds.names import KIND_PROPERTIES
 
 __all__ = ["PROPERTIES", "KindFinding", "KindReport", "audit_encoding", "audit_kind"]
 
 #: Property names per kind, in evaluation order (the JSON `findings[].property` values).
-PROPERTIES: dict[str, tuple[str, ...]] = {
-    "sinusoidal": ("contract", "state", "layout", "spectrum", "positions", "precision", "relative", "shift"),
-    "bias": ("contract", "relative", "sign", "buckets", "slopes", "cache", "precision"),
-    "scores": ("contract", "relative", "linearity", "clipping", "cache"),
-}
+PROPERTIES = KIND_PROPERTIES
 
 
 def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:

@@ -18,12 +18,13 @@ from numeric.audit.calls import BadOutput, Caller, CallFailed
 from numeric.audit.kinds._calls import call_float64
 from numeric.audit.kinds._common import SEED, unit_roundoff
 from numeric.audit.kinds._report import FindingLog
+from numeric.audit.kinds.names import KIND_PROPERTIES
 from numeric.audit.properties.bias_alibi import describe_form, explain_slopes, measure_slopes, slope_tolerance
 from numeric.audit.properties.bias_t5 import compare_partition, diagnose, read_table, view_buckets
 
 __all__ = ["CLAIMS", "PROPERTIES", "BiasProperties"]
 
-PROPERTIES = ("contract", "relative", "sign", "buckets", "slopes", "cache", "precision")
+PROPERTIES = KIND_PROPERTIES["bias"]
 
 CLAIMS: dict[str, tuple[str, ...]] = {
     "contract": ("RPE-SHIFT-INVARIANCE",),

@@ -22,10 +22,11 @@ from numeric.audit.calls import BadOutput, Caller, CallFailed
 from numeric.audit.kinds._calls import call_float64
 from numeric.audit.kinds._common import SEED, unit_roundoff
 from numeric.audit.kinds._report import FindingLog
+from numeric.audit.kinds.names import KIND_PROPERTIES
 
 __all__ = ["CLAIMS", "PROPERTIES", "ScoresProperties"]
 
-PROPERTIES = ("contract", "relative", "linearity", "clipping", "cache")
+PROPERTIES = KIND_PROPERTIES["scores"]
 
 CLAIMS: dict[str, tuple[str, ...]] = {
     "contract": ("RPE-SHIFT-INVARIANCE",),

@@ -16,6 +16,7 @@ from numeric.audit.calls import BadOutput, Caller, CallFailed
 from numeric.audit.kinds._calls import KindSession, call_float64, caller_call
 from numeric.audit.kinds._common import SEED, random_positions, sentence
 from numeric.audit.kinds._report import FindingLog
+from numeric.audit.kinds.names import KIND_PROPERTIES
 from numeric.audit.properties.sinusoidal_numeric import (
     certified_position,
     gram_shift_check,
@@ -38,7 +39,7 @@ from numeric.audit.properties.sinusoidal_structure import (
 __all__ = ["CLAIMS", "PROPERTIES", "SinusoidalProperties"]
 
 #: Evaluation order: a failure explains what comes after it where it says so.
-PROPERTIES = ("contract", "state", "layout", "spectrum", "positions", "precision", "relative", "shift")
+PROPERTIES = KIND_PROPERTIES["sinusoidal"]
 
 CLAIMS: dict[str, tuple[str, ...]] = {
     "contract": ("SPE-DOT-RELATIVE", "SPE-SHIFT-ROTATION"),
