@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from numeric._audit import audit
+from numeric.audit import audit
 from tests.audit_corpus.numpy_impls import rope_float32_angles
 
 

@@ -1,5 +1,5 @@
 """ropecheck's numeric side: mirrors of the ledger in JAX and mpmath, tolerances, the fast high-precision
-reference and the RoPE auditor.
+reference and the auditor (`numeric.audit`: `from numeric.audit import audit`).
 
 Subpackages: `numeric.reference` (double-double arithmetic, the fast reference, the tolerance model and its
 Gappa proofs) and `numeric.mirrors` (compile, run per dtype, evidence, decay, precision limits).
@@ -15,8 +15,8 @@ from importlib import import_module
 from typing import Any
 
 _LAZY = {
-    "audit": ("._audit", "audit"),
-    "AuditReport": ("._audit", "AuditReport"),
+    "audit": (".audit", None),
+    "AuditReport": (".audit.results", "AuditReport"),
     "numeric_evidence": (".mirrors", "numeric_evidence"),
     "inverse_frequencies": (".reference", "inverse_frequencies"),
     "angles_mod_2pi": (".reference", "angles_mod_2pi"),

@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ropecheck` console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "audit":
-        from ._audit_cli import main as audit_main
+        from .audit.cli import main as audit_main
 
         return audit_main(argv[1:])
     parser = _build_parser()

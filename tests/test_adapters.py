@@ -1,6 +1,6 @@
 """Built-in adapters: each installed library builds, runs on a small input and, unscaled, matches a plain RoPE.
 
-Under test: `numeric._adapters` (registry and adapters), not the libraries' correctness — a scaled variant is
+Under test: `numeric.audit.adapters` (registry and adapters), not the libraries' correctness — a scaled variant is
 checked for shape and finiteness only; the auditor compares it with the scaling reference formulas.
 """
 
@@ -11,7 +11,7 @@ import importlib
 import numpy as np
 import pytest
 
-from numeric._adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters, to_numpy
+from numeric.audit.adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters, to_numpy
 
 LENGTH = 16
 HEAD_DIM = 64

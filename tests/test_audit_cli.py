@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from numeric._audit_cli import main
+from numeric.audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 NP = "tests.audit_corpus.numpy_impls"
@@ -29,8 +29,14 @@ def test_conforming_target_exits_0_with_one_json_object(capsys: pytest.CaptureFi
 def test_failing_target_exits_1_and_names_claims(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([f"{NP}:bug_positions_ignored", "--json", "--base", "10000", *SMALL]) == 1
     report = json.loads(capsys.readouterr().out)
-    relative = [f for f in report["findings"] if f["property"] == "relative" and not f["ok"]]
-    assert relative and {"ROPE-RELATIVE-MATRIX", "ROPE-KV-CACHE-REUSE"} <= set(relative[0]["claims"])
+    failing = [f for f in report["findings"] if not f["ok"]]
+    assert failing and all(f["property"] == "positions" and f["status"] == "fail" and f["fix"] for f in failing)
+    assert {"ROPE-KV-CACHE-REUSE", "ROPE-PREFIX-REPHASE"} <= set(failing[0]["claims"])
+    assert report["root_causes"][0]["property"] == "positions" and report["summary"].startswith("FAIL")
+    # The relative identity fails too, as a consequence: reported as explained, with its claims.
+    relative = [f for f in report["findings"] if f["property"] == "relative"]
+    assert relative and all(f["status"] == "explained" and f["explained_by"] == "positions" for f in relative)
+    assert {"ROPE-RELATIVE-MATRIX", "ROPE-KV-CACHE-REUSE"} <= set(relative[0]["claims"])
 
 
 def test_file_target_and_report_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +75,7 @@ def test_bad_usage_and_bad_targets_exit_2_in_one_line(
 
 
 def test_subprocess_entry_point_has_no_traceback() -> None:
-    code = "import sys; from numeric._audit_cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from numeric.audit.cli import main; sys.exit(main(sys.argv[1:]))"
     result = subprocess.run(
         [sys.executable, "-c", code, f"{NP}:bug_raises", *SMALL], cwd=ROOT, capture_output=True, text=True, timeout=60
     )

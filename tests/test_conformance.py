@@ -8,12 +8,12 @@ import shlex
 
 import pytest
 
-from numeric import _adapters
-from numeric._adapters import get_adapter, installed_version, is_available, list_adapters
-from numeric._audit import audit
-from numeric._audit_cli import main
-from numeric._conformance import conformance_table, render_markdown, scaling_spec, write_conformance
-from numeric._scaling import parse_scaling
+from numeric.audit import adapters as _adapters
+from numeric.audit import audit
+from numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
+from numeric.audit.cli import main
+from numeric.audit.report.conformance import conformance_table, render_markdown, scaling_spec, write_conformance
+from numeric.audit.scaling import parse_scaling
 
 # Small audits keep the file well inside a minute.
 SMALL = {"max_position": 2048, "dtypes": ("float32",)}

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from numeric._adapters import installed_version, is_available, list_adapters
+from numeric.audit.adapters import installed_version, is_available, list_adapters
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "conformance.json"
 REGENERATE = (
-    "regenerate: .venv/bin/python -c \"from numeric._conformance import write_conformance; "
+    "regenerate: .venv/bin/python -c \"from numeric.audit.report.conformance import write_conformance; "
     "write_conformance('docs/conformance.json')\""
 )
 

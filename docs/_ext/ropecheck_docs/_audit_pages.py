@@ -1,7 +1,7 @@
 """Generated parts of the audit guide (properties, tolerance policy, worked examples) and the conformance table.
 
-The property list and the claims each bears on come from `numeric._audit_properties`; the tolerance policy is the
-docstring of `numeric._audit_policy`; the worked examples are real audits of `audit_examples` run at build time.
+The property list and the claims each bears on come from `numeric.audit.properties`; the tolerance policy is the
+docstring of `numeric.audit.policy`; the worked examples are real audits of `audit_examples` run at build time.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _write(path: Path, text: str) -> None:
 # ------------------------------------------------------------------------------------------------ guide parts
 def properties_part() -> str:
     """A table: every audit property, what it checks, and the claims it transfers."""
-    from numeric._audit_properties import CLAIMS, PROPERTIES
+    from numeric.audit.properties import CLAIMS, PROPERTIES
 
     missing = [name for name in PROPERTIES if name not in PROPERTY_EXPLANATIONS]
     if missing:
@@ -72,8 +72,8 @@ def properties_part() -> str:
 
 
 def policy_part() -> str:
-    """The tolerance policy: the docstring of `numeric._audit_policy`, headings moved under the guide's section."""
-    import numeric._audit_policy as policy
+    """The tolerance policy: the docstring of `numeric.audit.policy`, headings moved under the guide's section."""
+    import numeric.audit.policy as policy
 
     lines = []
     for line in (policy.__doc__ or "").strip().splitlines():
@@ -110,7 +110,7 @@ def _angle_error_plot(report: Any, path: Path, title: str) -> None:
 
 def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
     """Audit the two example implementations; findings, certified context and error-vs-position plots."""
-    from numeric import audit
+    from numeric.audit import audit
 
     from . import audit_examples
 
@@ -134,7 +134,7 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
         parts += [
             f"### {literal(name)}",
             "",
-            f'```python\nreport = numeric.audit({name}, base=10000, layout="half", head_dim=128, '
+            f'```python\nreport = audit({name}, base=10000, layout="half", head_dim=128, '
             f"max_position={EXAMPLE_POSITIONS})\n```",
             "",
             f"Verdict: {verdict_badge('proved' if report.ok else 'refuted')} **{report.verdict}** — layout "
@@ -185,14 +185,14 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
 
 # ------------------------------------------------------------------------------------------------ conformance
 def _conformance_results(app: Sphinx) -> tuple[list[dict[str, Any]] | None, str]:
-    """Rows of the conformance table (`numeric._conformance` shape): from the configured JSON file, or audited
-    during the build when `ROPECHECK_DOCS_RUN_AUDIT=1` (slow: every installed library is audited)."""
+    """Rows of the conformance table (`numeric.audit.report.conformance` shape): from the configured JSON file, or
+    audited during the build when `ROPECHECK_DOCS_RUN_AUDIT=1` (slow: every installed library is audited)."""
     configured = app.config.ropecheck_conformance_json
     if configured:
         payload = json.loads((Path(app.confdir) / configured).read_text(encoding="utf-8"))
         source = f"read from {literal(Path(configured).name)}"
     elif os.environ.get("ROPECHECK_DOCS_RUN_AUDIT") == "1":
-        from numeric._conformance import write_conformance
+        from numeric.audit.report.conformance import write_conformance
 
         payload = write_conformance(Path(app.outdir).parent / "conformance.json")
         source = "audited while these docs were built"
@@ -245,7 +245,7 @@ def _conformance_row(row: dict[str, Any]) -> list[str]:
 
 def conformance_page(app: Sphinx) -> str:
     """The conformance table of real libraries, or the adapters registry with how to generate the table."""
-    from numeric._adapters._registry import installed_version, list_adapters
+    from numeric.audit.adapters._registry import installed_version, list_adapters
 
     specs = list_adapters()
     parts = [
@@ -288,7 +288,7 @@ def conformance_page(app: Sphinx) -> str:
     parts += [
         "## Built-in adapters",
         "",
-        f"{len(specs)} adapters (from `numeric._adapters`); versions as installed where these docs were built.",
+        f"{len(specs)} adapters (from `numeric.audit.adapters`); versions as installed where these docs were built.",
         "",
         list_table(
             ["adapter", "library", "version", "layout", "scaling", "GPU", "wraps"], rows, [14, 12, 8, 8, 8, 5, 45]

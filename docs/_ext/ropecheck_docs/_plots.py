@@ -184,7 +184,7 @@ def plot_relative_identity(path: Path) -> None:
     """`relative_identity.png` (see the module docstring)."""
     import matplotlib.pyplot as plt
 
-    from numeric._audit_policy import DEFAULT_SCORE_BUDGET
+    from numeric.audit.policy import DEFAULT_SCORE_BUDGET
     from numeric.reference.tolerances import exact_integer_limit, largest_position_within, relative_score_bound
 
     rng = np.random.default_rng(7)

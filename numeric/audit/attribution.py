@@ -1,0 +1,147 @@
+"""Root-cause attribution: one root cause, one failing finding (GUIDE §5); the summary paragraph.
+
+Most attribution happens while the audit runs: a root cause (a direction, a gain, a position offset, a base, a
+precision class) adjusts the ideal, so the properties after it are judged against what the target does and pass,
+or read "ok at <class> precision". What remains are failures that cannot be re-judged that way (positions
+ignored: every shifted score differs). Here a failing finding is *explained* by an earlier failing one when the
+earlier property's defect implies it (`EXPLAINS`) and both concern the same dtype (or one has none): it then
+reads "see <root cause>" and no longer counts as a failure of its own. "Could not call" findings are neither
+root causes nor explained: they say the target raised, never that the mathematics is wrong.
+
+Works on findings only, so every kind's report goes through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numeric.audit.results import AuditReport, Finding
+
+__all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
+
+#: The order in which root causes are sought: a property earlier in this list may explain a later one.
+ROOT_ORDER = (
+    "contract",
+    "pairing",
+    "linearity",
+    "positions",
+    "direction",
+    "identity",
+    "norm",
+    "spectrum",
+    "precision",
+    "relative",
+    "state",
+)
+_ALL = frozenset(ROOT_ORDER)
+#: Property → the properties whose failure its own failure implies.
+EXPLAINS: dict[str, frozenset[str]] = {
+    "contract": _ALL,
+    "pairing": _ALL - {"contract", "state"},
+    "linearity": frozenset({"norm", "precision", "relative", "identity", "spectrum", "positions"}),
+    "positions": frozenset({"relative", "precision", "spectrum", "norm"}),
+    "direction": frozenset({"spectrum", "precision", "relative", "identity"}),
+    "identity": frozenset({"spectrum", "precision", "relative", "norm", "linearity"}),
+    "norm": frozenset({"identity", "precision", "relative", "linearity", "spectrum"}),
+    "spectrum": frozenset({"precision", "relative", "norm", "identity", "linearity"}),
+    "precision": frozenset({"spectrum", "norm", "relative", "linearity", "identity", "state", "positions"}),
+    "relative": frozenset(),
+    "state": frozenset(),
+}
+
+
+def _rank(finding: Finding) -> int:
+    return ROOT_ORDER.index(finding.property) if finding.property in ROOT_ORDER else len(ROOT_ORDER)
+
+
+def _same_scope(root: Finding, other: Finding) -> bool:
+    # A broken contract (mutates x, nondeterministic, wrong output) makes every other finding moot in every dtype.
+    if root.property == "contract":
+        return True
+    return root.dtype is None or other.dtype is None or root.dtype == other.dtype
+
+
+def attribute_root_causes(report: AuditReport) -> None:
+    """Mark explained failures, list the root causes, set the verdict and the summary (in place).
+
+    **Arguments:**
+
+    - `report`: the report, findings as the properties recorded them.
+    """
+    failing = sorted((f for f in report.findings if f.status == "fail"), key=_rank)
+    roots: list[Finding] = []
+    for finding in failing:
+        cause = next(
+            (
+                root
+                for root in roots
+                if _rank(root) < _rank(finding)
+                and finding.property in EXPLAINS.get(root.property, frozenset())
+                and _same_scope(root, finding)
+            ),
+            None,
+        )
+        if cause is None:
+            roots.append(finding)
+            continue
+        where = f" [{cause.dtype}]" if cause.dtype else ""
+        finding.status, finding.ok, finding.explained_by = "explained", True, cause.property
+        finding.detail = f"see {cause.property}{where}: {finding.detail}"
+        finding.fix = None
+    grouped: dict[str, dict[str, Any]] = {}
+    for f in roots:  # one root cause per property, with every dtype it shows in
+        entry = grouped.setdefault(
+            f.property, {"property": f.property, "dtypes": [], "dtype": f.dtype, "detail": f.detail, "fix": f.fix or ""}
+        )
+        if f.dtype:
+            entry["dtypes"].append(f.dtype)
+    report.root_causes = list(grouped.values())
+    ok = bool(report.findings) and all(f.ok for f in report.findings)
+    report.verdict = "pass" if ok else "fail"
+    report.summary = summarise(report)
+
+
+def _first_sentence(text: str) -> str:
+    head, dot, _ = text.partition(". ")
+    return head + "." if dot else text.rstrip(".") + "."
+
+
+def summarise(report: AuditReport) -> str:
+    """One paragraph: verdict, root cause(s) with their fix, what could not be called, the loud notes."""
+    audited = [dtype for dtype, info in report.dtypes.items() if info.get("status") == "supported"]
+    positions = f"positions 0…{report.max_position - 1}"
+    parts: list[str] = []
+    if report.verdict == "pass":
+        parts.append(
+            f"PASS: {report.target} conforms at {positions} in {', '.join(audited) or 'no dtype'}"
+            f" ({report.layout} pairs, {report.direction}"
+            + (f", base {report.base:g}" if isinstance(report.base, float) and report.base == report.base else "")
+            + ")."
+        )
+        explained = [f for f in report.findings if f.status == "explained" and f.explained_by == "precision"]
+        if explained:
+            parts.append("Some properties hold only at the precision class the sweep found (see precision).")
+    else:
+        roots = report.root_causes
+        could_not = [f for f in report.findings if f.status == "could not call"]
+        count = f"{len(roots)} root cause{'s' if len(roots) != 1 else ''}" if roots else "no mathematical failure"
+        parts.append(f"FAIL: {report.target} — {count}.")
+        for root in roots:
+            where = f" [{', '.join(root['dtypes'])}]" if root["dtypes"] else ""
+            text = f"{root['property']}{where}: {_first_sentence(root['detail'])}"
+            if root["fix"]:
+                text += f" Fix: {root['fix']}."
+            parts.append(text)
+        if could_not:
+            names = sorted({f.property for f in could_not})
+            parts.append(f"Could not call the target for: {', '.join(names)} (it raised; see those findings).")
+    if report.table_positions is not None:
+        parts.append(f"The table holds {report.table_positions} positions: audited 0…{report.table_positions - 1}.")
+    parts += list(report.notes)
+    return " ".join(parts)
+
+
+def finding_rows(report: AuditReport) -> list[dict[str, Any]]:
+    """Findings for presentation: failing and could-not-call first, then explained, then passing."""
+    order = {"fail": 0, "could not call": 1, "explained": 2, "pass": 3}
+    return [f.to_json() for f in sorted(report.findings, key=lambda f: order.get(f.status, 4))]

@@ -1,0 +1,301 @@
+"""`ropecheck audit TARGET [options]`: certify a RoPE implementation from the command line.
+
+`ropecheck audit --list` lists the built-in targets (real libraries) with their installed versions;
+`ropecheck audit --all [--json | --markdown]` audits every installed built-in with its defaults and prints the
+conformance table (`numeric.audit.report.conformance`), each failing finding with the claims it breaks and the one-line
+command that reproduces it.
+
+Exit codes: 0 the target conforms, 1 a property fails, 2 bad usage or a target that cannot be loaded, called,
+or that hangs (one line on stderr, no traceback). `--json` prints one object (the `AuditReport.to_json()`
+schema) and nothing else on stdout; progress is shown on a terminal's stderr only, never with `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from numeric.audit.report.json import json_safe
+from numeric.audit.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"ropecheck audit: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+#: The declarable conventions, as `--help` prints them (the README and docs/audit-guide.md say the same).
+CONVENTIONS = """\
+declarable conventions (each is a real convention, not a bug, when the model was trained with it):
+  --direction clockwise   the rotation (x1 cos + x2 sin, -x1 sin + x2 cos): equivalent to counter-clockwise up
+                          to the sign of W_k; without it a clockwise target fails `direction` (one root cause)
+  --rotary-dim R --partial first
+                          partial rotary on the first R coordinates (half-split or interleaved among them),
+                          theta_i = base^(-2i/R), the rest passed through (GPT-NeoX rotary_pct, Phi)
+  --rotary-dim R --partial p-rope
+                          p-RoPE: pairs (i, i + d/2) for i < R/2 with theta_i = base^(-2i/d), the rest unrotated
+  --scaling yarn:F,orig=N,truncate=false
+                          YaRN without rounding the correction range (HF's `truncate: False`)
+  --scaling yarn:F,...,attn=G | attn=softmax
+                          YaRN's attention factor: G overrides 0.1 ln F + 1 in cos/sin; `softmax` declares that it
+                          is applied in the softmax scale instead, so cos/sin carry none
+defaults: the dtypes models run in (float32, bfloat16, float16; float64 with --dtypes, or alone when the target
+returns float64 for float32 input); an undeclared base is inferred and said loudly (a failure with --strict);
+a target that raises beyond position N-1 (a fixed-length table) is audited on 0...N-1 and the report says so.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `ropecheck audit` argument parser."""
+    from numeric.audit.policy import DEFAULT_SCORE_BUDGET
+
+    parser = _Parser(
+        prog="ropecheck audit",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=CONVENTIONS,
+        description=(
+            "Certify a RoPE implementation fn(x, positions) -> y (x: (..., L, d), positions: (L,) integers) by"
+            " extracting its per-position linear map and comparing it with a high-precision reference."
+        ),
+    )
+    parser.add_argument(
+        "target", nargs="?", help="package.module:attr, path/to/file.py:attr, or a built-in target name (see --list)"
+    )
+    parser.add_argument("--list", action="store_true", help="list the built-in targets and exit")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="audit every installed built-in with its default base and scaling; print the conformance table",
+    )
+    parser.add_argument("--markdown", action="store_true", help="with --all: print the table as Markdown")
+    parser.add_argument(
+        "--module-cast",
+        action="store_true",
+        help="built-ins only: build the module in float32, then cast it to each audited dtype as users cast models",
+    )
+    parser.add_argument("--base", type=float, help="expected θ base (default: inferred from the spectrum)")
+    parser.add_argument("--layout", help="expected pairing: interleaved or half (default: detected)")
+    parser.add_argument(
+        "--scaling",
+        help="linear:F, ntk:F, dynamic:F[,orig=N], yarn:F[,orig=N], llama3:F[,orig=N,low=1,high=4], "
+        "longrope:F[,orig=N,short=a/b/…,long=a/b/…]; yarn also truncate=false and attn=G|softmax (see below)",
+    )
+    parser.add_argument(
+        "--direction",
+        default="counter-clockwise",
+        help="declared direction: counter-clockwise (default, RoFormer) or clockwise (see below)",
+    )
+    parser.add_argument("--partial", help="partial rotary placement: first or p-rope (default: detected; see below)")
+    parser.add_argument(
+        "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
+    )
+    parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
+    parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
+    parser.add_argument(
+        "--dtypes",
+        help="comma-separated dtypes (default: float32,bfloat16,float16 — float64 on request, or alone for a"
+        " float64-native target)",
+    )
+    parser.add_argument("--framework", default="auto", help="auto (default), numpy, torch or jax")
+    parser.add_argument("--head-dim", type=int, help="head dimension d (default: tries 128, 64, …)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds one call may take (default 30)")
+    parser.add_argument(
+        "--budget", type=float, default=DEFAULT_SCORE_BUDGET, help="relative score-error budget (default 2^-6)"
+    )
+    from numeric.audit.kinds.cli_options import add_kind_arguments
+
+    add_kind_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--report", metavar="DIR", help="write report.md, report.html and plots into DIR")
+    return parser
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"ropecheck audit: error: {message}\n")
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `ropecheck audit` with these arguments (without the word `audit`); returns the exit code.
+
+    **Arguments:**
+
+    - `argv`: the arguments after `audit`; default `sys.argv[1:]`.
+
+    **Returns:**
+
+    0 conforms, 1 a property fails, 2 bad usage / target cannot be loaded or called.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    if args.list:
+        if args.target or args.all:
+            return _usage("--list takes no target and no --all")
+        return _list(args.json)
+    if args.all:
+        if args.target:
+            return _usage("--all audits every built-in; give no target (or audit one by name without --all)")
+        return _all(args)
+    if not args.target:
+        return _usage("the following arguments are required: target (or --list, or --all)")
+    if args.markdown:
+        return _usage("--markdown applies to --all only")
+    from numeric.audit import audit
+    from numeric.audit.calls import AuditError
+    from numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
+
+    if rope_only_flags(args):
+        return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
+    try:
+        report = audit(
+            args.target,
+            **kind_keywords(args),
+            base=args.base,
+            layout=args.layout,
+            scaling=args.scaling,
+            rotary_dim=args.rotary_dim,
+            max_position=32768 if args.max_position is None else args.max_position,
+            dtypes=args.dtypes or None,
+            direction=args.direction,
+            partial=args.partial,
+            strict=args.strict,
+            framework=args.framework,
+            head_dim=args.head_dim,
+            timeout=args.timeout,
+            budget=args.budget,
+            progress=not args.json and sys.stderr.isatty(),
+            module_cast=args.module_cast,
+        )
+    except AuditError as error:
+        sys.stderr.write(f"ropecheck audit: error: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("ropecheck audit: interrupted\n")
+        return EXIT_USAGE
+    except Exception as error:  # never a traceback for the user; the message names the failure
+        message = " ".join(str(error).split())
+        sys.stderr.write(f"ropecheck audit: error: the audit stopped: {type(error).__name__}: {message}\n")
+        return EXIT_USAGE
+    if args.report:
+        from numeric.audit.report import write_report
+
+        try:
+            write_report(report, args.report)
+        except OSError as error:
+            sys.stderr.write(f"ropecheck audit: error: cannot write the report to {args.report!r}: {error}\n")
+            return EXIT_USAGE
+    try:
+        if args.json:
+            json.dump(json_safe(report.to_json()), sys.stdout, ensure_ascii=False)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        else:
+            from numeric.audit.report.terminal import print_summary
+
+            print_summary(report)
+    except BrokenPipeError:  # output piped into e.g. `head`
+        sys.stderr.close()
+    return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _list(as_json: bool) -> int:
+    """Print the built-in targets: name, library, version (or why not), layout, positions, what is called."""
+    from numeric.audit.adapters import installed_version, is_available, list_adapters
+
+    rows = []
+    for spec in list_adapters():
+        available, reason = is_available(spec)
+        status = installed_version(spec) if available else reason
+        if not available and reason.startswith("not installed"):
+            status = "not installed"
+        rows.append(
+            {
+                "name": spec.name,
+                "library": spec.library,
+                "version": status,
+                "layout": spec.layout,
+                "positions": spec.positions,
+                "scaling": spec.scaling_kind,
+                "wraps": spec.wraps,
+            }
+        )
+    from numeric.audit.kinds.conformance import kind_list_rows
+
+    rows += kind_list_rows()
+    if as_json:
+        json.dump(rows, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    width = max(len(row["name"]) for row in rows)
+    version_width = max(len(str(row["version"])) for row in rows)
+    for row in rows:
+        sys.stdout.write(
+            f"{row['name']:<{width}}  {row['library']:<22}  {row['version']!s:<{version_width}}  "
+            f"{row['layout']:<11}  {row['wraps']}\n"
+        )
+    return EXIT_OK
+
+
+def _all(args: argparse.Namespace) -> int:
+    """`--all`: audit every built-in with its defaults; print the table (text, --json or --markdown)."""
+    from numeric.audit.report.conformance import (
+        CONFORMANCE_DTYPES,
+        DEFAULT_MAX_POSITION,
+        conformance_table,
+        render_markdown,
+    )
+
+    if args.json and args.markdown:
+        return _usage("choose one of --json and --markdown")
+    ignored = [
+        flag
+        for flag, value in (
+            ("--base", args.base),
+            ("--scaling", args.scaling),
+            ("--layout", args.layout),
+            ("--rotary-dim", args.rotary_dim),
+            ("--head-dim", args.head_dim),
+            ("--report", args.report),
+        )
+        if value is not None
+    ]
+    if ignored:
+        sys.stderr.write(
+            f"ropecheck audit: error: --all audits each built-in with its own defaults; {', '.join(ignored)}"
+            " applies to one target (ropecheck audit NAME ...)\n"
+        )
+        return EXIT_USAGE
+    max_position = DEFAULT_MAX_POSITION if args.max_position is None else args.max_position
+    if max_position < 2:
+        return _usage(f"--max-position must be at least 2, got {max_position}")
+    show = (lambda name: sys.stderr.write(f"auditing {name} …\n")) if sys.stderr.isatty() else None
+    try:
+        rows = conformance_table(
+            max_position=max_position,
+            dtypes=args.dtypes or CONFORMANCE_DTYPES,
+            module_cast=args.module_cast,
+            timeout=args.timeout,
+            progress=show,
+        )
+    except (ValueError, KeyboardInterrupt) as error:
+        return _usage(str(error) or "interrupted")
+    try:
+        if args.json:
+            document = {"max_position": max_position, "module_cast": args.module_cast, "rows": rows}
+            json.dump(json_safe(document), sys.stdout, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(render_markdown(rows, max_position=max_position))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stderr.close()
+    audited = [row for row in rows if row["verdict"] is not None]
+    return EXIT_OK if audited and all(row["verdict"] == "pass" for row in audited) else EXIT_FAIL

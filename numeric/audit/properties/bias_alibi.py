@@ -1,0 +1,75 @@
+"""ALiBi checks: the per-head slope and the form of the bias, against Press et al.
+
+ALiBi adds m_h·(k − q) for past keys (k ≤ q): a penalty that grows with distance, m_h > 0. Implementations
+write it as −m_h·|k − q| (symmetric; x-transformers), m_h·(k − q) with the future masked, or m_h·k (Bloom,
+Falcon, MPT: a constant per query row away from the relative form, which softmax ignores). The slope of each head
+is read from the past side, f_h(0) − f_h(−R) = m_h·R, and compared with `alibi_slopes(H)`.
+
+Serves the `slopes` and `sign` properties (RPE-SHIFT-INVARIANCE).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numeric._encoding_reference import alibi_slopes, naive_alibi_slopes
+
+__all__ = ["describe_form", "explain_slopes", "measure_slopes", "slope_tolerance"]
+
+
+def measure_slopes(values: np.ndarray, relative: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per head, m̂_h = (f(0) − f(−R))/R from the past side, and the largest misfit of the line m̂·r + f(0).
+
+    **Arguments:**
+
+    - `values`: `(H, len(relative))` bias values of one query row.
+    - `relative`: r = k − q for each column; must include 0 and negative values.
+    """
+    zero = int(np.flatnonzero(relative == 0)[0])
+    past = relative <= 0
+    far = int(np.flatnonzero(relative == relative[past].min())[0])
+    span = float(-relative[far])
+    slopes = (values[:, zero] - values[:, far]) / span
+    line = values[:, [zero]] + slopes[:, None] * relative[None, past]
+    misfit = np.max(np.abs(values[:, past] - line), axis=1)
+    return slopes, misfit
+
+
+def slope_tolerance(values: np.ndarray, span: float, u_out: float, u_work: float) -> np.ndarray:
+    """|m̂ − m| a conforming bias may show: the two values read (rounded to the output, formed in the work dtype)
+    divided by the span, plus the slope's own computation (a few units of the work dtype)."""
+    largest = np.max(np.abs(values), axis=1)
+    return 4 * (u_out + 2 * u_work) * largest / span + 0.0
+
+
+def describe_form(values: np.ndarray, relative: np.ndarray, slopes: np.ndarray, tolerance: np.ndarray) -> str:
+    """How the future side (k > q) is written: symmetric, same line (key-position form), masked, or other."""
+    future = relative > 0
+    if not future.any():
+        return "past only"
+    zero = int(np.flatnonzero(relative == 0)[0])
+    ahead = values[:, future] - values[:, [zero]]
+    if np.all(np.isneginf(values[:, future])):
+        return "causal (future masked with −inf)"
+    scale = tolerance[:, None] * np.abs(relative[None, future])
+    if np.all(np.abs(ahead + slopes[:, None] * relative[None, future]) <= scale + 1e-12):
+        return "symmetric −m·|k − q|"
+    if np.all(np.abs(ahead - slopes[:, None] * relative[None, future]) <= scale + 1e-12):
+        return "one line m·(k − q) (key-position form; the future is left to the causal mask)"
+    return "other values for future keys"
+
+
+def explain_slopes(measured: np.ndarray) -> str:
+    """Name what the measured slopes are instead of Press et al.'s, when recognisable."""
+    heads = measured.size
+    wanted = alibi_slopes(heads)
+    if np.allclose(measured, naive_alibi_slopes(heads), rtol=1e-3):
+        return (f"the geometric 2^(−8(h+1)/{heads}) for all heads: Press et al. use the slopes of the closest power of "
+                f"two ({2 ** int(np.floor(np.log2(heads)))}) and then every other slope of twice that")
+    if np.allclose(measured, wanted[::-1], rtol=1e-3):
+        return "Press et al.'s slopes in reverse head order"
+    if np.allclose(np.sort(measured), np.sort(wanted), rtol=1e-3):
+        return "Press et al.'s slopes in another head order"
+    if np.allclose(measured, -wanted, rtol=1e-3):
+        return "Press et al.'s slopes with the sign flipped"
+    return "slopes that match no known rule"

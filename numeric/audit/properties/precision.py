@@ -1,0 +1,301 @@
+"""Precision: the sweep over every audited position and dtype against the policy bound; the certified context."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from numeric.audit import policy
+from numeric.audit._numerics import tolerances
+from numeric.audit.calls import CallFailed, numpy_dtype
+from numeric.audit.context import AuditContext
+from numeric.audit.extract import (
+    sweep_probes,
+)
+from numeric.audit.ideal import (
+    Ideal,
+    as_index,
+    bound_ratio,
+    round_to,
+    structure_of,
+)
+from numeric.audit.properties.norm import check_norm
+from numeric.audit.session import Progress
+
+__all__ = ["CLAIMS", "NAME"]
+
+NAME = "precision"
+#: The ledger claims this property bears on (a failure means they do not transfer to the target).
+CLAIMS: tuple[str, ...] = ("ROPE-FREQUENCIES", "ROPE-PAIR-FORMULA", "ROPE-RELATIVE-MATRIX")
+
+# Probe elements per call in the sweep: keeps each call (and the float64 analysis of its output) around 50 MB.
+SWEEP_ELEMENTS = 1 << 21
+
+
+def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
+    n, d = ctx.n, ctx.d
+    probes, _ = sweep_probes(d, structure_of(ideal))
+    chunk = max(64, SWEEP_ELEMENTS // (3 * d))
+    a, b = ideal.pairs[:, 0], ideal.pairs[:, 1]
+    g = ideal.attention_factor
+    a, b = as_index(a), as_index(b)
+    state = {
+        dtype: {
+            "x": np.ascontiguousarray(
+                np.broadcast_to(probes.astype(numpy_dtype(dtype))[:, np.newaxis, :], (3, chunk, d))
+            ),
+            "weights": sweep_weights(round_to(probes, dtype), ideal),
+            "random": (round_to(probes, dtype)[2][a][np.newaxis, :], round_to(probes, dtype)[2][b][np.newaxis, :]),
+            "kept": round_to(probes, dtype)[:, ideal.passthrough],
+            "kept_bound": np.maximum(
+                policy.passthrough_bound(round_to(probes, dtype)[:, ideal.passthrough], dtype),
+                tolerances.underflow_error(dtype),
+            ),
+            "angle": np.zeros(n, dtype=np.float32),
+            "matrix_error": np.zeros(n, dtype=np.float64),
+            "worst": (0.0, 0.0, 0.0, 0),
+            "first": None,
+            "norm_worst": (0.0, 0.0, 0.0, 0),
+            "norm_first": None,
+            "raised": None,
+            "classes": policy.precision_classes(dtype)[1:],
+            "class_worst": {},
+            "class_norm_worst": {},
+        }
+        for dtype in dtypes
+    }
+    ctx.sweep_state = state
+    with Progress(ctx.options.progress).running(n * len(dtypes)) as progress:
+        for start in range(0, n, chunk):
+            positions = np.arange(start, min(start + chunk, n))
+            cosine, sine, frequencies = ideal.cos_sin(positions)
+            gc, gs = g * cosine, g * sine
+            for dtype in dtypes:
+                s = state[dtype]
+                if s["raised"] is not None:
+                    continue
+                x = s["x"][:, : positions.size]
+                try:
+                    y, _ = ctx.session.caller(dtype).call(x, positions, dtype)
+                except CallFailed as error:
+                    s["raised"] = (int(positions[0]), error.reason)
+                    continue
+                ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
+                sb = -y[1][:, a]
+                da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
+                bounds = ideal.bound(s["weights"], positions, frequencies.hi, dtype)
+                beta, beta_random = bounds[0], bounds[1]
+                ra, rb = s["random"]
+                random_error = np.maximum(
+                    np.abs(y[2][:, a] - (ra * gc - rb * gs)), np.abs(y[2][:, b] - (ra * gs + rb * gc))
+                )
+                basis_error = np.maximum(np.maximum(np.abs(da), np.abs(db)), np.maximum(np.abs(dc), np.abs(dd)))
+                ratio = np.nan_to_num(np.maximum(basis_error / beta, random_error / beta_random), nan=np.inf)
+                per_position = ratio.max(axis=1)
+                candidates = [(basis_error, beta), (random_error, beta_random)]
+                if ideal.passthrough.size:
+                    kept_error = np.abs(y[:, :, ideal.passthrough] - s["kept"][:, np.newaxis, :]).max(axis=0)
+                    kept_bound = np.broadcast_to(s["kept_bound"].min(axis=0), kept_error.shape)
+                    kept_ratio = bound_ratio(kept_error, kept_bound)
+                    per_position = np.maximum(per_position, kept_ratio.max(axis=1))
+                    candidates.append((kept_error, kept_bound))
+                worst_index = int(np.argmax(per_position))
+                if per_position[worst_index] > s["worst"][0]:
+                    s["worst"] = worst_case(
+                        per_position[worst_index],
+                        int(positions[worst_index]),
+                        [(errors[worst_index], bounds_[worst_index]) for errors, bounds_ in candidates],
+                    )
+                if s["first"] is None and per_position.max() > 1:
+                    s["first"] = int(positions[int(np.argmax(per_position > 1))])
+                if per_position.max() > 1:
+                    _charge_classes(ideal, s, positions, frequencies.hi, dtype, basis_error, random_error, candidates)
+                # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB).
+                block_error = np.sqrt(da * da + db * db + dc * dc + dd * dd)
+                if ideal.passthrough.size:
+                    passthrough_error = np.abs(y[0][:, ideal.passthrough] - 1).max(axis=1)
+                else:
+                    passthrough_error = np.zeros(positions.size)
+                s["matrix_error"][positions] = np.maximum(block_error.max(axis=1), passthrough_error)
+                with np.errstate(invalid="ignore"):
+                    angle = np.abs(np.arctan2(sa * gc - ca * gs, ca * gc + sa * gs))
+                s["angle"][positions] = np.nan_to_num(angle.max(axis=1), nan=np.pi)
+                orthogonality = np.maximum(
+                    np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
+                    np.abs(-ca * sb + sa * cb),
+                )
+                norm_bound = policy.orthogonality_bound(beta, g)
+                norm_ratio = bound_ratio(orthogonality, norm_bound).max(axis=1)
+                k = int(np.argmax(norm_ratio))
+                if norm_ratio[k] > s["norm_worst"][0]:
+                    column = int(np.argmax(bound_ratio(orthogonality[k], norm_bound[k])))
+                    s["norm_worst"] = (
+                        float(norm_ratio[k]),
+                        float(orthogonality[k, column]),
+                        float(norm_bound[k, column]),
+                        int(positions[k]),
+                    )
+                if s["norm_first"] is None and norm_ratio.max() > 1:
+                    s["norm_first"] = int(positions[int(np.argmax(norm_ratio > 1))])
+                if norm_ratio.max() > 1:
+                    _charge_norm_classes(ideal, s, positions, frequencies.hi, dtype, orthogonality)
+                progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
+    for dtype in dtypes:
+        sweep_findings(ctx, ideal, dtype, state[dtype])
+
+
+def _class_bounds(ideal: Ideal, s: dict[str, Any], positions: np.ndarray, thetas: np.ndarray, dtype: str):
+    for precision in s["classes"]:
+        bounds = policy.output_bound(
+            s["weights"],
+            positions + ideal.offset,
+            thetas,
+            dtype,
+            theta_units=ideal.theta_units,
+            attention_factor=ideal.attention_factor,
+            precision=precision,
+        )
+        yield precision, bounds
+
+
+def _charge_classes(
+    ideal: Ideal,
+    s: dict[str, Any],
+    positions: np.ndarray,
+    thetas: np.ndarray,
+    dtype: str,
+    basis_error: np.ndarray,
+    random_error: np.ndarray,
+    candidates: list[tuple[np.ndarray, np.ndarray]],
+) -> None:
+    """For a chunk over the policy bound: the worst ratio under each coarser precision class (root causes)."""
+    kept = [bound_ratio(errors, bounds).max() for errors, bounds in candidates[2:]]
+    for precision, bounds in _class_bounds(ideal, s, positions, thetas, dtype):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.nan_to_num(np.maximum(basis_error / bounds[0], random_error / bounds[1]), nan=np.inf)
+        worst = max([float(ratio.max()), *kept])
+        s["class_worst"][precision.name] = max(s["class_worst"].get(precision.name, 0.0), worst)
+
+
+def _charge_norm_classes(
+    ideal: Ideal, s: dict[str, Any], positions: np.ndarray, thetas: np.ndarray, dtype: str, orthogonality: np.ndarray
+) -> None:
+    for precision, bounds in _class_bounds(ideal, s, positions, thetas, dtype):
+        ratio = float(bound_ratio(orthogonality, policy.orthogonality_bound(bounds[0], ideal.attention_factor)).max())
+        s["class_norm_worst"][precision.name] = max(s["class_norm_worst"].get(precision.name, 0.0), ratio)
+
+
+def classify(s: dict[str, Any], dtype: str) -> policy.PrecisionClass | None:
+    """The finest precision class whose bound holds the whole sweep (the policy when it does), or None: then the
+    deviation is not a precision matter (wrong mathematics)."""
+    classes = policy.precision_classes(dtype)
+    if s["worst"][0] <= 1:
+        return classes[0]
+    for precision in classes[1:]:
+        if s["class_worst"].get(precision.name, np.inf) <= 1:
+            return precision
+    return None
+
+
+def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any]) -> None:
+    n = ctx.n
+    angle_dtype = policy.accepted_angle_dtype(dtype)
+    ratio, error, bound, where = s["worst"]
+    if s["raised"] is not None:
+        position, reason = s["raised"]
+        ctx.add(
+            "precision",
+            False,
+            f"Could not call the target for positions from {position} (it raised {reason}); positions up to"
+            f" {position - 1} were audited. This says nothing about the mathematics.",
+            status="could not call",
+            fix=f"accept every position below --max-position, or audit with --max-position {position}",
+            dtype=dtype,
+        )
+        s["matrix_error"][position:] = np.inf
+    elif ratio <= 1:
+        ctx.precision_class[dtype] = policy.precision_classes(dtype)[0]
+        ctx.add(
+            "precision",
+            True,
+            f"Every output within the policy bound at all positions 0…{n - 1} (angles formed in {angle_dtype} or"
+            f" better; worst error/bound {ratio:.3g} at position {where}"
+            + ("; the bound is loose here)." if ratio < 1e-3 else ")."),
+            dtype=dtype,
+            max_error=error,
+            bound=bound,
+            position=where,
+        )
+    else:
+        first = s["first"]
+        found = classify(s, dtype)
+        where_text = f"from position {first} on (worst: off by {error:.3g} against {bound:.3g} at position {where})"
+        if found is not None:
+            ctx.precision_class[dtype] = found
+            detail = (
+                f"Precision class: {found.name}. Outputs leave the policy bound {where_text}, and stay within the"
+                f" bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
+                f" {angle_dtype} for {dtype} outputs"
+            )
+            fix = found.fix
+        else:
+            detail = (
+                f"Outputs leave the policy bound {where_text}, beyond what any precision class explains; the"
+                f" policy accepts angles formed in {angle_dtype} for {dtype} outputs"
+            )
+            fix = "rotate position p by exactly p·θᵢ (check the positions, θ and the cos/sin table)"
+        if first is not None and first > 0:
+            hint = precision_hint(first)
+            detail += f"; {hint}" if hint else ""
+        ctx.add("precision", False, detail + ".", fix=fix, dtype=dtype, max_error=error, bound=bound, position=first)
+    if s["raised"] is None:
+        check_norm(ctx, ideal, dtype, s)
+    certified = policy.certified_position(s["matrix_error"], ctx.d, dtype, ctx.options.budget, ideal.attention_factor)
+    predicted = tolerances.largest_position_within(
+        ctx.options.budget,
+        ideal.inverse_frequencies(np.array([0])).hi,
+        angle_dtype,
+        dtype=dtype,
+        accumulation_dtype=policy.accumulation_dtype(dtype),
+    )
+    ctx.certified[dtype] = {
+        "largest_position": certified,
+        "all_audited": certified == n - 1,
+        "budget": ctx.options.budget,
+        "predicted_for_policy_implementation": predicted,
+        "max_matrix_error": float(np.max(s["matrix_error"])) if n else 0.0,
+    }
+    ctx.angle_error[dtype] = s["angle"]
+    info = ctx.dtype_info[dtype]
+    info.update(max_error=error, bound=bound, ratio=ratio, angle_dtype_accepted=angle_dtype)
+
+
+# -- state --------------------------------------------------------------------------------------------
+
+
+def sweep_weights(probes: np.ndarray, ideal: Ideal) -> np.ndarray:
+    """|x₁| + |x₂| per pair: 1 for the basis probes A and B, the random probe's own for R; shape `(2, 1, n)`."""
+    a, b = ideal.pairs[:, 0], ideal.pairs[:, 1]
+    random = np.abs(probes[2][a]) + np.abs(probes[2][b])
+    return np.stack([np.ones_like(random), random])[:, np.newaxis, :]
+
+
+def worst_case(ratio: float, position: int, candidates: list[tuple[np.ndarray, np.ndarray]]) -> tuple:
+    """(ratio, error, bound, position) of the worst coordinate among (error, bound) rows of one position."""
+    best = (-1.0, 0.0, 0.0)
+    for errors, bounds in candidates:
+        ratios = bound_ratio(errors, bounds)
+        k = int(np.argmax(ratios))
+        if ratios[k] > best[0]:
+            best = (float(ratios[k]), float(errors[k]), float(bounds[k]))
+    return (float(ratio), best[1], best[2], position)
+
+
+def precision_hint(first: int) -> str:
+    for dtype, limit in (("bfloat16", 256), ("float16", 2048)):
+        if limit < first <= limit + 1:
+            return f"position {first} is the first one {dtype} cannot hold exactly (positions or angles in {dtype}?)"
+    if first == 65505:
+        return "position 65505 is beyond float16's largest value (positions in float16?)"
+    return ""

@@ -1,0 +1,231 @@
+"""`audit()`: load the target, validate the options, run the kind's properties, and assemble the `AuditReport`.
+
+```python
+from numeric.audit import audit
+
+report = audit(my_rope, base=10000, layout="half", max_position=32768)
+report.verdict            # "pass" or "fail"
+report.to_json()          # the same object `ropecheck audit --json` prints
+[f.detail for f in report.failures()]
+```
+
+The audited callable is `fn(x, positions) -> y` with x of shape `(..., L, d)`, integer positions of shape
+`(L,)` and y of x's shape (NumPy, PyTorch or JAX). The kind (`numeric.audit.kinds`) says what is probed; the
+properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.policy`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from numeric.audit import policy
+from numeric.audit.attribution import attribute_root_causes
+from numeric.audit.calls import AuditError, CallFailed, Worker
+from numeric.audit.context import AuditContext
+from numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
+from numeric.audit.options import Options, validate
+from numeric.audit.results import AuditReport
+from numeric.audit.scaling import Scaling
+from numeric.audit.session import Session
+from numeric.audit.targets import LoadedTarget, load_target
+
+__all__ = ["audit"]
+
+
+def audit(
+    fn: Any,
+    *,
+    base: float | None = None,
+    layout: str | None = None,
+    scaling: str | Scaling | None = None,
+    rotary_dim: int | None = None,
+    max_position: int = 32768,
+    dtypes: Sequence[str] | str | None = None,
+    framework: str = "auto",
+    head_dim: int | None = None,
+    timeout: float = 30.0,
+    budget: float = policy.DEFAULT_SCORE_BUDGET,
+    progress: bool = False,
+    name: str | None = None,
+    module_cast: bool = False,
+    kind: str = "rope",
+    direction: str = "counter-clockwise",
+    partial: str | None = None,
+    strict: bool = False,
+    frequencies: str | None = None,
+    offset: int = 0,
+    scheme: str | None = None,
+    clip: int | None = None,
+) -> AuditReport:
+    """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
+
+    **Arguments:**
+
+    - `fn`: `fn(x, positions) -> y`; or a class whose instances are such callables (built with
+      `head_dim`/`dim`, `base`/`theta` and `rotary_dim` where its signature has them — the state property then
+      also checks that instances do not share results); or a TARGET string (`package.module:attr`,
+      `path/to/file.py:attr`, a built-in adapter name).
+    - `base`: the expected θ base; None infers it from the spectrum (reported as `base_source="inferred"`).
+    - `layout`: the expected pairing, `"interleaved"` or `"half"`; None detects and reports it.
+    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `numeric.audit.scaling`) or None.
+    - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
+    - `max_position`: the context length audited: every position 0…max_position−1.
+    - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string;
+      None: the dtypes models run in (`DEFAULT_DTYPES`: float32, bfloat16, float16), or float64 alone when the
+      target is float64-native (returns float64 for float32 input).
+    - `framework`: `"auto"` (detect), `"numpy"`, `"torch"` or `"jax"`.
+    - `head_dim`: d; None tries common head sizes (128 first).
+    - `timeout`: seconds one call may take before the target counts as hung.
+    - `budget`: the relative score-error budget of the certified context length.
+    - `progress`: show a rich progress bar on stderr.
+    - `name`: the target's name in the report (default: the TARGET string or the callable's qualified name).
+    - `module_cast`: built-in targets only: build each library module in float32, then cast the whole module to
+      the audited dtype the way users cast models (`.to(dtype)` in torch, a dtype policy in Keras), one fresh
+      module per dtype; without it the module stays float32 and only x has the audited dtype.
+    - `direction`: the declared direction, `"counter-clockwise"` (RoFormer, default) or `"clockwise"` (a
+      convention equivalent up to the sign of W_k: declare it and the audit holds the target to it).
+    - `partial`: where a partial rotary's pairs sit: `"first"` (the first r coordinates, half-split or
+      interleaved among them, θ from r) or `"p-rope"` (pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d));
+      None detects either.
+    - `strict`: an undeclared base is a failure (the pytest plugin's default), not only a loud note.
+    - `kind`: what the target is (`numeric.audit.kinds.ALL_KINDS`; default `"rope"`). `"sinusoidal"`, `"bias"`
+      and `"scores"` are audited by `numeric.audit.kinds.encodings` with the options below (and `base`, `layout`,
+      `max_position`, `dtypes`, `framework`, `head_dim`, `timeout`, `budget`, `name`).
+    - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
+    - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
+    - `clip`: scores: the declared Shaw clipping distance (None: detected).
+
+    **Returns:**
+
+    An `AuditReport`.
+
+    **Raises:**
+
+    `AuditError` (one-line message) for bad options, or a target that cannot be loaded, called or that hangs.
+    """
+    started = time.perf_counter()
+    if kind in ENCODING_KINDS:
+        from numeric.audit.kinds.encodings import audit_encoding
+
+        return audit_encoding(
+            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
+            clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
+            timeout=timeout, budget=budget, name=name,
+        )
+    options = validate(
+        base=base,
+        layout=layout,
+        scaling=scaling,
+        rotary_dim=rotary_dim,
+        max_position=max_position,
+        dtypes=dtypes,
+        framework=framework,
+        head_dim=head_dim,
+        timeout=timeout,
+        budget=budget,
+        progress=progress,
+        module_cast=module_cast,
+        direction=direction,
+        partial=partial,
+        strict=strict,
+    )
+    if isinstance(fn, str):
+        loaded = load_target(fn)
+    elif type(fn).__name__ == "AdapterSpec":
+        loaded = LoadedTarget(name=fn.name, obj=fn, adapter=fn)
+    elif callable(fn):
+        loaded = LoadedTarget(name=name or getattr(fn, "__qualname__", type(fn).__qualname__), obj=fn)
+    else:
+        raise AuditError(f"the target is a {type(fn).__name__}, not a callable fn(x, positions)")
+    if name:
+        loaded.name = name
+    if options.module_cast and loaded.adapter is None:
+        raise AuditError(
+            f"--module-cast applies to built-in targets only; {loaded.name!r} is called as given"
+            " (cast your own module before passing it)"
+        )
+    session = Session(loaded, options, Worker())
+    session.detect()
+    notes: list[str] = []
+    if session.framework and not session.returns_bad_output and not options.dtypes_explicit:
+        native = float64_native(session, options)
+        if native:
+            options = dataclasses.replace(options, dtypes=("float64",))
+            notes.append(native)
+    if session.framework and not session.returns_bad_output:
+        first_dtype = next((d for d in options.dtypes if not session.caller(d).supports(d)), None)
+        length = None if first_dtype is None else session.table_length(options.max_position, first_dtype)
+        if length is not None:
+            if length < 2:
+                raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
+            session.table_positions = length
+            options = dataclasses.replace(options, max_position=length)
+    report = run_kind(session, options, kind, notes)
+    report.seconds = time.perf_counter() - started
+    report.target_seconds = session.target_seconds()
+    return report
+
+
+def float64_native(session: Session, options: Options) -> str | None:
+    """A note when the target computes in float64 whatever x's dtype (it returns float64 for float32 input): such
+    a target is audited in float64 by default, not failed for an output dtype it never claimed."""
+    if options.dtypes[0] != "float32" or session.caller("float32").supports("float32"):
+        return None
+    x = np.zeros((1, 2, session.head_dim))
+    x[..., 0] = 1.0
+    try:
+        _, dtype = session.caller("float32").call(x, np.arange(2), "float32")
+    except CallFailed:
+        return None
+    if dtype != "float64":
+        return None
+    return (
+        "The target returns float64 for float32 input (it computes in float64): audited in float64. Request"
+        " --dtypes float32,... to hold it to the dtypes a model runs in."
+    )
+
+
+def run_kind(session: Session, options: Options, kind_name: str, notes: list[str] | None = None) -> AuditReport:
+    """Run one kind's properties on a detected session and assemble the report."""
+    if kind_name not in KINDS:
+        raise AuditError(f"unknown kind {kind_name!r}; choose from {', '.join(KINDS)}")
+    kind = get_kind(kind_name)
+    ctx = AuditContext(session, options)
+    ctx.notes.extend(notes or [])
+    header = kind.run(ctx)
+    order = {name: i for i, name in enumerate(kind.properties)}
+    findings = sorted(
+        ctx.findings,
+        key=lambda f: (
+            order.get(f.property, len(order)),
+            options.dtypes.index(f.dtype) if f.dtype in options.dtypes else -1,
+        ),
+    )
+    verdict = "pass" if findings and all(f.ok for f in findings) else "fail"
+    report = AuditReport(
+        target=session.loaded.name,
+        framework=session.framework,
+        head_dim=ctx.d,
+        rotary_dim=header.get("rotary_dim", 0),
+        max_position=ctx.n,
+        verdict=verdict,
+        layout=header.get("layout", "unknown"),
+        direction=header.get("direction", "unknown"),
+        base=header.get("base"),
+        base_source=header.get("base_source", ctx.base_source),
+        scaling=None if options.scaling is None else options.scaling.to_json(),
+        dtypes={dtype: ctx.dtype_info.get(dtype, {"status": "not audited"}) for dtype in options.dtypes},
+        findings=findings,
+        certified=ctx.certified,
+        angle_error=ctx.angle_error,
+        kind=kind.name,
+        table_positions=session.table_positions,
+        notes=ctx.notes,
+    )
+    attribute_root_causes(report)
+    return report

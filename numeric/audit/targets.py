@@ -1,0 +1,142 @@
+"""Audit targets: what a `TARGET` string names (a module attribute, a file's attribute, a built-in adapter) and
+which framework a callable is likely to use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+import inspect
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from numeric.audit.calls import FRAMEWORKS, AuditError, one_line
+
+__all__ = ["LoadedTarget", "framework_hints", "load_target"]
+
+
+@dataclasses.dataclass
+class LoadedTarget:
+    """What a `TARGET` string resolved to.
+
+    **Fields:**
+
+    - `name`: the string as given (or the callable's qualified name for the Python API).
+    - `obj`: the attribute: a callable `fn(x, positions)`, or a class (a factory of such callables).
+    - `adapter`: the built-in `AdapterSpec` when the name is a built-in target, else None.
+    """
+
+    name: str
+    obj: Any
+    adapter: Any = None
+
+    @property
+    def is_factory(self) -> bool:
+        """Whether the target is a class whose instances are the RoPE callables."""
+        return inspect.isclass(self.obj) and self.adapter is None
+
+
+def load_target(spec: str) -> LoadedTarget:
+    """Resolve `package.module:attr`, `path/to/file.py:attr` or a built-in adapter name.
+
+    **Arguments:**
+
+    - `spec`: the TARGET string.
+
+    **Returns:**
+
+    A `LoadedTarget`.
+
+    **Raises:**
+
+    `AuditError` with a one-line reason (module not found, attribute missing, not callable, unknown built-in).
+    """
+    module_part, colon, attribute = spec.rpartition(":")
+    if not colon or not module_part or not attribute:
+        return _load_builtin(spec)
+    try:
+        if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
+            module = _load_file(Path(module_part))
+        else:
+            if str(Path.cwd()) not in sys.path and "" not in sys.path:
+                sys.path.insert(0, str(Path.cwd()))
+            module = importlib.import_module(module_part)
+    except AuditError:
+        raise
+    except Exception as error:  # the user's module may raise anything at import
+        raise AuditError(f"cannot import {module_part!r}: {one_line(error)}") from None
+    obj: Any = module
+    for part in attribute.split("."):
+        if not hasattr(obj, part):
+            raise AuditError(f"{module_part!r} has no attribute {attribute!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise AuditError(f"{spec!r} is a {type(obj).__name__}, not a callable fn(x, positions)")
+    return LoadedTarget(name=spec, obj=obj)
+
+
+def _load_file(path: Path) -> types.ModuleType:
+    if not path.is_file():
+        raise AuditError(f"no such file: {str(path)!r}")
+    name = f"_ropecheck_target_{abs(hash(str(path.resolve())))}"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise AuditError(f"cannot load {str(path)!r} as a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    directory = str(path.resolve().parent)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise AuditError(f"cannot import {str(path)!r}: {one_line(error)}") from None
+    return module
+
+
+def _load_builtin(name: str) -> LoadedTarget:
+    if importlib.util.find_spec("numeric.audit.adapters") is None:
+        raise AuditError(f"unknown target {name!r} (expected package.module:attr or path/to/file.py:attr)")
+    from numeric.audit.adapters import get_adapter, is_available
+
+    try:
+        spec = get_adapter(name)
+    except KeyError:
+        raise AuditError(
+            f"unknown target {name!r}: not a built-in adapter, and not package.module:attr or path/to/file.py:attr"
+        ) from None
+    available, reason = is_available(spec)
+    if not available:
+        raise AuditError(f"built-in target {name!r} cannot run here: {reason}")
+    return LoadedTarget(name=name, obj=spec, adapter=spec)
+
+
+def framework_hints(obj: Any) -> list[str]:
+    """Frameworks in the order worth trying: those the callable's module (or class) imports first.
+
+    **Arguments:**
+
+    - `obj`: the callable or class.
+
+    **Returns:**
+
+    A permutation of `FRAMEWORKS`.
+    """
+    found: list[str] = []
+    candidates = [obj, type(obj), getattr(obj, "__func__", None), getattr(obj, "func", None)]
+    for candidate in candidates:
+        module = sys.modules.get(getattr(candidate, "__module__", "") or "")
+        if module is None:
+            continue
+        for value in vars(module).values():
+            root = getattr(value, "__name__", "").split(".")[0] if isinstance(value, types.ModuleType) else ""
+            root = root or (getattr(value, "__module__", "") or "").split(".")[0]
+            if root in ("torch", "jax", "jaxlib") and ("jax" if root == "jaxlib" else root) not in found:
+                found.append("jax" if root == "jaxlib" else root)
+    if any(cls.__module__.startswith("torch") for cls in type(obj).__mro__):
+        found.insert(0, "torch")
+    return [*found, *(name for name in FRAMEWORKS if name not in found)]
