@@ -117,9 +117,9 @@ def print_table(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) 
 
 
 def print_ids(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) -> None:
-    """`claims list`: one line per claim, `ID  verdict  title`."""
+    """`claims list`: one line per claim, `ID  topic  title` (no verdicts: listing decides nothing)."""
     for entry in entries:
-        stream.write(f"{entry['id']}\t{entry['verdict']}\t{entry['title']}\n")
+        stream.write(f"{entry['id']}\t{entry['topic']}\t{entry['title']}\n")
 
 
 def resolve_ids(requested: Sequence[str], known: Sequence[str]) -> tuple[list[str], list[str]]:
