@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -36,22 +35,45 @@ class _Parser(argparse.ArgumentParser):
 
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ropecheck", description="Verify claims about positional encodings; audit RoPE code.")
+    parser.add_argument("--version", action="version", version=f"ropecheck {_version()}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    claims = commands.add_parser("claims", help="print the claims ledger with live verdicts")
-    claims.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    claims.add_argument("--id", dest="ids", action="append", default=[], metavar="ID", help="only these claims")
+    claims = commands.add_parser(
+        "claims",
+        help="the claims ledger with live verdicts ('claims list', 'claims show ID')",
+        description="The claims ledger. 'claims' prints the table, 'claims list' one line per claim, "
+        "'claims show ID [ID ...]' one claim in full (IDs are case-insensitive).",
+    )
+    claims.add_argument("view", nargs="?", choices=["list", "show"], help="list the IDs, or show claims in full")
+    claims.add_argument("show_ids", nargs="*", metavar="ID", help="with 'show': the claims to show")
+    claims.add_argument("--json", action="store_true", help="print JSON instead of text")
     claims.add_argument(
-        "--no-numeric",
+        "--id", dest="ids", nargs="+", action="extend", default=[], metavar="ID", help="only these claims"
+    )
+    claims.add_argument(
+        "--numeric",
         dest="numeric",
-        action="store_false",
-        help="skip the numeric evidence (JAX in float16, bfloat16, float32, float64 and mpmath) per claim",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the numeric evidence per claim (JAX in float16, bfloat16, float32, float64 and mpmath); on by default",
+    )
+    claims.add_argument(
+        "--full", action="store_true", help="with --json: keep the engine's statements whole (they can be long)"
     )
 
     add_prove_parser(commands)
 
     commands.add_parser("audit", help="certify a RoPE implementation (see 'ropecheck audit --help')", add_help=False)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ropecheck")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 # ---------------------------------------------------------------------------------------------- claims
@@ -81,97 +103,68 @@ def _finite_json(value: Any) -> Any:
     return value
 
 
-def _print_claims_table(entries: list[dict[str, Any]]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+# An engine statement longer than this is cut in the JSON unless --full is given (one was 174,509 characters).
+ENGINE_STATEMENT_CHARS = 2000
 
-    table = Table(
-        title="ropecheck claims ledger",
-        caption="numeric: ✓ confirmed · ~ below what the format can resolve · ? bound too loose to decide · "
-        "✗ contradiction · – not numerically tested",
-    )
-    table.add_column("ID", style="bold", no_wrap=True)
-    table.add_column("verdict")
-    table.add_column("kernel (Coq)")
-    table.add_column("sources")
-    table.add_column("title")
-    has_numeric = any("numeric" in e for e in entries)
-    if has_numeric:
-        table.add_column("numeric f16·bf16·f32·f64·mp")
-    colour = {"proved": "green", "refuted": "red", "unknown": "yellow"}  # anything else: engine only
+
+def _trim_engine_statements(entries: list[dict[str, Any]]) -> None:
     for entry in entries:
-        verdict = entry["verdict"]
-        if entry.get("correction"):
-            verdict += f" (correction {entry['correction']['verdict']})"
-        sources = ", ".join(sorted({_short_source(s["document"]) for s in entry["sources"]}))
-        shade = colour.get(entry["verdict"], "magenta")
-        row = [entry["id"], f"[{shade}]{verdict}[/]", _kernel_cell(entry), sources, entry["title"]]
-        if has_numeric:
-            row.append(_numeric_cell(entry.get("numeric", {})))
-        table.add_row(*row)
-    Console(width=200).print(table)
-
-
-def _kernel_cell(entry: dict[str, Any]) -> str:
-    """`3/3 checked` (theorems of the claim the kernel checked), or why there are none."""
-    theorems = entry.get("kernel_theorems", [])
-    if not theorems:
-        return "no theorem"
-    checked = sum(t["status"] == "checked" for t in theorems)
-    if {t["status"] for t in theorems} == {"not-run"}:
-        return "not run"
-    return f"{checked}/{len(theorems)} checked"
-
-
-def _short_source(document: str) -> str:
-    """`001` for a seed file, `Su et al. 2021` for a paper."""
-    if re.fullmatch(r"\d{3}_[0-9a-f]+\.txt", document):
-        return document[:3]
-    return document.split(",")[0]
-
-
-def _numeric_mark(check: dict[str, Any] | None) -> str:
-    """✓ the mirror confirms the verdict; ~ the effect is too small for the format to show (a refutation's
-    discrepancy under 100× its rounding bound, or a witness inside rounding); ✗ a proved identity's error
-    exceeds its bound (a contradiction to investigate); · not measured."""
-    if not check:
-        return "·"
-    if check.get("mark"):
-        return str(check["mark"])  # numeric.mirrors decides the mark (one meaning each)
-    if check.get("agrees"):
-        return "✓"
-    within = check.get("ratio", math.inf) <= 1
-    if check.get("measure") == "discrepancy" or ("witness_margin" in check and within):
-        return "~"
-    return "✗"
-
-
-def _numeric_cell(numeric: dict[str, Any]) -> str:
-    return "".join(_numeric_mark(numeric.get(key)) for key in ("float16", "bfloat16", "float32", "float64", "mpmath"))
+        for holder in (entry, entry.get("correction") or {}):
+            text = holder.get("engine_statement")
+            if isinstance(text, str) and len(text) > ENGINE_STATEMENT_CHARS:
+                holder["engine_statement"] = text[:ENGINE_STATEMENT_CHARS] + " …"
+                holder["engine_statement_truncated"] = len(text)
 
 
 def _run_claims(args: argparse.Namespace) -> int:
     from proofs import claim_ids
 
-    unknown = [i for i in args.ids if i not in claim_ids()]
-    if unknown:
-        sys.stderr.write(f"ropecheck: error: unknown claim ID: {', '.join(unknown)}\n")
+    from ._claims_view import print_claim, print_ids, print_table, resolve_ids
+
+    if args.view is None and args.show_ids:
+        sys.stderr.write(f"ropecheck: error: unexpected argument {args.show_ids[0]!r} (did you mean 'claims show'?)\n")
         return EXIT_USAGE
-    entries = _claims_json(args.ids, args.numeric)
+    if args.view == "show" and not args.show_ids:
+        sys.stderr.write("ropecheck: error: 'claims show' needs at least one claim ID (see 'ropecheck claims list')\n")
+        return EXIT_USAGE
+    if args.view == "list" and args.show_ids:
+        sys.stderr.write("ropecheck: error: 'claims list' takes no IDs (use 'claims show ID')\n")
+        return EXIT_USAGE
+    requested = [*args.ids, *args.show_ids]
+    ids, errors = resolve_ids(requested, claim_ids())
+    if errors:
+        sys.stderr.write(f"ropecheck: error: {errors[0]}\n")
+        return EXIT_USAGE
+    if args.view == "list":
+        from proofs import all_claims
+
+        listing = [{"id": claim.id, "topic": claim.topic, "title": claim.title} for claim in all_claims()]
+        if args.json:
+            json.dump({"claims": listing}, sys.stdout, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            print_ids(listing)
+        return EXIT_OK
+    entries = _claims_json(ids, args.numeric)
     if args.json:
+        if not args.full:
+            _trim_engine_statements(entries)
         from proofs import kernel_info
 
         document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
-        if args.numeric and not args.ids:
+        if args.numeric and not ids:
             from .mirrors import ledger_numeric_tables
 
             document.update(ledger_numeric_tables())  # "decay" and "precision_limits"
         json.dump(_finite_json(document), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
+    elif args.view == "show":
+        for entry in entries:
+            print_claim(entry)
     else:
-        _print_claims_table(entries)
+        print_table(entries)
     undecided = [e["id"] for e in entries if e["verdict"] == "unknown"]
-    return EXIT_FAIL if undecided else EXIT_OK
+    return EXIT_FAIL if undecided and args.view != "show" else EXIT_OK
 
 
 # ------------------------------------------------------------------------------------------------ main

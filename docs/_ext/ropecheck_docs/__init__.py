@@ -31,8 +31,10 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from . import _pages
 from ._data import load_claims
 from ._pages import claim_docname, claim_page, errata_page, ledger_page
+from ._sources_page import sources_page
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +63,11 @@ def _remove_stale(directory: Path, keep: set[str], suffix: str) -> None:
 def generate(app: Sphinx) -> None:
     """Write every generated page; remember the claim IDs for the `{claim}` role."""
     srcdir = Path(app.srcdir)
+    _pages.PIN.update(
+        version=str(app.config.release or "?"),
+        commit=app.config.ropecheck_commit,
+        date=app.config.ropecheck_build_date,
+    )
     claims = load_claims(app.config.ropecheck_claims_json, app.confdir)
     app.ropecheck_claims = {claim["id"]: claim for claim in claims}  # type: ignore[attr-defined]
     figures: dict[str, list[tuple[str, str]]] = {}
@@ -81,6 +88,7 @@ def generate(app: Sphinx) -> None:
     _remove_stale(claims_dir, {f"{claim['id']}.md" for claim in claims}, ".md")
     write_if_changed(srcdir / GENERATED / "ledger.md", ledger_page(claims))
     write_if_changed(srcdir / GENERATED / "errata.md", errata_page(claims))
+    write_if_changed(srcdir / GENERATED / "sources.md", sources_page(claims))
     write_if_changed(
         srcdir / GENERATED / "claims.md",
         "# Claims\n\n```{toctree}\n:maxdepth: 1\n:glob:\n\nclaims/*\n```\n",
@@ -201,6 +209,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("ropecheck_full_site", True, "env", [bool])
     app.add_config_value("ropecheck_conformance_json", os.environ.get("ROPECHECK_CONFORMANCE_JSON", ""), "env", [str])
     app.add_config_value("ropecheck_markdown_docstrings", True, "env", [bool])
+    app.add_config_value("ropecheck_commit", "unknown", "env", [str])
+    app.add_config_value("ropecheck_build_date", "?", "env", [str])
     app.add_role("claim", claim_role)
     app.add_directive("ropecheck-markdown", MarkdownDocstring)
     app.connect("builder-inited", generate)

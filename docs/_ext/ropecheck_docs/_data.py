@@ -32,6 +32,21 @@ class ClaimDataError(ValueError):
     """The claims payload does not have the `ropecheck claims --json` shape."""
 
 
+def source_title(document: str) -> str:
+    """The source document's own title (a paper's citation string is its own title)."""
+    from proofs._source_documents import source_title as title
+
+    return title(document)
+
+
+def short_source(document: str) -> str:
+    """A short label for tables: `Note 001` for a seed file, the author–year part of a paper."""
+    from proofs._source_documents import source_document
+
+    registered = source_document(document)
+    return registered.short if registered is not None else document.split(",")[0]
+
+
 def is_seed(document: str) -> bool:
     """Whether a source names a seed file (`shared/seeds/NNN_<hash>.txt`) rather than a paper."""
     return bool(SEED_FILE.match(document))

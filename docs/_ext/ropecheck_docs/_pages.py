@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ._data import DTYPES, TOPIC_TITLES, is_seed, topics_in_order
+from ._data import DTYPES, TOPIC_TITLES, is_seed, short_source, source_title, topics_in_order
 from ._markdown import (
     claim_ref,
     display_math,
@@ -38,7 +38,27 @@ def claim_label(claim_id: str) -> str:
 
 def _sources_cell(claim: dict[str, Any]) -> str:
     documents = list(dict.fromkeys(source["document"] for source in claim["sources"]))
-    return ", ".join(literal(document) if is_seed(document) else escape(document) for document in documents)
+    return ", ".join(escape(short_source(document)) for document in documents)
+
+
+def source_label(document: str) -> str:
+    """A source as pages cite it: its own title, with the seed file name as a detail."""
+    if is_seed(document):
+        return f"*{escape(source_title(document))}* (seed file {literal(document)})"
+    return escape(document)
+
+
+# What the site describes (set by the extension from `conf.py` before pages are written).
+PIN: dict[str, str] = {"version": "?", "commit": "unknown", "date": "?"}
+
+
+def cite_line(claim_id: str) -> list[str]:
+    """A "cite this claim" block pinned to the version, commit and build date of the site."""
+    text = (
+        f"ropecheck {PIN['version']} (commit {PIN['commit']}, built {PIN['date']}), claim {claim_id}, "
+        f"generated/claims/{claim_id}.html"
+    )
+    return ["## Cite this claim", "", "```text", text, "```", ""]
 
 
 # ------------------------------------------------------------------------------------------------ ledger
@@ -213,7 +233,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
     parts += ["## Where it was made", ""]
     for source in claim["sources"]:
         document = source["document"]
-        label = f"seed file {literal(document)}" if is_seed(document) else escape(document)
+        label = source_label(document)
         parts += [f"{label}:", "", "> " + rich_text(source["quote"]), ""]
     if claim.get("interpretation"):
         parts += ["## Interpretation", "", rich_text(claim["interpretation"]), ""]
@@ -257,6 +277,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
     elif verdict == "refuted":
         parts += ["## Correction", "", "*No correction is recorded for this refuted claim.*", ""]
     parts += _evidence(claim.get("numeric"))
+    parts += cite_line(claim_id)
     if figures:
         parts += ["## Plots", ""]
         for path, caption in figures:

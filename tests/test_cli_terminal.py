@@ -1,0 +1,92 @@
+"""`ropecheck claims` in a real terminal (tmux at 80 and 100 columns) and piped: it fits, it prints data as written,
+and a closed pipe is not an error."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
+TMUX = shutil.which("tmux")
+# The title of SPE-SHIFT-ROTATION carries square brackets that rich would read as markup if it were allowed to.
+BRACKETED_TITLE = "[[cos, sin], [−sin, cos]]"
+
+
+def _in_tmux(command: list[str], columns: int) -> list[str]:
+    """Run `command` in a detached tmux pane `columns` wide; return the screen with wrapped lines joined (-J)."""
+    assert TMUX is not None
+    session = f"ropecheck-{uuid.uuid4().hex[:8]}"
+    marker = "__ropecheck_done__"
+    shell = f"{shlex.join(command)}; echo {marker}$?"
+    env = {**os.environ, "COLUMNS": str(columns)}
+    subprocess.run(
+        [TMUX, "new-session", "-d", "-s", session, "-x", str(columns), "-y", "50", "bash", "--norc", "--noprofile"],
+        check=True,
+        env=env,
+    )
+    try:
+        subprocess.run([TMUX, "set-option", "-t", session, "history-limit", "5000"], check=True)
+        subprocess.run([TMUX, "send-keys", "-t", session, f"clear; {shell}", "Enter"], check=True)
+        deadline = time.monotonic() + 240
+        text = ""
+        while time.monotonic() < deadline:
+            text = subprocess.run(
+                [TMUX, "capture-pane", "-p", "-J", "-S", "-5000", "-t", session],
+                capture_output=True, text=True, check=True,
+            ).stdout
+            if any(line.startswith(marker) for line in text.splitlines()):
+                break
+            time.sleep(0.5)
+        else:
+            pytest.fail(f"command did not finish in tmux: {command}\n{text}")
+        return [line for line in text.splitlines() if not line.startswith(marker) and marker not in line]
+    finally:
+        subprocess.run([TMUX, "kill-session", "-t", session], check=False)
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize(
+    "arguments", [["claims", "--no-numeric"], ["claims", "show", "spe-shift-rotation", "--no-numeric"]],
+    ids=["table", "show"],
+)
+def test_claims_fit_the_terminal(columns: int, arguments: list[str]) -> None:
+    lines = _in_tmux([ROPECHECK, *arguments], columns)
+    too_wide = [line for line in lines if len(line.rstrip()) > columns]
+    assert not too_wide, f"{len(too_wide)} lines wider than {columns} columns, e.g. {too_wide[0]!r}"
+    screen = "\n".join(lines)
+    assert "SPE-SHIFT-ROTATION" in screen
+    if arguments[1] == "show":
+        assert "Sources" in screen and "A Note on Positional Encoding" in screen
+
+
+def test_piped_output_is_plain_lines_with_data_as_written() -> None:
+    completed = subprocess.run(
+        [ROPECHECK, "claims", "--no-numeric"], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    rows = {line.split("\t")[0]: line for line in completed.stdout.splitlines() if "\t" in line}
+    assert BRACKETED_TITLE in rows["SPE-SHIFT-ROTATION"]
+    assert "\x1b[" not in completed.stdout  # no colour codes in a log
+
+
+def test_closed_pipe_is_not_an_error() -> None:
+    completed = subprocess.run(
+        f"{shlex.quote(ROPECHECK)} claims list | head -n 1", shell=True, capture_output=True, text=True, timeout=120,
+        executable="/bin/bash", env={**os.environ, "PIPEFAIL": "1"},
+    )
+    assert completed.stdout.count("\n") == 1
+    assert "Traceback" not in completed.stderr and "BrokenPipe" not in completed.stderr
+    status = subprocess.run(
+        f"set -o pipefail; {shlex.quote(ROPECHECK)} claims list | head -n 1 >/dev/null", shell=True,
+        executable="/bin/bash", timeout=120, check=False,
+    )
+    assert status.returncode == 0
