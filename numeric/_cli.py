@@ -91,23 +91,35 @@ def _print_claims_table(entries: list[dict[str, Any]]) -> None:
     )
     table.add_column("ID", style="bold", no_wrap=True)
     table.add_column("verdict")
-    table.add_column("method")
+    table.add_column("kernel (Coq)")
     table.add_column("sources")
     table.add_column("title")
     has_numeric = any("numeric" in e for e in entries)
     if has_numeric:
         table.add_column("numeric f16·bf16·f32·f64·mp")
-    colour = {"proved": "green", "refuted": "red", "unknown": "yellow"}
+    colour = {"proved": "green", "refuted": "red", "unknown": "yellow"}  # anything else: engine only
     for entry in entries:
         verdict = entry["verdict"]
         if entry.get("correction"):
             verdict += f" (correction {entry['correction']['verdict']})"
         sources = ", ".join(sorted({_short_source(s["document"]) for s in entry["sources"]}))
-        row = [entry["id"], f"[{colour[entry['verdict']]}]{verdict}[/]", entry["method"], sources, entry["title"]]
+        shade = colour.get(entry["verdict"], "magenta")
+        row = [entry["id"], f"[{shade}]{verdict}[/]", _kernel_cell(entry), sources, entry["title"]]
         if has_numeric:
             row.append(_numeric_cell(entry.get("numeric", {})))
         table.add_row(*row)
     Console(width=200).print(table)
+
+
+def _kernel_cell(entry: dict[str, Any]) -> str:
+    """`3/3 checked` (theorems of the claim the kernel checked), or why there are none."""
+    theorems = entry.get("kernel_theorems", [])
+    if not theorems:
+        return "no theorem"
+    checked = sum(t["status"] == "checked" for t in theorems)
+    if {t["status"] for t in theorems} == {"not-run"}:
+        return "not run"
+    return f"{checked}/{len(theorems)} checked"
 
 
 def _short_source(document: str) -> str:
@@ -144,7 +156,9 @@ def _run_claims(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     entries = _claims_json(args.ids, args.numeric)
     if args.json:
-        document: dict[str, Any] = {"claims": entries}
+        from proofs import kernel_info
+
+        document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
         if args.numeric and not args.ids:
             from ._evidence import ledger_numeric_tables
 

@@ -1,17 +1,21 @@
-"""ropecheck's proof side: the claims ledger and a SymPy proof engine that is never wrong about "proved".
+"""ropecheck's proof side: the claims ledger, the SymPy engine that finds proofs, and the Coq kernel that decides.
 
-This package is pure SymPy (plus mpmath interval arithmetic for certified counterexamples); it never imports
+A verdict is *proved* or *refuted* only when the Coq kernel checked the theorem that says so (`_verdicts`);
+the SymPy engine's decision is kept beside it as the human-readable derivation. This package never imports
 `numeric`.
 """
 
 from ._certificate import Counterexample, Decision, Step, Verdict
 from ._claim import Claim, Correction, Source
 from ._engine import decide_identity, prove_zero, search_counterexample
+from ._kernel import KernelResult, check_identity, coq_available
 from ._ledger import all_claims, claim_ids, get_claim
 from ._parse import BadStatement, ParsedIdentity, parse_identity
 from ._statements import AllOf, Derivation, Identity, Induction, NonPositive, Refutation, Witness
+from ._verdicts import ENGINE_ONLY, KernelTheorem, KernelVerdict, kernel_info, kernel_verdict
 
 __all__ = [
+    "ENGINE_ONLY",
     "AllOf",
     "BadStatement",
     "Claim",
@@ -21,6 +25,9 @@ __all__ = [
     "Derivation",
     "Identity",
     "Induction",
+    "KernelResult",
+    "KernelTheorem",
+    "KernelVerdict",
     "NonPositive",
     "ParsedIdentity",
     "Refutation",
@@ -29,9 +36,13 @@ __all__ = [
     "Verdict",
     "Witness",
     "all_claims",
+    "check_identity",
     "claim_ids",
+    "coq_available",
     "decide_identity",
     "get_claim",
+    "kernel_info",
+    "kernel_verdict",
     "parse_identity",
     "prove_zero",
     "search_counterexample",

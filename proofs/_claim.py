@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._certificate import Decision
+from ._kernel import coq_version
 from ._statements import Statement
+from ._verdicts import ENGINE_ONLY, KernelVerdict, kernel_verdict
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class Claim:
     - `sources`: seed file names (and papers) with the passage quoted.
     - `interpretation`: how a loose or ambiguous source was read.
     - `correction`: for claims expected to be refuted, the corrected statement (itself decided).
+    - `literal`: the literal reading in words, where the decided reading is stronger than the source's words
+      (its verdict comes from the kernel's `x_literal` / `x_literal_negation`).
     - `mirror`: extra data for the numeric mirror (explicit sizes, sample ranges), keyed by name.
     """
 
@@ -56,6 +60,7 @@ class Claim:
     sources: tuple[Source, ...]
     interpretation: str = ""
     correction: Correction | None = None
+    literal: str = ""
     mirror: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
 
     @property
@@ -63,8 +68,20 @@ class Claim:
         return "test_" + self.id.lower().replace("-", "_")
 
     def decide(self) -> Decision:
-        """Decide the claim now (memoised per process; never stored in the source)."""
+        """The SymPy engine's decision (memoised per process): the human-readable derivation, never the verdict.
+
+        The ledger's verdict is `kernel().verdict`: only the Coq kernel makes a claim proved or refuted.
+        """
         return _decide_statement(self.id, self.statement)
+
+    def kernel(self) -> KernelVerdict:
+        """The verdict from the Coq kernel (`proved`/`refuted` only for a checked theorem; see `_verdicts`)."""
+        return kernel_verdict(self.id)
+
+    @property
+    def verdict(self) -> str:
+        """The ledger's verdict: `proved`, `refuted`, `unknown` or `engine only (kernel not run)`."""
+        return self.kernel().verdict
 
     def decide_correction(self) -> Decision | None:
         if self.correction is None:
@@ -72,7 +89,7 @@ class Claim:
         return _decide_statement(self.id + "/correction", self.correction.statement)
 
     def to_json(self) -> dict[str, Any]:
-        decision = self.decide()
+        decision, kernel = self.decide(), self.kernel()
         out: dict[str, Any] = {
             "id": self.id,
             "title": self.title,
@@ -82,18 +99,30 @@ class Claim:
             "assumptions": list(self.assumptions),
             "sources": [s.to_json() for s in self.sources],
             "interpretation": self.interpretation,
-            "verdict": str(decision.verdict),
+            "verdict": kernel.verdict,
+            "verdict_reason": kernel.reason,
+            "kernel_theorems": [t.to_json() for t in kernel.theorems],
+            "kernel_version": coq_version(),
+            "engine_verdict": str(decision.verdict),
             "method": decision.method,
             "certificate": decision.to_json(),
             "test": self.test_name,
         }
+        if self.literal or kernel.literal is not None:
+            literal_verdict = kernel.literal or "unknown"
+            out["literal"] = {
+                "reading": self.literal,
+                "verdict": ENGINE_ONLY if kernel.verdict == ENGINE_ONLY else literal_verdict,
+            }
         if self.correction is not None:
             corrected = self.decide_correction()
             assert corrected is not None
+            correction_verdict = kernel.correction or "unknown"
             out["correction"] = {
                 "statement": self.correction.latex,
                 "explanation": self.correction.explanation,
-                "verdict": str(corrected.verdict),
+                "verdict": ENGINE_ONLY if kernel.verdict == ENGINE_ONLY else correction_verdict,
+                "engine_verdict": str(corrected.verdict),
                 "method": corrected.method,
                 "certificate": corrected.to_json(),
             }

@@ -84,6 +84,24 @@ def _exhaustive_attention(max_size: int) -> AllOf:
     return AllOf(parts, name=f"exhaustive cross-check, every permutation for n ≤ {max_size} (d = 1)")
 
 
+def _generic_projections_attention() -> AllOf:
+    """n = 2 tokens in d = 2 with arbitrary 2×2 projections W^Q, W^K, W^V (QKᵀ not symmetric)."""
+    tokens = real_matrix("x", 2, 2)
+    w_q, w_k, w_v = real_matrix("Wq", 2, 2), real_matrix("Wk", 2, 2), real_matrix("Wv", 2, 2)
+    perm = permutation_matrix((1, 0))
+    permuted = perm * tokens
+    return AllOf(
+        [
+            Identity(
+                attention(permuted * w_q, permuted * w_k, permuted * w_v),
+                perm * attention(tokens * w_q, tokens * w_k, tokens * w_v),
+                name="n = 2, d = 2, arbitrary W^Q, W^K, W^V, σ = swap",
+            )
+        ],
+        name="cross-check with arbitrary projections",
+    )
+
+
 def _equivariance_defect(with_rope: bool) -> sp.Expr:
     """Σ of squared entries of `Attn(PX) − P·Attn(X)` for 2 tokens, d = 2, swap P, positions (0, 1)."""
     tokens = sp.Matrix([[1, 0], [1, 1]])
@@ -133,7 +151,12 @@ CLAIMS = [
         topic="attention",
         latex=r"\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)",
         statement=Derivation(
-            [_softmax_index_lemma(), _exhaustive_permutation_orthogonal(4), _exhaustive_attention(3)],
+            [
+                _softmax_index_lemma(),
+                _exhaustive_permutation_orthogonal(4),
+                _exhaustive_attention(3),
+                _generic_projections_attention(),
+            ],
             rule="reindexing",
             conclusion=r"\mathrm{softmax}\big((PQ)(PK)^\top\big)PV = P\,\mathrm{softmax}(QK^\top)P^\top P V"
             r" = P\,\mathrm{Attn}(X)",
@@ -149,8 +172,9 @@ CLAIMS = [
                 "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation equivariant",
             ),
         ),
-        interpretation="The seeds write Q ∈ ℝ^{3×d_k}; read as n tokens. The scale 1/√d_k is a positive constant "
-        "and does not affect the argument (the cross-check uses scale 1).",
+        interpretation="The seeds write Q ∈ ℝ^{3×d_k}; read as n tokens, any width d and any projections W^Q, "
+        "W^K, W^V (the kernel proves it for every n, d and W; symmetry of QKᵀ is not needed). The scale 1/√d_k "
+        "is a positive constant and does not affect the argument (the cross-checks use scale 1).",
     ),
     Claim(
         id="ATT-PE-BREAKS-EQUIVARIANCE",

@@ -235,7 +235,9 @@ CLAIMS = [
             ),
             quote(BLOG_004, "causing a gradual decay"),
         ),
-        interpretation="Read as monotone non-increase over integer distances.",
+        interpretation="Strong reading: monotone non-increase over integer distances — refuted (B(19) > B(18)).",
+        literal="What RoFormer's words support: the bound decays in an envelope — it never exceeds its value at "
+        "distance 0, B(Δ) ≤ B(0).",
         correction=Correction(
             latex=r"B(\Delta) \le B(0) = \frac{d+2}{4} \text{ for every } \Delta, \text{ but } B \text{ oscillates}",
             statement=_bound_at_zero,
@@ -293,8 +295,10 @@ CLAIMS = [
             quote(NOTE_001, "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map."),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
         ),
-        interpretation="'Keeps the relative-position property' read as: the numerator score depends on m − n "
-        "only (invariance under a common shift δ).",
+        interpretation="Strong reading: 'keeps the relative-position property' — the numerator score with "
+        "φ(R_m q) depends on m − n only (invariance under a common shift δ) — refuted.",
+        literal="What the words say: RoPE can be integrated into linear attention — the rotated numerator still "
+        "factorises over keys, so the linear-time sum exists.",
         correction=Correction(
             latex=r"(R_m\phi(q))^\top(R_n\phi(k)) = \phi(q)^\top R_{n-m}\phi(k)",
             statement=Identity(
@@ -387,20 +391,22 @@ CLAIMS = [
         id="ROPE-KV-CACHE-SIZE",
         title="RoPE alone does not shrink the KV cache (0% reduction)",
         topic="cache",
-        latex=r"R_n k \in \mathbb{R}^d,\ \det R_n = 1:\ \text{the cache still holds } d \text{ numbers per key}",
-        statement=Derivation(
+        latex=r"\text{per token the cache holds } R_nk_n \in \mathbb{R}^d \text{ and } v_n:\ R_n^\top(R_nk_n) = k_n,"
+        r"\ \text{and decoding from it equals full attention}",
+        statement=AllOf(
             [
-                Identity(rotation(n * theta).det(), sp.Integer(1), name="det R = 1: invertible, nothing to drop"),
                 Identity(
-                    sp.Integer(rope_matrix(n, rope_frequencies(8)).shape[0]),
-                    sp.Integer(8),
-                    name="R_n maps ℝ^8 to ℝ^8 (d = 8 instance)",
+                    rotation(n * theta).T * (rotation(n * theta) * _prefix_key),
+                    _prefix_key,
+                    name="the cached rotated key determines the key: same d numbers, nothing to drop",
                 ),
-            ],
-            rule="dimension-count",
-            conclusion=r"\text{size}(R_n k) = \text{size}(k) = d",
+                Identity(_decode_step_from_cache(), _full_recomputation(), name="decoding from that cache"),
+            ]
         ),
-        assumptions=("standard autoregressive KV cache",),
+        assumptions=("standard autoregressive KV cache: per token, its rotated key and its value",),
+        interpretation="Read as a statement about what is cached per token: the rotated key R_n k_n (d numbers, "
+        "an invertible re-encoding of k_n, so neither smaller nor lossy) and v_n, and that this cache is all a "
+        "decode step needs. No compression comes from RoPE itself.",
         sources=(quote(EXPLAINER_003, "0% smaller KV cache in normal decoding."),),
     ),
 ]

@@ -38,7 +38,7 @@ _unit_hint = {m: 1, n: 0, theta: 1, _q[0]: 1, _q[1]: 0, _k[0]: 0, _k[1]: 1}
 # Complex scalars for one rotary pair, written through real coordinates so that conjugation is explicit.
 _a, _b, _c, _e = sp.symbols("a b c e", real=True)
 _zq, _zk = _a + sp.I * _b, _c + sp.I * _e
-_complex_hint = {_a: 1, _b: 0, _c: 0, _e: 1, m: 1, n: 0, theta: 1}
+_real_dot = sp.Symbol("s", real=True)  # ⟨q, k⟩ for q, k ∈ ℝᵈ
 _zq_vector = [_zq, sp.Symbol("g", real=True) + sp.I * sp.Symbol("h", real=True)]
 _zk_vector = [_zk, sp.Symbol("r", real=True) + sp.I * sp.Symbol("t", real=True)]
 
@@ -129,16 +129,16 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-REAL-PART-COS-ONLY",
-        title="Re[⟨q,k⟩·e^{i(m−n)θ}] = ⟨q,k⟩·cos((m−n)θ)",
+        title="Re[⟨q,k⟩·e^{i(m−n)θ}] = ⟨q,k⟩·cos((m−n)θ) for q, k ∈ ℝᵈ",
         topic="rope",
         latex=r"\mathrm{Re}\big[\langle q,k\rangle e^{i(m-n)\theta}\big] = \langle q,k\rangle\cos((m-n)\theta)",
-        statement=Identity(
-            sp.re(_zq * sp.conjugate(_zk) * sp.exp(sp.I * _phi)),
-            _zq * sp.conjugate(_zk) * sp.cos(_phi),
-            hints=(_complex_hint,),
-        ),
-        assumptions=("q, k complex", "⟨q, k⟩ = q·conj(k)", "m, n integers", "θ > 0"),
+        statement=Identity(sp.re(_real_dot * sp.exp(sp.I * _phi)), _real_dot * sp.cos(_phi)),
+        assumptions=("q, k ∈ ℝᵈ, as 000/001 declare (so ⟨q, k⟩ is real)", "m, n integers", "θ > 0"),
         sources=(
+            quote(
+                NOTE_000,
+                "Let $q \\in \\mathbb{R}^d$ and $k \\in \\mathbb{R}^d$ be the query and key embeddings",
+            ),
             quote(
                 NOTE_000,
                 "$$\\text{Re} \\left[ \\langle q, k \\rangle \\cdot e^{i(m - n)\\theta} \\right] = "
@@ -151,17 +151,10 @@ CLAIMS = [
                 "\\theta)$$",
             ),
         ),
-        interpretation="⟨q, k⟩ is complex in general; the identity would need Im⟨q,k⟩ = 0.",
-        correction=Correction(
-            latex=r"\mathrm{Re}\big[\langle q,k\rangle e^{i(m-n)\theta}\big] = \mathrm{Re}\langle q,k\rangle"
-            r"\cos((m-n)\theta) - \mathrm{Im}\langle q,k\rangle\sin((m-n)\theta)",
-            statement=Identity(
-                sp.re(_zq * sp.conjugate(_zk) * sp.exp(sp.I * _phi)),
-                sp.re(_zq * sp.conjugate(_zk)) * sp.cos(_phi) - sp.im(_zq * sp.conjugate(_zk)) * sp.sin(_phi),
-            ),
-            explanation="The imaginary part of ⟨q, k⟩ contributes a sine term; dropping it is exact only when "
-            "Im⟨q,k⟩ = 0.",
-        ),
+        interpretation="Decided in the domain the seeds declare, q, k ∈ ℝᵈ: ⟨q, k⟩ is real and the identity "
+        "holds for every d. (For complex ⟨q, k⟩ it would fail — the kernel proves that too, "
+        "rope_real_part_cos_only_complex_negation.) The seeds' real error is the model f(x, ℓ) = x·e^{iℓθ} on a "
+        "real vector, which ROPE-KV-COS-ONLY refutes.",
     ),
     Claim(
         id="ROPE-KV-COS-ONLY",
@@ -252,12 +245,15 @@ CLAIMS = [
             [
                 Identity(*_qk_relative([theta]), name="d = 2, generic W_q, W_k"),
                 Identity(*_qk_relative(rope_frequencies(4)), name="explicit d = 4, base 10000, generic W_q, W_k"),
+                Identity(*_relative_matrix([theta]), name="ROPE-RELATIVE-MATRIX (2×2 block), substituted"),
             ],
-            rule="blockwise",
+            rule="substitution",
             conclusion=r"q_m^\top k_n = x_m^\top W_q^\top (R^d_{\Theta,m})^\top R^d_{\Theta,n} W_k x_n = "
             r"x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n",
         ),
-        assumptions=("q_m = R_m W_q x_m, k_n = R_n W_k x_n", "W real, arbitrary"),
+        assumptions=("q_m = R_m W_q x_m, k_n = R_n W_k x_n", "W real, arbitrary (not block-diagonal)"),
+        interpretation="q_mᵀk_n = x_mᵀW_qᵀ(R_m)ᵀR_n W_k x_n by transposition; substituting ROPE-RELATIVE-MATRIX "
+        "(R_m)ᵀR_n = R_{n−m} gives the claim for every even d and arbitrary W_q, W_k.",
         sources=(quote(SUMMARY_002, "$$ q_m^\\top k_n = x_m^\\top W_q^\\top R^d_{\\Theta, n-m} W_k x_n $$"),),
     ),
     Claim(

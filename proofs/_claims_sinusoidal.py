@@ -82,7 +82,7 @@ _shift_004_corrected = AllOf(
 _frequency_as_written = Identity(
     sp.sin(p * sp.Integer(10000) ** (2 * i_index / d_dim)),
     sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim)),
-    hints=({p: 1, i_index: 1, d_dim: 2},),
+    hints=({p: 1, i_index: 1, d_dim: 4},),  # inside the domain 0 ≤ i < d/2
 )
 _frequency_corrected = Identity(
     sp.sin(p * sinusoidal_frequency(i_index, d_dim)), sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim))
@@ -294,7 +294,7 @@ CLAIMS = [
         topic="sinusoidal",
         latex=r"\sin(\omega_i p) = \sin\!\big(p / 10000^{2i/d}\big) \text{ with } \omega_i = 10000^{2i/d}",
         statement=_frequency_as_written,
-        assumptions=("p integer", "i ≥ 0 integer", "d even positive integer"),
+        assumptions=("p integer", "0 ≤ i < d/2 integer (the pair index)", "d even positive integer"),
         sources=(
             quote(BLOG_004, "Why use a frequency $\\omega_i = 10000^{2i/d}$?"),
             quote(BLOG_004, "PE_{p,2i} = \\sin\\bigl(\\tfrac{p}{10000^{2i/d}}\\bigr)"),
@@ -318,7 +318,9 @@ CLAIMS = [
             quote(BLOG_004, "The wavelengths form a geometric progression (from $2\\pi$ up to $10000 \\cdot 2\\pi$)"),
             quote(VASWANI, "The wavelengths form a geometric progression from 2π to 10000 · 2π."),
         ),
-        interpretation="'From 2π up to 10000·2π' read as: the shortest wavelength is 2π and the longest is 10000·2π.",
+        interpretation="Strong reading: the shortest wavelength is 2π and the longest is 10000·2π — refuted "
+        "(the longest is 2π·10000^{1−2/d}).",
+        literal="Every wavelength lies between 2π and 10000·2π: 2π ≤ λᵢ < 10000·2π for 0 ≤ i < d/2.",
         correction=Correction(
             latex=r"\lambda_0 = 2\pi,\quad \lambda_{d/2-1} = 2\pi\cdot 10000^{1-2/d} < 10000\cdot 2\pi",
             statement=_wavelength_corrected,

@@ -6,12 +6,16 @@
 - `NonPositive`: a universal inequality `expr ≤ 0` for all values; refuted by a certified positive value at
   a hinted point; never proved on its own (inequalities are proved through a `Derivation`).
 - `AllOf`: a conjunction; proved if every part is, refuted if any part is.
-- `Induction`: a statement about every length `n ≥ n0`, proved from an exact base case and an exact step.
-- `Derivation`: proved when every step is proved and the closing inference is a named, standard rule
-  (triangle inequality, reindexing by a bijection, …); it never refutes.
-- `Refutation`: the claim is the *universal* statement `inner`, refuted by the certified witness `against`
-  of its negation (used when the counterexample needs more than one evaluation point, or is a construction).
-- `Claimed`: a claim with no directly decidable formula ("X is impossible"); only a `Refutation` decides it.
+- `Induction`: a statement about every length `n ≥ n0`, with an exact base case and an exact step identity.
+  The engine checks both identities but cannot check that they *are* the base and step of the claim, so it
+  never proves the claim (the kernel's induction does).
+- `Derivation`: steps that are each decided, and a `rule` that names the closing inference *for people*.
+  A rule name is a label, not a proof: the engine never proves (or refutes) a derivation; the Coq kernel
+  decides the claim (ISSUE #10).
+- `Refutation`: the universal statement `inner` with `against`, a certified witness of its negation, shown
+  as the engine's derivation. It is refuted by the engine only when `inner` itself is refuted; a witness of
+  a different statement is never taken as the negation (the kernel's `x_negation` theorem is).
+- `Claimed`: a claim with no formula the engine can decide ("X is impossible"); it is never decided.
 """
 
 from __future__ import annotations
@@ -159,13 +163,14 @@ class Induction:
         base, step = self.base.decide(), self.step.decide()
         steps = (_step("base case", self.base, base), _step("inductive step", self.step, step))
         if base.verdict is Verdict.PROVED and step.verdict is Verdict.PROVED:
-            return Decision(Verdict.PROVED, "induction", steps)
+            method = "base and step identities proved; that they are the claim's base and step is checked by the kernel"
+            return Decision(Verdict.UNKNOWN, method, steps)
         if base.verdict is Verdict.REFUTED:
             return Decision(Verdict.REFUTED, "base case refuted", steps, base.counterexample)
         return Decision(Verdict.UNKNOWN, "induction not closed", steps)
 
 
-RULES = {
+RULE_NOTES = {
     "triangle-inequality": "|Σ a_i| ≤ Σ |a_i| and |a·b| = |a|·|b|",
     "reindexing": "a sum over a finite index set is unchanged by a bijection of the index set",
     "bound-by-maximum": "Σ |a_i|·|b_i| ≤ (max_i |a_i|)·Σ |b_i|",
@@ -179,20 +184,17 @@ RULES = {
     "termwise": "two finite sums are equal when their terms are equal index by index",
     "cauchy-schwarz": "|a·cos x − b·sin x| ≤ sqrt(a² + b²) for real a, b, x",
 }
+"""What each rule name means, for the reader of a derivation. Nothing is ever closed by a rule name."""
 
 
 @dataclass(frozen=True)
 class Derivation:
-    """Steps that are each decided, closed by a named standard inference rule from `RULES`."""
+    """Steps that are each decided, with the closing inference named for people (never trusted)."""
 
     steps: Sequence[Statement]
     rule: str
     conclusion: str
     name: str = "derivation"
-
-    def __post_init__(self) -> None:
-        if self.rule not in RULES:
-            raise ValueError(f"unknown inference rule {self.rule!r}")
 
     @property
     def latex(self) -> str:
@@ -207,11 +209,11 @@ class Derivation:
                 break  # the derivation is open; later steps cannot close it
             if isinstance(part, Witness) and decision.counterexample is not None:
                 witness = decision.counterexample
+        note = RULE_NOTES.get(self.rule, self.rule)
         if len(steps) == len(self.steps) and all(s.verdict is Verdict.PROVED for s in steps):
-            return Decision(
-                Verdict.PROVED, f"derivation ({self.rule})", tuple(steps), witness, notes=(RULES[self.rule],)
-            )
-        return Decision(Verdict.UNKNOWN, "a step of the derivation is not proved", tuple(steps))
+            method = f"derivation steps proved; closing step '{self.rule}' is not checked by the engine"
+            return Decision(Verdict.UNKNOWN, method, tuple(steps), witness, notes=(note,))
+        return Decision(Verdict.UNKNOWN, "a step of the derivation is not proved", tuple(steps), notes=(note,))
 
 
 @dataclass(frozen=True)
@@ -229,7 +231,7 @@ class Claimed:
         return f"\\text{{{self.text}}}"
 
     def decide(self) -> Decision:
-        return Decision(Verdict.UNKNOWN, "not directly decidable; see the witness of its negation")
+        return Decision(Verdict.UNKNOWN, "no formula the engine can decide (the kernel decides the claim)")
 
 
 @dataclass(frozen=True)
@@ -250,9 +252,7 @@ class Refutation:
 
     def decide(self) -> Decision:
         direct = self.inner.decide()
-        if direct.verdict is Verdict.PROVED:
-            return direct
-        if direct.verdict is Verdict.REFUTED:
+        if direct.verdict is not Verdict.UNKNOWN:
             return direct
         witness = self.against.decide()
         steps = (_step("claim as stated", self.inner, direct), _step("negation witness", self.against, witness))
@@ -264,7 +264,8 @@ class Refutation:
                 precision_bits=0,
                 description=f"construction proved by {witness.method}: {self.against.latex}",
             )
-            return Decision(Verdict.REFUTED, "proved negation: " + witness.method, steps, counterexample)
+            method = "witness of the negation certified by the engine; the refutation is the kernel's negation theorem"
+            return Decision(Verdict.UNKNOWN, method, steps, counterexample)
         return Decision(Verdict.UNKNOWN, "negation witness not certified", steps)
 
 
@@ -275,7 +276,7 @@ def check_certificate(decision: Decision) -> None:
 
 
 __all__ = [
-    "RULES",
+    "RULE_NOTES",
     "AllOf",
     "BlockInstances",
     "Claimed",

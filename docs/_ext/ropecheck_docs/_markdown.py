@@ -77,6 +77,8 @@ def rich_text(text: str) -> str:
 
 def verdict_badge(verdict: str) -> str:
     """An inline HTML badge (styled in `_static/ropecheck.css`)."""
+    if verdict.startswith("engine only"):
+        return '<span class="verdict verdict-unknown">engine only (kernel not run)</span>'
     safe = re.sub(r"[^a-z]", "", verdict.lower()) or "unknown"
     return f'<span class="verdict verdict-{safe}">{safe}</span>'
 

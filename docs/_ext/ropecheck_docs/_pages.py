@@ -53,9 +53,11 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
         "(ledger)=",
         "# The claims ledger",
         "",
-        f"{len(claims)} claims, decided by the proof engine at build time: {summary}. A verdict is never written "
-        "by hand: *proved* means the residual was reduced to an exact 0, *refuted* means a counterexample with a "
-        "certified non-zero residual was found, *unknown* means neither. Refuted claims are collected with their "
+        f"{len(claims)} claims, decided by the Coq proof kernel at build time: {summary}. A verdict is never "
+        "written by hand: *proved* means coqc accepted the theorem that states the claim and `Print Assumptions` "
+        "lists only Coq's standard axioms; *refuted* means the same for a theorem stating its negation; *unknown* "
+        "means neither, with the reason. The SymPy engine's derivation is shown beside the kernel's proof. The "
+        "trusted base is listed on {doc}`What is trusted </trusted>`. Refuted claims are collected with their "
         "corrections in the {doc}`errata </generated/errata>`.",
         "",
         "Cite a claim in these docs with `` {claim}`ROPE-RELATIVE-MATRIX` `` (an unknown ID fails the build).",
@@ -193,7 +195,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         "",
         f"**{escape(claim['title'])}**",
         "",
-        f"Verdict: {verdict_badge(verdict)} — decided by {literal(claim['method'])}. "
+        f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {escape(claim.get('verdict_reason', ''))}. "
         f"Topic: {escape(TOPIC_TITLES.get(claim['topic'], claim['topic']))}. Test: {literal(claim.get('test', ''))}.",
         "",
         "## Statement",
@@ -210,7 +212,23 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += [f"{label}:", "", "> " + rich_text(source["quote"]), ""]
     if claim.get("interpretation"):
         parts += ["## Interpretation", "", rich_text(claim["interpretation"]), ""]
-    parts += ["## Verdict", "", f"{verdict_badge(verdict)} by {literal(claim['method'])}.", ""]
+    reason = escape(claim.get("verdict_reason", ""))
+    parts += ["## Verdict", "", f"{verdict_badge(verdict)}{_kernel_badge(claim)}: {reason}.", ""]
+    if claim.get("literal"):
+        literal_reading = claim["literal"]
+        parts += [
+            f"Literal reading: {rich_text(literal_reading.get('reading', ''))} — "
+            f"{verdict_badge(literal_reading.get('verdict', 'unknown'))}.",
+            "",
+        ]
+    parts += _kernel_section(claim)
+    parts += [
+        "## Engine certificate",
+        "",
+        f"The SymPy engine's decision, the human-readable derivation (never the verdict): "
+        f"{verdict_badge(claim.get('engine_verdict', 'unknown'))} by {literal(claim['method'])}.",
+        "",
+    ]
     if claim.get("engine_statement") and claim["engine_statement"] != claim["statement"]:
         parts += ["The statement as the engine decided it:", "", formula_block(claim["engine_statement"]), ""]
     parts += _certificate(claim["certificate"], "###")
@@ -225,8 +243,9 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         if correction.get("explanation"):
             parts += [rich_text(correction["explanation"]), ""]
         parts += [
-            f"The correction is itself {verdict_badge(correction.get('verdict', 'unknown'))} by "
-            f"{literal(correction.get('method', '?'))}.",
+            f"The correction is itself {verdict_badge(correction.get('verdict', 'unknown'))} by the kernel "
+            f"(engine: {verdict_badge(correction.get('engine_verdict', 'unknown'))} by "
+            f"{literal(correction.get('method', '?'))}).",
             "",
         ]
         parts += _certificate(correction.get("certificate", {}), "###")
@@ -238,6 +257,36 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         for path, caption in figures:
             parts += [f"```{{figure}} /{path}", ":width: 100%", "", caption, "```", ""]
     return "\n".join(parts) + "\n"
+
+
+def _kernel_badge(claim: dict[str, Any]) -> str:
+    """" kernel-checked (Coq 8.16.1)" when the verdict rests on a checked theorem."""
+    version = claim.get("kernel_version") or "8.16.1"
+    if claim["verdict"] in ("proved", "refuted"):
+        return f' <span class="verdict verdict-proved">kernel-checked (Coq {escape(version)})</span>'
+    return ""
+
+
+def _kernel_section(claim: dict[str, Any]) -> list[str]:
+    """The claim's Coq theorems: statement, proof, status and `Print Assumptions`."""
+    theorems = claim.get("kernel_theorems") or []
+    out = ["## Kernel (Coq)", ""]
+    if not theorems:
+        return [*out, "*No Coq theorem states this claim*; the verdict says why.", ""]
+    for theorem in theorems:
+        name = f"{theorem['module']}.{theorem['theorem']}"
+        printed = f" ({escape(theorem['printed'])})" if theorem.get("printed") else ""
+        out += [f"### {escape(theorem['role'])}: {literal(name)}{printed}", "", f"Status: **{theorem['status']}**."]
+        if theorem.get("message"):
+            out += ["", escape(theorem["message"])]
+        out.append("")
+        if theorem.get("coq_statement"):
+            out += ["```coq", theorem["coq_statement"], "Proof.", theorem.get("coq_proof", ""), "Qed.", "```", ""]
+        if theorem["status"] == "checked":
+            axioms = theorem.get("axioms") or []
+            listing = "\n".join(axioms) if axioms else "Closed under the global context"
+            out += [f"`Print Assumptions {theorem['theorem']}.`", "", "```text", listing, "```", ""]
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ errata
@@ -258,8 +307,8 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
         "# Errata",
         "",
         f"{len(refuted)} of {len(claims)} claims are refuted. For each seed document, the statements it makes that "
-        "the engine refuted (with a certified counterexample) stand beside their corrections, which the engine "
-        "decided too. Follow the claim ID for the counterexample and the derivation.",
+        "the Coq kernel refuted (a checked proof of the negation) stand beside their corrections, which the kernel "
+        "checked too. Follow the claim ID for the Coq theorems, the counterexample and the derivation.",
     ]
 
     def rows_for(entries: list[tuple[dict[str, Any], str]]) -> list[list[str]]:

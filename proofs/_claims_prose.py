@@ -1,0 +1,232 @@
+"""Claims the seeds make in prose that the first ledger missed (ISSUE #10 item 5).
+
+Each is decided by the Coq kernel under the reading written in `interpretation` (proofs/coq: Attention.v,
+Rope.v, Sinusoidal.v); the SymPy statement here is the engine's derivation and the numeric mirrors' input.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ._claim import Claim, Correction
+from ._formulas import dot, real_matrix, real_vector, rotation, sinusoidal_encoding, theta
+from ._sources import BLOG_004, KATHAROPOULOS, NOTE_000, NOTE_001, SUMMARY_002, quote
+from ._statements import AllOf, Claimed, Identity, NonPositive, Refutation
+
+# ------------------------------------------------------------------------------ ATT-DOT-SYMMETRIC
+_X = real_matrix("X", 2, 2)
+_WQ, _WK = real_matrix("Wq", 2, 2), real_matrix("Wk", 2, 2)
+_shear_point = {
+    **{_X[r, c]: sp.Integer(int(r == c)) for r in range(2) for c in range(2)},
+    **{_WQ[r, c]: sp.Integer(int(r == c)) for r in range(2) for c in range(2)},
+    **{_WK[r, c]: sp.Integer(int((r, c) == (0, 1))) for r in range(2) for c in range(2)},
+}
+_scores = (_X * _WQ) * (_X * _WK).T
+_shared_scores = (_X * _WQ) * (_X * _WQ).T
+
+# ---------------------------------------------------------------------------------- ATT-CAUSAL-ROW
+_e1, _e2 = sp.symbols("e_21 e_22", real=True)
+_v1, _v2 = sp.symbols("v_1 v_2", real=True)
+_cache_only = sp.exp(_e1) * _v1 / sp.exp(_e1)  # Σ_{j=1}^{t-1} α_tj V_j at t = 2 (softmax over j < t)
+_causal_row = (sp.exp(_e1) * _v1 + sp.exp(_e2) * _v2) / (sp.exp(_e1) + sp.exp(_e2))  # j = 1 … t
+
+# ---------------------------------------------------------------------- ROPE-FULL-STRENGTH-AT-ZERO
+_m, _n = sp.symbols("m n", real=True)
+_q, _k = real_vector("q", 2), real_vector("k", 2)
+
+
+def _rope_score(query: sp.Matrix, key: sp.Matrix, m_pos: sp.Expr, n_pos: sp.Expr) -> sp.Expr:
+    return dot(rotation(m_pos * theta) * query, rotation(n_pos * theta) * key)
+
+
+_unit_offset = {_q[0]: 1, _q[1]: 0, _k[0]: 0, _k[1]: 1, theta: sp.pi / 2, _m: 1, _n: 0}
+
+# ---------------------------------------------------------------------- ROPE-LINEAR-ATTENTION-004
+_u = sp.Matrix(sp.symbols("u1 u2", nonnegative=True))
+_w = sp.Matrix(sp.symbols("w1 w2", nonnegative=True))
+_half_turn = {_u[0]: 1, _u[1]: 0, _w[0]: 1, _w[1]: 0, theta: sp.pi, _m: 1, _n: 0}
+_phi_q = real_vector("f", 2)
+_phi_k = [real_vector("g", 2), real_vector("h", 2)]
+_values = sp.symbols("c_0 c_1", real=True)
+_linear_numerator = sp.Add(
+    *[_rope_score(_phi_q, key, _m, j) * v for j, (key, v) in enumerate(zip(_phi_k, _values, strict=True))]
+)
+_linear_factored = dot(
+    rotation(_m * theta) * _phi_q,
+    sp.Add(
+        *[rotation(j * theta) * key * v for j, (key, v) in enumerate(zip(_phi_k, _values, strict=True))],
+        sp.zeros(2, 1),
+    ),
+)
+
+# ------------------------------------------------------------------- SPE-LINEAR-ATTENTION-INCOMPATIBLE
+_x = [real_vector("x", 2), real_vector("y", 2)]
+_positions = [sinusoidal_encoding(j, [sp.Integer(1)]) for j in range(2)]
+_W = real_matrix("W", 2, 2)
+_feature_query = real_vector("z", 2)
+_token_values = sp.symbols("b_0 b_1", real=True)
+_features = [_W * (token + pe) for token, pe in zip(_x, _positions, strict=True)]
+_spe_numerator = sp.Add(*[dot(_feature_query, f) * v for f, v in zip(_features, _token_values, strict=True)])
+_spe_factored = dot(
+    _feature_query, sp.Add(*[f * v for f, v in zip(_features, _token_values, strict=True)], sp.zeros(2, 1))
+)
+
+CLAIMS = [
+    Claim(
+        id="ATT-DOT-SYMMETRIC",
+        title="Dot-product attention is symmetric",
+        topic="attention",
+        latex=r"(XW^Q)(XW^K)^\top = \big((XW^Q)(XW^K)^\top\big)^\top",
+        statement=Identity(_scores, _scores.T, hints=(_shear_point,)),
+        assumptions=("X ∈ ℝ^{n×d}", "W^Q, W^K ∈ ℝ^{d×d_k} arbitrary"),
+        sources=(
+            quote(NOTE_000, "dot product attention is symmetric."),
+            quote(NOTE_001, "dot product attention is symmetric."),
+        ),
+        interpretation="Read as: the score matrix QKᵀ is symmetric for every input and projections. False: "
+        "with X = I, W^Q = I and W^K the shear [[0,1],[0,0]] the scores are [[0,1],[0,0]]. Literal reading: "
+        "the dot product ⟨a, b⟩ itself is symmetric, so QKᵀ is symmetric when W^Q = W^K (proved).",
+        correction=Correction(
+            latex=r"(XW)(XW)^\top \text{ is symmetric; in general } QK^\top \text{ is symmetric for every } X "
+            r"\iff W^Q (W^K)^\top \text{ is symmetric}",
+            statement=Identity(_shared_scores, _shared_scores.T),
+            explanation="Equivariance does not need symmetry at all; the scores are symmetric exactly when "
+            "W^Q W^Kᵀ is (e.g. shared projections).",
+        ),
+    ),
+    Claim(
+        id="ATT-CAUSAL-ROW",
+        title="Decoding step t: y_t = Σ_{j=1}^{t−1} α_tj V_j",
+        topic="attention",
+        latex=r"y_t = \sum_{j=1}^{t-1} \alpha_{tj}\,\mathcal V_j,\quad \alpha_{tj} = \mathrm{softmax}_j(e_{tj})",
+        statement=Identity(_cache_only, _causal_row, hints=({_e1: 0, _e2: 0, _v1: 0, _v2: 1},)),
+        assumptions=("t = 2 in the engine's instance (the kernel: every t, every n > t)", "e, V real"),
+        sources=(
+            quote(NOTE_000, "$$ y_t = \\sum_{j=1}^{t-1} \\alpha_{tj} \\mathcal{V}_j $$"),
+            quote(NOTE_001, "$$y_t = \\sum_{j=1}^{t-1} \\alpha_{tj} \\mathcal{V}_j$$"),
+        ),
+        interpretation="Read as: this is the causal self-attention output of token t. It leaves out the current "
+        "token (j = t): with equal scores and V = (0, 1) it gives 0 where causal attention gives 1/2.",
+        correction=Correction(
+            latex=r"y_t = \sum_{j=1}^{t} \alpha_{tj}\,\mathcal V_j",
+            statement=Identity(
+                (sp.exp(_e1) * _v1 + sp.exp(_e2) * _v2 + 0 * _v1) / (sp.exp(_e1) + sp.exp(_e2)), _causal_row
+            ),
+            explanation="Append the current token's key and value to the cache before attending; this is row t "
+            "of masked causal attention over any n > t tokens.",
+        ),
+    ),
+    Claim(
+        id="ROPE-FULL-STRENGTH-AT-ZERO",
+        title="When m = n, we get the full attention strength",
+        topic="rope",
+        latex=r"\langle R_m q, R_n k\rangle \le \langle R_n q, R_n k\rangle",
+        statement=NonPositive(_rope_score(_q, _k, _m, _n) - _rope_score(_q, _k, _n, _n), hints=(_unit_offset,)),
+        assumptions=("q, k ∈ ℝᵈ (d = 2 in the engine's instance; the kernel: every even d)", "m, n real"),
+        sources=(
+            quote(NOTE_000, "When $m=n$ , we get the full attention strength"),
+            quote(NOTE_001, "When $m=n$ , we get the full attention strength"),
+        ),
+        interpretation="Strong reading: the score is largest over positions at m = n, for every q, k — refuted "
+        "(q = e₀, k = e₁, θ = π/2: 0 at m = n, 1 at m − n = 1). Literal reading, inside the seeds' own model "
+        "⟨q,k⟩cos((m−n)θ): its magnitude is largest at m = n — proved.",
+        correction=Correction(
+            latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad "
+            r"\langle R_m q, R_n q\rangle \le \|q\|^2",
+            statement=Identity(_rope_score(_q, _k, _m, _m), dot(_q, _k)),
+            explanation="At m = n the score is the unrotated ⟨q, k⟩ (every even d); it is the maximum over "
+            "offsets when the key is the query itself, not for every pair.",
+        ),
+    ),
+    Claim(
+        id="ROPE-LINEAR-ATTENTION-004",
+        title="004: because rotation preserves norms, RoPE works seamlessly in linear attention",
+        topic="linear-attention",
+        latex=r"\phi(q), \phi(k) \ge 0 \implies \langle R_m\phi(q), R_n\phi(k)\rangle \ge 0",
+        statement=NonPositive(-_rope_score(_u, _w, _m, _n), hints=(_half_turn,)),
+        assumptions=("feature maps φ ≥ 0 entrywise (Performer/elu+1)", "d = 2 in the engine's instance"),
+        sources=(
+            quote(
+                BLOG_004,
+                "Because rotation preserves norms, RoPE works seamlessly even in linear-time attention "
+                "mechanisms (e.g. Performers).",
+            ),
+            quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
+        ),
+        interpretation="Strong reading: rotated non-negative features keep the kernel scores non-negative "
+        "(what the linear-attention normaliser needs) — refuted (u = w = e₀, θ = π, m − n = 1 gives −1). "
+        "Literal reading: the rotated numerator still factorises, Σₙ⟨R_mφ(q), R_nφ(kₙ)⟩vₙ = ⟨R_mφ(q), "
+        "Σₙ R_nφ(kₙ)vₙ⟩ — proved; norm preservation is not what makes it work.",
+        correction=Correction(
+            latex=r"\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
+            r"\sum_n R_n\phi(k_n)v_n\Big\rangle",
+            statement=Identity(_linear_numerator, _linear_factored),
+            explanation="Rotate the numerator only and keep the normaliser unrotated, as RoFormer Eq. (19) does.",
+        ),
+    ),
+    Claim(
+        id="ROPE-ABS-AND-REL",
+        title="RoPE encodes both absolute and relative positions",
+        topic="rope",
+        latex=r"\langle R_m q, R_n k\rangle = g(q, k, n - m)\ \wedge\ (R_m x = R_{m'} x\ \forall x \Rightarrow m = m')",
+        statement=Claimed("the score depends only on n − m, and R_m x determines m"),
+        assumptions=("m, m' integers", "θ₀ = 1 (the first RoPE frequency)"),
+        sources=(
+            quote(SUMMARY_002, "Encodes both absolute and relative positions"),
+            quote(BLOG_004, "RoPE “allows a model to track absolute positions and model relative relationships”"),
+        ),
+        interpretation="The relative half is ROPE-SHIFT-INVARIANCE-003 (proved). The absolute half over all "
+        "integer positions needs (m − m′)·1 never a multiple of 2π for integers m ≠ m′, i.e. π irrational, "
+        "which the kernel's libraries do not provide — so the claim stays unknown.",
+    ),
+    Claim(
+        id="SPE-UNIQUE-POSITION",
+        title="Sinusoidal encoding assigns a unique vector to each position",
+        topic="sinusoidal",
+        latex=r"p \ne p' \implies \mathrm{PE}(p) \ne \mathrm{PE}(p')",
+        statement=Claimed("PE(p) = PE(p') implies p = p' for all integer positions"),
+        assumptions=("p, p′ non-negative integers", "d ≥ 2, base 10000"),
+        sources=(
+            quote(
+                NOTE_000,
+                "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
+            ),
+            quote(
+                NOTE_001,
+                "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
+            ),
+        ),
+        interpretation="Uniqueness over all integers needs ω₀ = 1 to make no two integer positions 2π-periodic "
+        "copies (π irrational); the kernel proves uniqueness for positions closer than 2π only, so the claim "
+        "stays unknown.",
+    ),
+    Claim(
+        id="SPE-LINEAR-ATTENTION-INCOMPATIBLE",
+        title="002: adding positions to token representations makes them incompatible with linear attention",
+        topic="linear-attention",
+        latex=r"\sum_j \phi(q)^\top\phi\big(W(x_j + p_j)\big)\,v_j = \phi(q)^\top \sum_j \phi\big(W(x_j + p_j)\big)"
+        r"v_j \text{ fails}",
+        statement=Refutation(
+            inner=Claimed("linear attention cannot factor over tokens with added positions"),
+            against=Identity(_spe_numerator, _spe_factored, name="the factorisation, for added positions"),
+        ),
+        assumptions=("any feature map φ (here the identity on W(x + p))", "n = 2, d = 2 in the engine's instance"),
+        sources=(
+            quote(
+                SUMMARY_002,
+                "Old methods add it directly to token representations, making them incompatible with linear "
+                "self-attention.",
+            ),
+        ),
+        interpretation="Read as: with added positions, the linear-attention numerator and normaliser cannot be "
+        "factorised over tokens. Refuted: x + p is just another input, and the factorisation holds for every "
+        "feature map.",
+        correction=Correction(
+            latex=r"\sum_j \phi(q)^\top\phi(k_j)v_j = \phi(q)^\top\sum_j\phi(k_j)v_j \text{ with } "
+            r"k_j = W(x_j + p_j)",
+            statement=AllOf([Identity(_spe_numerator, _spe_factored, name="numerator factorises")]),
+            explanation="What added positions lose is the relative structure of the scores "
+            "(SPE-LAST-TERM-RELATIVE), not compatibility with linear attention.",
+        ),
+    ),
+]

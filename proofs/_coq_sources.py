@@ -1,0 +1,177 @@
+"""Reading the Coq development's sources without Coq: theorem names, forbidden commands, UNKNOWN notes.
+
+The kernel decides; this module only finds *which* theorems to ask it about (by the naming contract of
+ISSUE #10: claim `X` ↦ `x`, `x_negation`, `x_correction`, `x_literal`, and in Printed.v `x_printed`,
+`x_printed_negation`, `x_printed_d4`, …) and rejects a development that contains `Admitted`, `admit`,
+`Axiom`, `Parameter` or `Conjecture` outside comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROLES = ("verdict", "negation", "correction", "literal")
+"""The roles a kernel theorem plays for its claim (the `role` field of `kernel_theorems`)."""
+
+FORBIDDEN = ("Admitted", "admit", "Axiom", "Axioms", "Parameter", "Parameters", "Conjecture", "give_up")
+"""Commands and tactics that would let a file state something without proving it."""
+
+_DECLARATION = re.compile(
+    r"(?:^|(?<=[.\s]))(Theorem|Lemma|Example|Corollary|Fact|Proposition|Remark)\s+([A-Za-z_][A-Za-z0-9_']*)"
+)
+_WITH_PROOF = re.compile(
+    r"(?:^|(?<=[.\s]))(Theorem|Lemma|Example|Corollary|Fact|Proposition|Remark)\s+([A-Za-z_][A-Za-z0-9_']*)"
+    r"(.*?)\.\s+Proof\.(.*?)(?:Qed|Defined)\.",
+    re.DOTALL,
+)
+_UNKNOWN = re.compile(r"\(\*\s*UNKNOWN\s+([A-Z0-9-]+)\s*:\s*(.*?)\*\)", re.DOTALL)
+_REQUIRE = re.compile(r"Ropecheck\.([A-Z][A-Za-z0-9_]*)|From\s+Ropecheck\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.")
+
+
+def strip_comments(text: str) -> str:
+    """The text with (nested) comments and string literals replaced by spaces (line structure kept)."""
+    out, depth, i, in_string = [], 0, 0, False
+    while i < len(text):
+        pair = text[i : i + 2]
+        if in_string:
+            if text[i] == '"':
+                in_string = False
+            out.append(text[i] if text[i] == "\n" else " ")
+            i += 1
+        elif pair == "(*":
+            depth += 1
+            out.append("  ")
+            i += 2
+        elif pair == "*)" and depth:
+            depth -= 1
+            out.append("  ")
+            i += 2
+        elif depth:
+            out.append(text[i] if text[i] == "\n" else " ")
+            i += 1
+        else:
+            if text[i] == '"':
+                in_string = True
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """What a `.v` file declares, as read from its text.
+
+    **Arguments:**
+
+    - `module`: the logical name (`Ropecheck.Rope`).
+    - `path`: the file.
+    - `theorems`: declared theorem/lemma/example names, in order.
+    - `forbidden`: forbidden commands found outside comments (`Admitted`, `Axiom`, …), with line numbers.
+    - `unknown`: `claim ID → reason` from `(* UNKNOWN X: reason *)` comments.
+    - `requires`: the project modules it loads (short names: `Defs`, `Rope`).
+    - `texts`: theorem name → `(statement, proof script)` as written (comments removed), for display.
+    """
+
+    module: str
+    path: Path
+    theorems: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    unknown: dict[str, str]
+    requires: tuple[str, ...]
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+
+
+def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
+    """Scan one `.v` file."""
+    text = path.read_text(encoding="utf-8")
+    code = strip_comments(text)
+    theorems = tuple(dict.fromkeys(m.group(2) for m in _DECLARATION.finditer(code)))
+    forbidden = []
+    for number, line in enumerate(code.splitlines(), start=1):
+        for word in FORBIDDEN:
+            if re.search(rf"(?<![A-Za-z0-9_']){word}(?![A-Za-z0-9_'])", line):
+                forbidden.append(f"{word} (line {number})")
+    unknown = {m.group(1): " ".join(m.group(2).split()) for m in _UNKNOWN.finditer(text)}
+    requires: list[str] = []
+    for match in _REQUIRE.finditer(code):
+        names = [match.group(1)] if match.group(1) else match.group(2).split()
+        requires.extend(name.split(".")[0] for name in names if name and name != path.stem)
+    texts = {
+        m.group(2): (f"{m.group(1)} {m.group(2)}{_dedent(m.group(3))}.", _dedent(m.group(4)).strip())
+        for m in _WITH_PROOF.finditer(code)
+    }
+    return SourceFile(
+        module=f"{root_name}.{path.stem}",
+        path=path,
+        theorems=theorems,
+        forbidden=tuple(forbidden),
+        unknown=unknown,
+        requires=tuple(dict.fromkeys(requires)),
+        texts=texts,
+    )
+
+
+def _dedent(text: str) -> str:
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)
+
+
+def listed_files(root: Path) -> list[Path]:
+    """The `.v` files `_CoqProject` lists (every `.v` in `root` when there is no `_CoqProject`)."""
+    project = root / "_CoqProject"
+    if not project.exists():
+        return sorted(root.glob("*.v"))
+    names = [w for line in project.read_text(encoding="utf-8").splitlines() for w in line.split() if w.endswith(".v")]
+    return [root / name for name in names if (root / name).exists()]
+
+
+def read_development(root: Path, root_name: str = "Ropecheck") -> list[SourceFile]:
+    """The `.v` files `_CoqProject` lists, in dependency order (a file after the files it requires)."""
+    files = {p.stem: read_source(p, root_name) for p in listed_files(root)}
+    ordered: list[SourceFile] = []
+    visiting: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name not in files or files[name] in ordered or name in visiting:
+            return
+        visiting.add(name)
+        for dependency in files[name].requires:
+            visit(dependency)
+        ordered.append(files[name])
+
+    for name in files:
+        visit(name)
+    return ordered
+
+
+def theorem_base(claim_id: str) -> str:
+    """`ROPE-RELATIVE-MATRIX` → `rope_relative_matrix` (the naming contract)."""
+    return claim_id.lower().replace("-", "_")
+
+
+def role_of(claim_id: str, theorem: str) -> str | None:
+    """The role `theorem` plays for `claim_id`, or None when the name is not one of the claim's.
+
+    `x` and `x_printed` (and printed instances `x_printed_d4`, `x_instance_d8`) are verdicts; `x_negation`,
+    `x_printed_negation` negations; `x_correction` (and `x_correction_…`) corrections; `x_literal` literal
+    readings (and `x_literal_negation`, a negation of the literal reading, also reported as `literal`).
+    """
+    base = theorem_base(claim_id)
+    if theorem == base:
+        return "verdict"
+    if not theorem.startswith(base + "_"):
+        return None
+    rest = theorem[len(base) + 1 :]
+    if rest in {"negation", "printed_negation"}:
+        return "negation"
+    if rest == "correction" or rest.startswith("correction_"):
+        return "correction"
+    if rest == "literal" or rest.startswith("literal_"):
+        return "literal"
+    if rest == "printed" or re.fullmatch(r"(printed_|instance_)d\d+", rest):
+        return "verdict"
+    return None

@@ -1,0 +1,667 @@
+(* Decay.v — long-range decay (RoFormer's Abel-summation bound), linear
+   attention with RoPE and KV caching: the ROPE-DECAY-*, ROPE-LINEAR-* ,
+   ROPE-KV-CACHE-* and ROPE-PREFIX-REPHASE claims.
+
+   Vectors, dot products, the RoPE map and the spectrum come from Defs.v; the
+   complex numbers of RoFormer section 3.4.3 are Coquelicot's C. *)
+
+From Coq Require Import Reals Lra Lia.
+From Coquelicot Require Import Complex.
+From Interval Require Import Tactic.
+From Ropecheck Require Import Defs.
+From Ropecheck Require Attention.
+
+Local Open Scope R_scope.
+
+(* ================================================================== Abel summation *)
+
+(* Complex sums of the first n terms, built the way Abel's argument peels them. *)
+Fixpoint csum (n : nat) (f : nat -> C) : C :=
+  match n with
+  | O => RtoC 0
+  | S k => (csum k f + f k)%C
+  end.
+
+(* e^{i x}. *)
+Definition phase (x : R) : C := (cos x, sin x).
+
+(* S_j = sum_{k<j} z_k, so S_0 = 0 and z_k = S_{k+1} - S_k. *)
+Definition partial_sum (z : nat -> C) (j : nat) : C := csum j z.
+
+(* Abel summation for lengths N >= 1, by induction from the length-1 case
+   h_0 z_0 = h_1 S_1 - S_1 (h_1 - h_0). *)
+Lemma abel_summation_succ (h z : nat -> C) (N : nat) :
+  csum (S N) (fun i => h i * z i)%C
+  = (h (S N) * partial_sum z (S N)
+     - csum (S N) (fun i => partial_sum z (S i) * (h (S i) - h i)))%C.
+Proof.
+  induction N as [|N IH].
+  - unfold partial_sum; simpl; ring.
+  - change (csum (S (S N)) (fun i => h i * z i)%C)
+      with (csum (S N) (fun i => h i * z i) + h (S N) * z (S N))%C.
+    rewrite IH.
+    change (partial_sum z (S (S N))) with (partial_sum z (S N) + z (S N))%C.
+    change (csum (S (S N)) (fun i => partial_sum z (S i) * (h (S i) - h i))%C)
+      with (csum (S N) (fun i => partial_sum z (S i) * (h (S i) - h i))
+            + partial_sum z (S (S N)) * (h (S (S N)) - h (S N)))%C.
+    change (partial_sum z (S (S N))) with (partial_sum z (S N) + z (S N))%C.
+    ring.
+Qed.
+
+(* Abel summation for every length N:
+   sum_{i<N} h_i z_i = h_N S_N - sum_{i<N} S_{i+1} (h_{i+1} - h_i). *)
+Lemma abel_summation (h z : nat -> C) (N : nat) :
+  csum N (fun i => h i * z i)%C
+  = (h N * partial_sum z N - csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C.
+Proof.
+  destruct N as [|N].
+  - unfold partial_sum; simpl; ring.
+  - apply abel_summation_succ.
+Qed.
+
+(* The largest step max_{i<N} |h_{i+1} - h_i| of RoFormer Eq. (37). *)
+Fixpoint max_step (h : nat -> C) (N : nat) : R :=
+  match N with
+  | O => 0
+  | S k => Rmax (max_step h k) (Cmod (h (S k) - h k)%C)
+  end.
+
+Lemma max_step_ge (h : nat -> C) (N i : nat) :
+  (i < N)%nat -> Cmod (h (S i) - h i)%C <= max_step h N.
+Proof.
+  induction N as [|N IH]; intros Hi; [lia|]; simpl.
+  destruct (Nat.eq_dec i N) as [->|Hne].
+  - apply Rmax_r.
+  - eapply Rle_trans; [apply IH; lia|apply Rmax_l].
+Qed.
+
+(* The triangle inequality for finite complex sums. *)
+Lemma csum_Cmod_le (N : nat) (f : nat -> C) :
+  Cmod (csum N f) <= sum N (fun i => Cmod (f i)).
+Proof.
+  induction N as [|N IH].
+  - simpl; rewrite sum_0, Cmod_0; lra.
+  - simpl; rewrite sum_S.
+    eapply Rle_trans; [apply Cmod_triangle|lra].
+Qed.
+
+(* ROPE-DECAY-BOUND (RoFormer Eqs. 36-37), for every length N = d/2, all
+   complex h with h_N = 0, all frequencies theta and every distance D = m - n:
+     sum_i h_i e^{i D theta_i} = - sum_i S_{i+1} (h_{i+1} - h_i)   and
+     |sum_i h_i e^{i D theta_i}| <= (max_i |h_{i+1} - h_i|) sum_{j=1}^{N} |S_j|. *)
+Theorem rope_decay_bound :
+  forall (N : nat) (h : nat -> C) (theta : nat -> R) (D : R),
+    h N = RtoC 0 ->
+    let z := fun i => phase (D * theta i) in
+    csum N (fun i => h i * z i)%C
+    = (- csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C
+    /\ Cmod (csum N (fun i => h i * z i)%C)
+       <= max_step h N * sum N (fun j => Cmod (partial_sum z (S j))).
+Proof.
+  intros N h theta D HN z.
+  assert (Habel : csum N (fun i => h i * z i)%C
+                  = (- csum N (fun i => partial_sum z (S i) * (h (S i) - h i)))%C).
+  { rewrite abel_summation, HN; ring. }
+  split; [exact Habel|].
+  rewrite Habel, Cmod_opp.
+  eapply Rle_trans; [apply csum_Cmod_le|].
+  rewrite <- sum_scal_l; apply sum_le; intros i Hi.
+  rewrite Cmod_mult, Rmult_comm.
+  apply Rmult_le_compat_r; [apply Cmod_ge_0|apply max_step_ge; exact Hi].
+Qed.
+
+(* ================================================================== the RoPE score *)
+
+(* <R_m q, R_n k> in dimension d = 2h: the attention score with RoPE. *)
+Definition rope_score (theta : nat -> R) (h : nat) (m n : R) (q k : vec) : R :=
+  dot (2 * h) (rope theta h m q) (rope theta h n k).
+
+(* One pair: <R_a x, R_b y> = <x, R_{b-a} y>.  Every relative statement below
+   (linear attention, cache reuse, re-phasing) goes through this. *)
+Lemma rot_pair_dot_relative (a b : R) (x y : R * R) :
+  fst (rot a x) * fst (rot b y) + snd (rot a x) * snd (rot b y)
+  = fst x * fst (rot (b - a) y) + snd x * snd (rot (b - a) y).
+Proof. destruct x, y; unfold rot; simpl; rewrite cos_minus, sin_minus; ring. Qed.
+
+Lemma rope_relative (theta : nat -> R) (h : nat) (a b : R) (x y : vec) :
+  dot (2 * h) (rope theta h a x) (rope theta h b y)
+  = dot (2 * h) x (rope theta h (b - a) y).
+Proof.
+  rewrite !dot_pairs; apply sum_ext; intros i Hi.
+  rewrite !rope_even, !rope_odd by exact Hi.
+  replace ((b - a) * theta i) with (b * theta i - a * theta i) by ring.
+  apply (rot_pair_dot_relative _ _ (x (2 * i)%nat, x (S (2 * i)))).
+Qed.
+
+(* The pair weight h_i = q~_i conj(k~_i) of RoFormer section 3.4.3, with
+   q~_i = q_{2i} + i q_{2i+1}. *)
+Definition pair_weight (q k : vec) (i : nat) : C :=
+  ((q (2 * i)%nat, q (S (2 * i))) * Cconj (k (2 * i)%nat, k (S (2 * i))))%C.
+
+(* RoFormer sets h_{d/2} = 0; the weights past the last pair are cut to 0. *)
+Definition cut_weight (q k : vec) (h i : nat) : C :=
+  if Nat.ltb i h then pair_weight q k i else RtoC 0.
+
+Lemma rot_pair_dot_phase (a b : R) (x y : R * R) :
+  fst (rot a x) * fst (rot b y) + snd (rot a x) * snd (rot b y)
+  = fst ((x * Cconj y) * phase (a - b))%C.
+Proof.
+  destruct x, y; unfold rot, phase, Cconj; simpl.
+  rewrite cos_minus, sin_minus; ring.
+Qed.
+
+Lemma fst_csum (N : nat) (f : nat -> C) : fst (csum N f) = sum N (fun i => fst (f i)).
+Proof.
+  induction N as [|N IH]; simpl; [rewrite sum_0; reflexivity|].
+  rewrite sum_S, <- IH; reflexivity.
+Qed.
+
+Lemma csum_ext (N : nat) (f g : nat -> C) :
+  (forall i, (i < N)%nat -> f i = g i) -> csum N f = csum N g.
+Proof.
+  induction N as [|N IH]; intros Hfg; simpl; [reflexivity|].
+  rewrite IH by (intros; apply Hfg; lia).
+  rewrite Hfg by lia; reflexivity.
+Qed.
+
+(* The real score is the real part of RoFormer's complex sum. *)
+Lemma rope_score_as_phase_sum (theta : nat -> R) (h : nat) (m n : R) (q k : vec) :
+  rope_score theta h m n q k
+  = fst (csum h (fun i => cut_weight q k h i * phase ((m - n) * theta i))%C).
+Proof.
+  unfold rope_score; rewrite dot_pairs, fst_csum; apply sum_ext; intros i Hi.
+  rewrite !rope_even, !rope_odd by exact Hi.
+  unfold cut_weight; replace (Nat.ltb i h) with true by (symmetry; apply Nat.ltb_lt; exact Hi).
+  replace ((m - n) * theta i) with (m * theta i - n * theta i) by ring.
+  apply (rot_pair_dot_phase _ _ (q (2 * i)%nat, q (S (2 * i))) (k (2 * i)%nat, k (S (2 * i)))).
+Qed.
+
+Lemma Rabs_fst_le_Cmod (z : C) : Rabs (fst z) <= Cmod z.
+Proof.
+  destruct z as [a b]; unfold Cmod; simpl.
+  rewrite <- sqrt_Rsqr_abs; apply sqrt_le_1_alt; unfold Rsqr; nra.
+Qed.
+
+(* The RoFormer bound applied to the real RoPE score of any q, k. *)
+Lemma rope_score_bound (theta : nat -> R) (h : nat) (m n : R) (q k : vec) :
+  Rabs (rope_score theta h m n q k)
+  <= max_step (cut_weight q k h) h
+     * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof.
+  rewrite rope_score_as_phase_sum.
+  assert (Hcut : cut_weight q k h h = RtoC 0).
+  { unfold cut_weight; rewrite Nat.ltb_irrefl; reflexivity. }
+  pose proof (rope_decay_bound h (cut_weight q k h) theta (m - n) Hcut) as Hb.
+  cbv zeta in Hb; destruct Hb as [_ Hb].
+  eapply Rle_trans; [apply Rabs_fst_le_Cmod|exact Hb].
+Qed.
+
+(* ================================================================== decay to zero *)
+
+(* theta_0 = base^0 = 1 for every d: the first pair always turns at unit speed. *)
+Lemma spectrum_first (h : nat) : rope_spectrum 10000 h 0 = 1.
+Proof.
+  unfold rope_spectrum, rope_frequency.
+  replace (- (2 * INR 0) / INR (2 * h)) with 0 by (simpl; unfold Rdiv; ring).
+  apply Rpower_O; lra.
+Qed.
+
+(* With q = k = e_0 in d = 2 the RoPE score is cos((m - n) theta_0). *)
+Lemma rope_score_first_axis (theta : nat -> R) (m n : R) :
+  rope_score theta 1 m n (basis 0) (basis 0) = cos (m * theta 0%nat - n * theta 0%nat).
+Proof.
+  unfold rope_score; rewrite dot_pairs, sum_S, sum_0.
+  rewrite !rope_even, !rope_odd by lia.
+  unfold basis, rot; simpl; rewrite cos_minus; ring.
+Qed.
+
+(* Among three consecutive integer distances some |cos| is at least 1/2:
+   cos^2 x + cos^2 (x+1) + cos^2 (x+2) = 3/2 + (1 + 2 cos 2) cos (2x+2) / 2
+   and |1 + 2 cos 2| <= 1/5. *)
+Lemma cos_window (x : R) :
+  ~ (Rabs (cos x) < 1/2 /\ Rabs (cos (x + 1)) < 1/2 /\ Rabs (cos (x + 2)) < 1/2).
+Proof.
+  intros [H0 [H1 H2]].
+  apply Rabs_def2 in H0; apply Rabs_def2 in H1; apply Rabs_def2 in H2.
+  set (u := 2 * x + 2).
+  assert (E0 : cos (2 * x) = cos u * cos 2 + sin u * sin 2).
+  { replace (2 * x) with (u - 2) by (unfold u; ring); apply cos_minus. }
+  assert (E1 : cos (2 * (x + 1)) = cos u) by (f_equal; unfold u; ring).
+  assert (E2 : cos (2 * (x + 2)) = cos u * cos 2 - sin u * sin 2).
+  { replace (2 * (x + 2)) with (u + 2) by (unfold u; ring); apply cos_plus. }
+  pose proof (cos_2a_cos x) as C0; pose proof (cos_2a_cos (x + 1)) as C1.
+  pose proof (cos_2a_cos (x + 2)) as C2.
+  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (split; interval).
+  pose proof (COS_bound u) as U.
+  nra.
+Qed.
+
+(* The cosine does not tend to 0 along the integers: past any M, one of the
+   distances M + 1, M + 2, M + 3 has |cos| >= 1/2. *)
+Lemma cos_not_to_zero (M : nat) : ~ (forall r : nat, Rabs (cos (INR (M + S r))) < 1/2).
+Proof.
+  intros Hcos; apply (cos_window (INR M + 1)); repeat split.
+  - pose proof (Hcos 0%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc; exact Hc.
+  - pose proof (Hcos 1%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 1) with (INR M + (1 + 1)) by ring; exact Hc.
+  - pose proof (Hcos 2%nat) as Hc; rewrite plus_INR in Hc; simpl in Hc.
+    replace (INR M + 1 + 2) with (INR M + (1 + 1 + 1)) by ring; exact Hc.
+Qed.
+
+(* The distances M + 1 + r from position 0 all exceed M. *)
+Lemma distance_past (M r : nat) : INR M < Rabs (INR (M + S r) - INR 0).
+Proof.
+  rewrite plus_INR, S_INR; simpl.
+  rewrite Rminus_0_r, Rabs_pos_eq by (pose proof (pos_INR M); pose proof (pos_INR r); lra).
+  pose proof (pos_INR r); lra.
+Qed.
+
+(* ROPE-DECAY-TO-ZERO as the seeds read it (000, 001): for all q, k the
+   attention score tends to 0 as |m - n| -> oo. *)
+Definition decay_to_zero_reading : Prop :=
+  forall (h : nat) (q k : vec) (eps : R), 0 < eps ->
+    exists M : nat, forall m n : nat, INR M < Rabs (INR m - INR n) ->
+      Rabs (rope_score (rope_spectrum 10000 h) h (INR m) (INR n) q k) < eps.
+
+Theorem rope_decay_to_zero_negation : ~ decay_to_zero_reading.
+Proof.
+  intros H.
+  destruct (H 1%nat (basis 0) (basis 0) (1/2) ltac:(lra)) as [M HM].
+  apply (cos_not_to_zero M); intros r.
+  pose proof (HM _ _ (distance_past M r)) as Hr.
+  rewrite rope_score_first_axis, spectrum_first in Hr.
+  simpl in Hr; rewrite Rmult_0_l, Rminus_0_r, Rmult_1_r in Hr; exact Hr.
+Qed.
+
+(* The seeds' own formula for the score, sum_j <q_j, k_j> cos((m - n) theta_j)
+   over the pairs j (the cosine-only model of 000/001). *)
+Definition seed_score (theta : nat -> R) (h : nat) (q k : vec) (D : R) : R :=
+  sum h (fun j => (q (2 * j)%nat * k (2 * j)%nat + q (S (2 * j)) * k (S (2 * j))) * cos (D * theta j)).
+
+Lemma seed_score_first_axis (theta : nat -> R) (D : R) :
+  seed_score theta 1 (basis 0) (basis 0) D = cos (D * theta 0%nat).
+Proof. unfold seed_score, basis; rewrite sum_S, sum_0; simpl; ring. Qed.
+
+(* ROPE-DECAY-TO-ZERO, literal reading: the seeds' formula itself tends to 0
+   for all q, k; it fails at the same point (d = 2, q = k = e_0, eps = 1/2). *)
+Definition decay_to_zero_literal_reading : Prop :=
+  forall (h : nat) (q k : vec) (eps : R), 0 < eps ->
+    exists M : nat, forall m n : nat, INR M < Rabs (INR m - INR n) ->
+      Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m - INR n)) < eps.
+
+Theorem rope_decay_to_zero_literal_negation : ~ decay_to_zero_literal_reading.
+Proof.
+  intros H.
+  destruct (H 1%nat (basis 0) (basis 0) (1/2) ltac:(lra)) as [M HM].
+  apply (cos_not_to_zero M); intros r.
+  pose proof (HM _ _ (distance_past M r)) as Hr.
+  rewrite seed_score_first_axis, spectrum_first in Hr.
+  simpl in Hr; rewrite Rminus_0_r, Rmult_1_r in Hr; exact Hr.
+Qed.
+
+(* ROPE-DECAY-TO-ZERO, corrected: what RoFormer proves is an upper bound on the
+   score, for every d = 2h, all q, k, all frequencies and positions. *)
+Theorem rope_decay_to_zero_correction :
+  forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+    Rabs (rope_score theta h m n q k)
+    <= max_step (cut_weight q k h) h
+       * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof. intros; apply rope_score_bound. Qed.
+
+(* ================================================================== monotone decay *)
+
+(* ROPE-DECAY-MONOTONE as read (000, 001, 004): for given q, k the absolute
+   score does not grow when the distance grows. *)
+Definition decay_monotone_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n m' n' : nat),
+    Rabs (INR m - INR n) < Rabs (INR m' - INR n') ->
+    Rabs (rope_score (rope_spectrum 10000 h) h (INR m') (INR n') q k)
+    <= Rabs (rope_score (rope_spectrum 10000 h) h (INR m) (INR n) q k).
+
+(* d = 2, q = k = e_0: the score is cos(m - n), and |cos 3| > |cos 2|. *)
+Theorem rope_decay_monotone_negation : ~ decay_monotone_reading.
+Proof.
+  intros H.
+  specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
+  rewrite !rope_score_first_axis, !spectrum_first in H; simpl in H.
+  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1)))
+    by interval.
+  assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
+  specialize (H Hd); lra.
+Qed.
+
+(* ROPE-DECAY-MONOTONE, literal reading: the seeds' cosine-only formula
+   decays monotonically in |m - n|; it fails at the same point. *)
+Definition decay_monotone_literal_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n m' n' : nat),
+    Rabs (INR m - INR n) < Rabs (INR m' - INR n') ->
+    Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m' - INR n'))
+    <= Rabs (seed_score (rope_spectrum 10000 h) h q k (INR m - INR n)).
+
+Theorem rope_decay_monotone_literal_negation : ~ decay_monotone_literal_reading.
+Proof.
+  intros H.
+  specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
+  rewrite !seed_score_first_axis, !spectrum_first in H; simpl in H.
+  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))) by interval.
+  assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
+  specialize (H Hd); lra.
+Qed.
+
+(* ROPE-DECAY-MONOTONE, corrected: only the upper bound of RoFormer decays;
+   the score itself is bounded by it (every d, q, k, frequencies, positions). *)
+Theorem rope_decay_monotone_correction :
+  forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+    Rabs (rope_score theta h m n q k)
+    <= max_step (cut_weight q k h) h
+       * sum h (fun j => Cmod (partial_sum (fun i => phase ((m - n) * theta i)) (S j))).
+Proof. intros; apply rope_score_bound. Qed.
+
+(* ================================================================== the relative bound B *)
+
+(* B(D) = (2/d) sum_{j=1}^{d/2} |S_j(D)|, the curve of RoFormer Fig. 2. *)
+Definition relative_bound (theta : nat -> R) (h : nat) (D : R) : R :=
+  sum h (fun j => Cmod (partial_sum (fun i => phase (D * theta i)) (S j))) / INR h.
+
+Lemma Cmod_phase (x : R) : Cmod (phase x) = 1.
+Proof.
+  unfold Cmod, phase; simpl.
+  replace (cos x * (cos x * 1) + sin x * (sin x * 1)) with 1; [apply sqrt_1|].
+  pose proof (sin2_cos2 x) as E; unfold Rsqr in E; nra.
+Qed.
+
+(* |S_j| <= j: the triangle inequality on j unit vectors. *)
+Lemma partial_sum_phase_le (theta : nat -> R) (D : R) (j : nat) :
+  Cmod (partial_sum (fun i => phase (D * theta i)) j) <= INR j.
+Proof.
+  unfold partial_sum; eapply Rle_trans; [apply csum_Cmod_le|].
+  induction j as [|j IH]; [rewrite sum_0; simpl; lra|].
+  rewrite sum_S, Cmod_phase, S_INR; lra.
+Qed.
+
+(* At distance 0 all phases are 1 and the bound is attained: S_j(0) = j. *)
+Lemma partial_sum_at_zero (theta : nat -> R) (j : nat) :
+  partial_sum (fun i => phase (0 * theta i)) j = RtoC (INR j).
+Proof.
+  unfold partial_sum; induction j as [|j IH]; [reflexivity|].
+  change (csum (S j) (fun i => phase (0 * theta i)))
+    with (csum j (fun i => phase (0 * theta i)) + phase (0 * theta j))%C.
+  rewrite IH, S_INR, Rmult_0_l; unfold phase, RtoC, Cplus; simpl fst; simpl snd.
+  rewrite cos_0, sin_0; f_equal; ring.
+Qed.
+
+Lemma sum_first_integers (h : nat) : sum h (fun j => INR (S j)) = INR h * (INR h + 1) / 2.
+Proof.
+  induction h as [|h IH]; [rewrite sum_0; simpl; lra|].
+  rewrite sum_S, IH, !S_INR; field.
+Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, corrected: for every d = 2h >= 2, all
+   frequencies and every distance, B(D) <= B(0) = (h + 1)/2 = (d + 2)/4. *)
+Theorem rope_decay_bound_monotone_correction :
+  forall (h : nat) (theta : nat -> R) (D : R), (0 < h)%nat ->
+    relative_bound theta h D <= relative_bound theta h 0
+    /\ relative_bound theta h 0 = (INR h + 1) / 2.
+Proof.
+  intros h theta D Hh.
+  assert (Hpos : 0 < INR h) by (apply lt_0_INR; exact Hh).
+  assert (H0 : relative_bound theta h 0 = (INR h + 1) / 2).
+  { unfold relative_bound.
+    rewrite (sum_ext h _ (fun j => INR (S j))).
+    - rewrite sum_first_integers; field; lra.
+    - intros j _; rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq; [reflexivity|apply pos_INR]. }
+  split; [|exact H0].
+  unfold relative_bound; apply Rmult_le_compat_r.
+  - left; apply Rinv_0_lt_compat; exact Hpos.
+  - apply sum_le; intros j _.
+    rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq by apply pos_INR.
+    apply partial_sum_phase_le.
+Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, strong reading: for every d = 2h (base 10000)
+   the bound B is non-increasing over integer distances. *)
+Definition bound_monotone_reading : Prop :=
+  forall (h D1 D2 : nat), (0 < h)%nat -> (D1 < D2)%nat ->
+    relative_bound (rope_spectrum 10000 h) h (INR D2)
+    <= relative_bound (rope_spectrum 10000 h) h (INR D1).
+
+(* d = 4: B(D) = (1 + 2 |cos(0.99 D / 2)|) / 2, so B(4) ~ 0.90 > B(3) ~ 0.59. *)
+Theorem rope_decay_bound_monotone_negation : ~ bound_monotone_reading.
+Proof.
+  intros H; specialize (H 2%nat 3%nat 4%nat ltac:(lia) ltac:(lia)); revert H.
+  unfold relative_bound, partial_sum, rope_spectrum, rope_frequency, Rpower, phase, Cmod.
+  rewrite !sum_S, !sum_0; cbn -[cos sin exp ln sqrt IZR].
+  apply Rlt_not_le; interval.
+Qed.
+
+(* ================================================================== linear attention *)
+
+(* The feature map elu(x) + 1 of linear attention (Katharopoulos et al.),
+   applied coordinatewise. *)
+Definition elu_plus_one (x : R) : R := if Rlt_dec 0 x then x + 1 else exp x.
+
+Definition feature_map (phi : R -> R) (x : vec) : vec := fun j => phi (x j).
+
+(* ROPE-LINEAR-ATTENTION-SEED, strong reading: with phi(q, m) = phi(R_m q)
+   the linear-attention score keeps RoPE's relative property (it is unchanged
+   when both positions move by delta). *)
+Definition linear_attention_seed_reading : Prop :=
+  forall (h : nat) (q k : vec) (m n delta : R),
+    dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (m + delta) q))
+                (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (n + delta) k))
+    = dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h m q))
+                  (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h n k)).
+
+(* d = 2, q = k = e_0, m = n = 0, delta = 2:
+   exp(cos 2)^2 + (sin 2 + 1)^2 ~ 4.08 against 2^2 + 1^2 = 5. *)
+Theorem rope_linear_attention_seed_negation : ~ linear_attention_seed_reading.
+Proof.
+  intros H; specialize (H 1%nat (basis 0) (basis 0) 0 0 2); revert H.
+  rewrite !dot_pairs, !sum_S, !sum_0; unfold feature_map.
+  rewrite !rope_even, !rope_odd by lia.
+  rewrite !spectrum_first; unfold basis, rot; simpl.
+  unfold elu_plus_one.
+  destruct (Rlt_dec 0 (1 * cos ((0 + 2) * 1) - 0 * sin ((0 + 2) * 1))) as [Ha|_];
+    [exfalso; revert Ha; apply Rle_not_lt; interval|].
+  destruct (Rlt_dec 0 (1 * sin ((0 + 2) * 1) + 0 * cos ((0 + 2) * 1))) as [_|Hb];
+    [|exfalso; apply Hb; interval].
+  destruct (Rlt_dec 0 (1 * cos (0 * 1) - 0 * sin (0 * 1))) as [_|Hc];
+    [|exfalso; apply Hc; rewrite Rmult_0_l, cos_0, sin_0; lra].
+  destruct (Rlt_dec 0 (1 * sin (0 * 1) + 0 * cos (0 * 1))) as [Hd|_];
+    [exfalso; revert Hd; rewrite Rmult_0_l, cos_0, sin_0; lra|].
+  apply Rlt_not_eq; interval.
+Qed.
+
+(* The linear-time form: sum_j (u . w_j) v_j = u . (sum_j w_j v_j^T), for every
+   dimension d and number N of keys. *)
+Lemma linear_time_factorization (d N : nat) (u : vec) (w : nat -> vec) (v : nat -> vec) (c : nat) :
+  sum N (fun j => dot d u (w j) * v j c) = dot d u (fun a => sum N (fun j => w j a * v j c)).
+Proof.
+  unfold dot.
+  rewrite (sum_ext N _ (fun j => sum d (fun a => u a * w j a * v j c)))
+    by (intros j _; rewrite <- sum_scal_r; reflexivity).
+  rewrite sum_swap; apply sum_ext; intros a _.
+  rewrite <- sum_scal_l; apply sum_ext; intros j _; ring.
+Qed.
+
+(* ROPE-LINEAR-ATTENTION-SEED, literal reading ("this allows RoPE to integrate
+   into linear attention"): with phi(R_m q) as features the attention
+   numerator has the linear-time form phi(Q) (phi(K)^T V), for any phi. *)
+Theorem rope_linear_attention_seed_literal :
+  forall (phi : R -> R) (theta : nat -> R) (h N : nat) (q : vec) (k v : nat -> vec) (m : R) (c : nat),
+    sum N (fun j => dot (2 * h) (feature_map phi (rope theta h m q))
+                                (feature_map phi (rope theta h (INR j) (k j))) * v j c)
+    = dot (2 * h) (feature_map phi (rope theta h m q))
+                  (fun a => sum N (fun j => feature_map phi (rope theta h (INR j) (k j)) a * v j c)).
+Proof. intros; apply linear_time_factorization. Qed.
+
+(* ROPE-LINEAR-ATTENTION-SEED, corrected: rotate after the feature map (as
+   RoFormer Eq. 19 does); then the score is invariant under a common shift,
+   for every d = 2h, all frequencies and all feature outputs a, b. *)
+Theorem rope_linear_attention_seed_correction :
+  forall (theta : nat -> R) (h : nat) (a b : vec) (m n delta : R),
+    dot (2 * h) (rope theta h (m + delta) a) (rope theta h (n + delta) b)
+    = dot (2 * h) (rope theta h m a) (rope theta h n b).
+Proof.
+  intros theta h a b m n delta.
+  rewrite !rope_relative; replace (n + delta - (m + delta)) with (n - m) by ring.
+  reflexivity.
+Qed.
+
+(* ROPE-LINEAR-ATTENTION-ROFORMER (Eq. 19): with rotated features the
+   numerator score is q^T R_{n-m} k (relative), and the numerator sum has the
+   linear-time form, for every d = 2h, feature map phi and number N of keys. *)
+Theorem rope_linear_attention_roformer :
+  forall (phi : R -> R) (theta : nat -> R) (h N : nat) (q : vec) (k v : nat -> vec) (m : R) (c : nat),
+    (forall (n : R) (key : vec),
+       dot (2 * h) (rope theta h m (feature_map phi q)) (rope theta h n (feature_map phi key))
+       = dot (2 * h) (feature_map phi q) (rope theta h (n - m) (feature_map phi key)))
+    /\ sum N (fun j => dot (2 * h) (rope theta h m (feature_map phi q))
+                                   (rope theta h (INR j) (feature_map phi (k j))) * v j c)
+       = dot (2 * h) (rope theta h m (feature_map phi q))
+                     (fun a => sum N (fun j => rope theta h (INR j) (feature_map phi (k j)) a * v j c)).
+Proof.
+  intros; split; [intros; apply rope_relative|apply linear_time_factorization].
+Qed.
+
+(* ================================================================== KV cache *)
+
+(* Rotations compose by adding angles: re-phasing a cached key by delta is
+   rotating it to its new position. *)
+Lemma rot_compose (a b : R) (p : R * R) : rot a (rot b p) = rot (a + b) p.
+Proof.
+  destruct p as [x y]; unfold rot; simpl.
+  rewrite cos_plus, sin_plus; f_equal; ring.
+Qed.
+
+Lemma rope_compose (theta : nat -> R) (h : nat) (a b : R) (x : vec) (j : nat) :
+  rope theta h a (rope theta h b x) j = rope theta h (a + b) x j.
+Proof.
+  unfold rope at 1 3.
+  destruct (Nat.ltb (Nat.div2 j) h) eqn:E; [|reflexivity].
+  apply Nat.ltb_lt in E.
+  rewrite rope_even, rope_odd by exact E.
+  rewrite <- surjective_pairing, rot_compose, Rmult_plus_distr_r; reflexivity.
+Qed.
+
+Lemma dot_ext_r (d : nat) (x y y' : vec) : (forall j, y j = y' j) -> dot d x y = dot d x y'.
+Proof. intros E; unfold dot; apply sum_ext; intros j _; rewrite E; reflexivity. Qed.
+
+(* Full causal attention with RoPE in RoFormer's relative form (Eq. 16):
+   the score of query t against key j is q_t^T R_{j-t} k_j. *)
+Definition relative_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
+  fun t j => dot (2 * h) (Qs t) (rope theta h (INR j - INR t) (Ks j)).
+
+(* What a decoder caches for token j: its key rotated once, at its own
+   position j, when it was appended. *)
+Definition cached_key (theta : nat -> R) (h : nat) (Ks : nat -> vec) (j : nat) : vec :=
+  rope theta h (INR j) (Ks j).
+
+(* The decode step at t rotates only the incoming query and reads the cache. *)
+Definition cached_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
+  fun t j => dot (2 * h) (rope theta h (INR t) (Qs t)) (cached_key theta h Ks j).
+
+(* ROPE-KV-CACHE-REUSE: for every number n of tokens, every d = 2h and all
+   frequencies, the decode step of token t < n over the cache (keys rotated
+   once at their own positions, the current token appended, values as they
+   are) equals row t of full causal attention computed from scratch. *)
+Theorem rope_kv_cache_reuse :
+  forall (theta : nat -> R) (h n : nat) (Qs Ks : nat -> vec) (V : nat -> nat -> R) (t c : nat),
+    (t < n)%nat ->
+    Attention.masked_attention_row n (relative_scores theta h Qs Ks) V t c
+    = Attention.causal_row (cached_scores theta h Qs Ks) V t c.
+Proof.
+  intros theta h n Qs Ks V t c Htn.
+  rewrite Attention.masked_row_is_causal_row by exact Htn.
+  apply Attention.causal_row_scores_ext; intros j.
+  unfold relative_scores, cached_scores, cached_key; symmetry; apply rope_relative.
+Qed.
+
+(* ROPE-PREFIX-REPHASE (003): a cached key rotated at position n and moved by
+   delta is re-phased by R(delta) instead of recomputed, and scores inside the
+   moved block do not change; every d = 2h, all frequencies. *)
+Theorem rope_prefix_rephase :
+  forall (theta : nat -> R) (h : nat) (m n delta : R) (q k : vec),
+    (forall j, rope theta h delta (rope theta h n k) j = rope theta h (n + delta) k j)
+    /\ dot (2 * h) (rope theta h (m + delta) q) (rope theta h delta (rope theta h n k))
+       = dot (2 * h) (rope theta h m q) (rope theta h n k).
+Proof.
+  intros theta h m n delta q k.
+  assert (Hre : forall j, rope theta h delta (rope theta h n k) j = rope theta h (n + delta) k j).
+  { intros j; rewrite rope_compose, Rplus_comm; reflexivity. }
+  split; [exact Hre|].
+  rewrite (dot_ext_r _ _ _ _ Hre).
+  rewrite !rope_relative; replace (n + delta - (m + delta)) with (n - m) by ring.
+  reflexivity.
+Qed.
+
+(* RoPE at position 0 is the identity on the d coordinates it reads. *)
+Lemma rope_zero (theta : nat -> R) (h : nat) (x : vec) (j : nat) :
+  (j < 2 * h)%nat -> rope theta h 0 x j = x j.
+Proof.
+  intros Hj; destruct (index_pair j) as [Ej|Ej]; rewrite Ej.
+  - rewrite rope_even by lia; unfold rot; simpl.
+    rewrite Rmult_0_l, cos_0, sin_0; ring.
+  - rewrite rope_odd by lia; unfold rot; simpl.
+    rewrite Rmult_0_l, cos_0, sin_0; ring.
+Qed.
+
+Lemma dot_basis (d i : nat) (c : vec) : (i < d)%nat -> dot d (basis i) c = c i.
+Proof.
+  intros Hi; unfold dot.
+  rewrite (sum_single d i); [unfold basis; rewrite Nat.eqb_refl; ring|exact Hi|].
+  intros j _ Hji; unfold basis; apply Nat.eqb_neq in Hji; rewrite Hji; ring.
+Qed.
+
+(* ROPE-KV-CACHE-SIZE (003: "0% smaller KV cache in normal decoding"), as a
+   statement about what is cached per token, for every d = 2h:
+   (1) the score of query t against past key j is a function of the current
+       query and the cached rotated key R_j k_j alone (nothing else per past
+       token is needed), and
+   (2) nothing in the cached d-vector can be dropped: two cache entries that
+       give the same score against every query agree on all d coordinates. *)
+Theorem rope_kv_cache_size :
+  forall (theta : nat -> R) (h : nat),
+    (forall (t j : R) (q k : vec),
+       dot (2 * h) q (rope theta h (j - t) k) = dot (2 * h) (rope theta h t q) (rope theta h j k))
+    /\ (forall (t : R) (c c' : vec),
+          (forall q : vec, dot (2 * h) (rope theta h t q) c = dot (2 * h) (rope theta h t q) c') ->
+          forall i, (i < 2 * h)%nat -> c i = c' i).
+Proof.
+  intros theta h; split.
+  - intros; symmetry; apply rope_relative.
+  - intros t c c' Hsame i Hi.
+    specialize (Hsame (rope theta h (- t) (basis i))).
+    assert (Hunrot : forall y : vec,
+              dot (2 * h) (rope theta h t (rope theta h (- t) (basis i))) y = y i).
+    { intros y; rewrite <- (dot_basis (2 * h) i y Hi); unfold dot; apply sum_ext; intros j Hj.
+      rewrite rope_compose, Rplus_opp_r, rope_zero by exact Hj; reflexivity. }
+    rewrite !Hunrot in Hsame; exact Hsame.
+Qed.
+
+(* ROPE-DECAY-BOUND-MONOTONE, literal reading of the source (RoFormer's
+   abstract: "decaying inter-token dependency with increasing relative
+   distances", and Fig. 2 for d = 128, base 10000): the bound decays from its
+   value at distance 0, i.e. it never exceeds B(0) = (d + 2)/4 = 65/2. *)
+Theorem rope_decay_bound_monotone_literal :
+  forall D : R,
+    relative_bound (rope_spectrum 10000 64) 64 D
+    <= relative_bound (rope_spectrum 10000 64) 64 0
+    /\ relative_bound (rope_spectrum 10000 64) 64 0 = 65 / 2.
+Proof.
+  intros D.
+  destruct (rope_decay_bound_monotone_correction 64 (rope_spectrum 10000 64) D ltac:(lia))
+    as [Hle Hzero].
+  split; [exact Hle|rewrite Hzero; simpl; lra].
+Qed.
+
+(* UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strict literal reading "B(D) < B(0) for
+   every integer D <> 0", d = 128): equality needs all phases D theta_i to agree
+   modulo 2 pi; ruling that out for every integer D needs an irrationality
+   argument (10^(1/16) irrational together with the equality case of the
+   triangle inequality) that is not written here.
+   UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strong reading restricted to d = 128
+   alone): B(19) > B(18) there numerically (gap ~ 0.04), but one certified
+   evaluation of B at d = 128 costs well over a minute of `interval`; the
+   kernel-checked negation above is for the reading over every even d
+   (point d = 4). *)

@@ -1,0 +1,171 @@
+(** * Relative.v: the RPE-* claims of proofs/_claims_sinusoidal.py.
+
+    Relative position representations as seeds 000/001 write them after Shaw et
+    al.: the score of the query at position i against the key at position j is
+      e_ij = (Q_i . K_j + Q_i . R^K_{clip(j - i, K)}) / sqrt(d),
+    with a learned table R^K read at the clipped offset; and the scalar-bias
+    variant s_ij = Q_i . K_j + b(j - i).  Both are functions of the positions,
+    so shift invariance is a statement about these definitions, not something
+    built into them.  Attention over n tokens is defined here minimally
+    (Attention.v has the matrix form used by the ATT- claims). *)
+
+From Coq Require Import Reals Lia Lra ZArith List.
+From Ropecheck Require Import Defs.
+Import ListNotations.
+
+Open Scope R_scope.
+
+(** ** Scores *)
+
+(* Shaw's window: offsets beyond +-K share the table's end rows. *)
+Definition clip (K r : Z) : Z := Z.max (- K) (Z.min K r).
+
+Definition bias_score (d : nat) (b : Z -> R) (q k : vec) (i j : Z) : R :=
+  dot d q k + b (j - i)%Z.
+
+Definition shaw_score (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j : Z) : R :=
+  (dot d q k + dot d q (RK (clip K (j - i)))) / sqrt (INR d).
+
+(* The scores of a sequence X (the token at each position) under projections
+   W_Q, W_K: the query and the key are the tokens found at positions i and j. *)
+Definition sequence_shaw_score (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j : Z) : R :=
+  shaw_score d K RK (mat_vec d WQ (X i)) (mat_vec d WK (X j)) i j.
+
+Definition sequence_bias_score (d : nat) (b : Z -> R) (WQ WK : mat) (X : Z -> vec) (i j : Z) : R :=
+  bias_score d b (mat_vec d WQ (X i)) (mat_vec d WK (X j)) i j.
+
+(* The same sequence moved right by delta positions. *)
+Definition shift_sequence (delta : Z) (X : Z -> vec) : Z -> vec := fun t => X (t - delta)%Z.
+
+(* The offset of two positions survives a common shift: the one step the
+   invariance rests on. *)
+Lemma offset_shift i j delta : ((j + delta) - (i + delta) = j - i)%Z.
+Proof. lia. Qed.
+
+Lemma shift_sequence_at delta X t : shift_sequence delta X (t + delta)%Z = X t.
+Proof. unfold shift_sequence; f_equal; lia. Qed.
+
+(** ** RPE-SHIFT-INVARIANCE *)
+
+(* Read as: the same two tokens moved together by delta keep their score, for
+   every learned table (Shaw) and every learned bias; stated both for fixed
+   query/key vectors and for a whole sequence shifted by delta. *)
+Theorem rpe_shift_invariance :
+  (forall (d : nat) (b : Z -> R) (q k : vec) (i j delta : Z),
+      bias_score d b q k (i + delta) (j + delta) = bias_score d b q k i j)
+  /\ (forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j delta : Z),
+      shaw_score d K RK q k (i + delta) (j + delta) = shaw_score d K RK q k i j)
+  /\ (forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+      sequence_shaw_score d K RK WQ WK (shift_sequence delta X) (i + delta) (j + delta)
+      = sequence_shaw_score d K RK WQ WK X i j)
+  /\ (forall (d : nat) (b : Z -> R) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+      sequence_bias_score d b WQ WK (shift_sequence delta X) (i + delta) (j + delta)
+      = sequence_bias_score d b WQ WK X i j).
+Proof.
+  repeat split; intros.
+  - unfold bias_score; rewrite offset_shift; reflexivity.
+  - unfold shaw_score; rewrite offset_shift; reflexivity.
+  - unfold sequence_shaw_score, shaw_score; rewrite !shift_sequence_at, offset_shift; reflexivity.
+  - unfold sequence_bias_score, bias_score; rewrite !shift_sequence_at, offset_shift; reflexivity.
+Qed.
+
+Example rpe_shift_invariance_instance_d4 : forall (RK : Z -> vec) (q k : vec),
+  shaw_score 4 2 RK q k 10 3 = shaw_score 4 2 RK q k 0 (-7).
+Proof.
+  intros RK q k; replace 10%Z with (0 + 10)%Z by reflexivity.
+  replace 3%Z with (-7 + 10)%Z by reflexivity.
+  exact (proj1 (proj2 rpe_shift_invariance) 4%nat 2%Z RK q k 0%Z (-7)%Z 10%Z).
+Qed.
+
+(** ** Decoding with relative keys: RPE-KV-CACHE-IMPOSSIBLE *)
+
+(* Token j of a decoded sequence sits at position j; the query of the token at
+   position t scores the key at position j with the offset j - t. *)
+Definition step_score (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (t j : nat) : R :=
+  shaw_score d K RK q k (Z.of_nat t) (Z.of_nat j).
+
+(* Softmax attention of a query at position t over the keys and values j < n. *)
+Definition attend (d : nat) (K : Z) (RK : Z -> vec) (q : vec) (t n : nat) (key value : nat -> vec) : vec :=
+  fun c => sum n (fun j => exp (step_score d K RK q (key j) t j) * value j c)
+           / sum n (fun j => exp (step_score d K RK q (key j) t j)).
+
+(* Without a cache: at step t every key and value of the tokens x_0 .. x_t is
+   recomputed from the tokens. *)
+Definition attend_from_scratch (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat) (x : nat -> vec) (t : nat) : vec :=
+  attend d K RK (mat_vec d WQ (x t)) t (S t) (fun j => mat_vec d WK (x j)) (fun j => mat_vec d WV (x j)).
+
+(* The KV cache: token j contributes its entry (K_j, V_j) once, when it
+   arrives, and the entry is appended, never rewritten. *)
+Definition cache_entry (d : nat) (WK WV : mat) (xj : vec) : vec * vec := (mat_vec d WK xj, mat_vec d WV xj).
+
+Fixpoint kv_cache (d : nat) (WK WV : mat) (x : nat -> vec) (n : nat) : list (vec * vec) :=
+  match n with
+  | O => []
+  | S m => kv_cache d WK WV x m ++ [cache_entry d WK WV (x m)]
+  end.
+
+Definition no_entry : vec * vec := (fun _ => 0, fun _ => 0).
+
+(* One decoding step from the cache: it reads the cached entries, the new
+   query and its position t; the bias R^K_{clip(j - t)} is looked up from the
+   learned table at this step, which is all that depends on t. *)
+Definition attend_from_cache (d : nat) (K : Z) (RK : Z -> vec) (entries : list (vec * vec)) (q : vec) (t : nat) : vec :=
+  attend d K RK q t (length entries)
+    (fun j => fst (nth j entries no_entry)) (fun j => snd (nth j entries no_entry)).
+
+Lemma kv_cache_length d WK WV x n : length (kv_cache d WK WV x n) = n.
+Proof.
+  induction n as [|n IH]; [reflexivity|].
+  simpl; rewrite app_length, IH; simpl; lia.
+Qed.
+
+(* Appending a token leaves every earlier entry as it was: what makes the
+   cache reusable from one step to the next. *)
+Lemma kv_cache_append_keeps d WK WV x n j : (j < n)%nat ->
+  nth j (kv_cache d WK WV x (S n)) no_entry = nth j (kv_cache d WK WV x n) no_entry.
+Proof.
+  intros Hj; simpl; apply app_nth1; rewrite kv_cache_length; exact Hj.
+Qed.
+
+Lemma kv_cache_nth d WK WV x n j : (j < n)%nat ->
+  nth j (kv_cache d WK WV x n) no_entry = cache_entry d WK WV (x j).
+Proof.
+  induction n as [|n IH]; intros Hj; [lia|].
+  destruct (Nat.eq_dec j n) as [->|Hne].
+  - simpl; rewrite app_nth2 by (rewrite kv_cache_length; lia).
+    rewrite kv_cache_length, Nat.sub_diag; reflexivity.
+  - rewrite kv_cache_append_keeps by lia; apply IH; lia.
+Qed.
+
+(* The incremental step equals full attention recomputed from scratch, at
+   every step t, for every layer (weights, window K, table R^K). *)
+Theorem rpe_kv_cache_impossible_correction :
+  forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat) (x : nat -> vec) (t : nat),
+  (forall j, (j < t)%nat ->
+     nth j (kv_cache d WK WV x (S t)) no_entry = nth j (kv_cache d WK WV x t) no_entry)
+  /\ (forall c, attend_from_cache d K RK (kv_cache d WK WV x t ++ [cache_entry d WK WV (x t)])
+                  (mat_vec d WQ (x t)) t c
+              = attend_from_scratch d K RK WQ WK WV x t c).
+Proof.
+  intros d K RK WQ WK WV x t; split; [intros; apply kv_cache_append_keeps; assumption|].
+  intros c; change (kv_cache d WK WV x t ++ [cache_entry d WK WV (x t)]) with (kv_cache d WK WV x (S t)).
+  unfold attend_from_cache, attend_from_scratch, attend; rewrite kv_cache_length.
+  assert (Hentry : forall j, (j < S t)%nat ->
+            nth j (kv_cache d WK WV x (S t)) no_entry = cache_entry d WK WV (x j))
+    by (intros; apply kv_cache_nth; assumption).
+  f_equal; apply sum_ext; intros j Hj; rewrite Hentry by exact Hj; reflexivity.
+Qed.
+
+(* The seeds' claim, in its weakest form: for some layer with relative keys,
+   no decoding step that reads only the KV cache (entries appended once),
+   the new query and its position reproduces full attention.  Its negation
+   (below) also refutes the universal form "for every such layer". *)
+Theorem rpe_kv_cache_impossible_negation : ~ (exists (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat),
+  forall step : list (vec * vec) -> vec -> nat -> vec,
+  exists (x : nat -> vec) (t c : nat),
+    step (kv_cache d WK WV x (S t)) (mat_vec d WQ (x t)) t c <> attend_from_scratch d K RK WQ WK WV x t c).
+Proof.
+  intros [d [K [RK [WQ [WK [WV Himpossible]]]]]].
+  destruct (Himpossible (attend_from_cache d K RK)) as [x [t [c Hdiff]]].
+  apply Hdiff, (proj2 (rpe_kv_cache_impossible_correction d K RK WQ WK WV x t)).
+Qed.

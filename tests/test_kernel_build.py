@@ -1,0 +1,97 @@
+"""The development build and the verdict rules, on small scratch developments (every check seen failing).
+
+A theorem is `checked` only if its file compiled, has no `Admitted`/`Axiom`/…, and `Print Assumptions` shows
+only standard axioms; a verdict is proved/refuted only from a checked theorem named after the claim.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from proofs import _kernel, _kernel_build
+from proofs._kernel_build import DevelopmentReport, TheoremStatus, check_development
+from proofs._verdicts import ENGINE_ONLY, kernel_verdict
+
+needs_coq = pytest.mark.skipif(not _kernel.coq_available(), reason="coqc is not installed")
+
+FILES = {
+    "Base.v": "Require Import Reals Lra.\nOpen Scope R_scope.\n"
+    "Definition sq (x : R) := x * x.\n"
+    "Theorem sq_nonneg : forall x, 0 <= sq x. Proof. intros; unfold sq; nra. Qed.\n"
+    "Theorem demo_claim : forall x y : R, (x + y) * (x - y) = x * x - y * y. Proof. intros; ring. Qed.\n",
+    "Uses.v": "From Ropecheck Require Import Base.\nRequire Import Reals Lra.\nOpen Scope R_scope.\n"
+    "Theorem other_claim_negation : ~ (forall x : R, sq x = x). Proof. intro H; specialize (H 2); "
+    "unfold sq in H; lra. Qed.\n",
+    "Cheat.v": "Require Import Reals.\nOpen Scope R_scope.\n"
+    "Theorem admitted_claim : 0 = 1. Proof. Admitted.\n",
+    "Sneaky.v": "Require Import Reals.\nOpen Scope R_scope.\nVariable cheat : (0 = 1)%R.\n"
+    "Theorem sneaky_claim : (0 = 1)%R. Proof. exact cheat. Qed.\n",
+    "Broken.v": "Require Import Reals.\nOpen Scope R_scope.\n"
+    "Theorem broken_claim : forall x : R, x + 1 = x. Proof. intros; ring. Qed.\n",
+    "AfterBroken.v": "From Ropecheck Require Import Broken.\nTheorem after_claim : True. Proof. exact I. Qed.\n",
+}
+
+
+def _development(root: Path) -> Path:
+    for name, text in FILES.items():
+        (root / name).write_text(text, encoding="utf-8")
+    (root / "_CoqProject").write_text("-R . Ropecheck\n" + "\n".join(FILES) + "\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "coq"
+    root.mkdir()
+    return _development(root)
+
+
+@needs_coq
+def test_only_clean_theorems_are_checked(scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = check_development(scratch)
+    status = {name: t.status for name, t in report.theorems.items()}
+    assert status["sq_nonneg"] == status["demo_claim"] == status["other_claim_negation"] == "checked"
+    assert status["admitted_claim"] == "failed"  # forbidden command (and an axiom)
+    assert status["sneaky_claim"] == "failed"  # the scanner misses `Variable`; Print Assumptions does not
+    assert "cheat" in report.theorems["sneaky_claim"].message
+    assert status["broken_claim"] == "failed" and status["after_claim"] == "failed"
+    assert "requires a file that failed" in report.files["Ropecheck.AfterBroken"].message
+
+    # warm: the same report from the cache, without running coqc at all
+    def no_coqc(*args: object, **kwargs: object) -> tuple[bool, str]:
+        raise AssertionError("coqc ran with a warm cache")
+
+    monkeypatch.setattr(_kernel_build, "run_coqc", no_coqc)
+    assert check_development(scratch).theorems == report.theorems
+
+
+@needs_coq
+def test_editing_a_file_invalidates_the_cache(scratch: Path) -> None:
+    assert check_development(scratch).theorems["demo_claim"].status == "checked"
+    text = (scratch / "Base.v").read_text(encoding="utf-8").replace("(x - y) = x * x - y * y", "(x - y) = x * x")
+    (scratch / "Base.v").write_text(text, encoding="utf-8")
+    assert check_development(scratch).theorems["demo_claim"].status == "failed"
+
+
+def _report(**statuses: str) -> DevelopmentReport:
+    theorems = {name: TheoremStatus("Ropecheck.Demo", name, status, ()) for name, status in statuses.items()}
+    return DevelopmentReport("8.16.1", {}, theorems, {"DEMO-OPEN": "needs pi irrational"})
+
+
+def test_verdict_rules() -> None:
+    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim="checked")).verdict == "proved"
+    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim="failed")).verdict == "unknown"
+    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_negation="checked")).verdict == "refuted"
+    both = kernel_verdict("DEMO-CLAIM", _report(demo_claim="checked", demo_claim_negation="checked"))
+    assert both.verdict == "unknown" and "inconsistent" in both.reason
+    # a correction or a literal reading alone decides nothing
+    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_correction="checked")).verdict == "unknown"
+    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_literal="checked")).verdict == "unknown"
+    # a theorem of another claim with a common prefix is not this claim's
+    assert kernel_verdict("DEMO", _report(demo_claim="checked")).verdict == "unknown"
+    assert "pi irrational" in kernel_verdict("DEMO-OPEN", _report()).reason
+    not_run = DevelopmentReport(None, {}, {"demo_claim": TheoremStatus("M", "demo_claim", "not-run")})
+    assert kernel_verdict("DEMO-CLAIM", not_run).verdict == ENGINE_ONLY
