@@ -111,3 +111,22 @@ def test_console_script_prove_and_usage_errors() -> None:
     assert proved.stdout.startswith("proved" if proved.returncode == 0 else "proved by the engine only")
     usage = _run("claims", "--no-such-option")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_prove_says_proved_only_when_the_kernel_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs._kernel import coq_available
+
+    code = main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    if coq_available():
+        assert (code, out["verdict"], out["kernel"]["status"]) == (0, "proved", "checked")
+        assert out["kernel"]["statement"].startswith("forall (x : R)")
+    else:
+        assert (code, out["verdict"], out["kernel"]["status"]) == (4, "engine-proved", "not-run")
+    # complex symbols: the printer refuses, so the engine's proof stays engine-only
+    assert main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--json"]) == 4
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "engine-proved" and out["kernel"]["accepted"] is False
+    # --no-kernel skips it, and the text says why
+    assert main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--no-kernel"]) == 4
+    assert "proved by the engine only" in capsys.readouterr().out
