@@ -215,6 +215,48 @@ Proof.
   unfold basis, rot; simpl; rewrite cos_minus; ring.
 Qed.
 
+(* Exact bounds on cos 1, cos 2, cos 3 and sin 2 from the standard library's
+   Taylor bounds, so that the refutations below need no floating-point checker. *)
+(* cos(1/4) from the alternating Taylor bounds of the standard library. *)
+Lemma cos_quarter_bounds : 31 / 32 <= cos (1 / 4) <= 31 / 32 + 1 / 6144.
+Proof.
+  destruct (pre_cos_bound (1 / 4) 0 ltac:(lra) ltac:(lra)) as [L U].
+  unfold cos_approx, cos_term in L, U; simpl in L, U.
+  split; [lra|lra].
+Qed.
+
+(* Doubling twice: cos 1 lies in [0.537, 0.542]. *)
+Lemma cos_1_bounds : 537 / 1000 <= cos 1 <= 542 / 1000.
+Proof.
+  destruct cos_quarter_bounds as [L U].
+  pose proof (cos_2a_cos (1 / 4)) as D1; pose proof (cos_2a_cos (1 / 2)) as D2.
+  replace (2 * (1 / 4)) with (1 / 2) in D1 by field.
+  replace (2 * (1 / 2)) with 1 in D2 by field.
+  assert (H2 : 8769 / 10000 <= cos (1 / 2) <= 878 / 1000) by (split; nra).
+  split; nra.
+Qed.
+
+(* cos 2 = 2 cos^2 1 - 1 and cos 3 = 4 cos^3 1 - 3 cos 1. *)
+Lemma cos_2_bounds : -43 / 100 <= cos 2 <= -41 / 100.
+Proof.
+  destruct cos_1_bounds as [L U].
+  pose proof (cos_2a_cos 1) as D; replace (2 * 1) with 2 in D by ring.
+  split; nra.
+Qed.
+
+Lemma cos_3_upper : cos 3 <= - 98 / 100.
+Proof.
+  destruct cos_1_bounds as [L U].
+  pose proof (cos_2a_cos 1) as D; replace (2 * 1) with 2 in D by ring.
+  pose proof (sin_2a 1) as S2; replace (2 * 1) with 2 in S2 by ring.
+  pose proof (sin2_cos2 1) as P; unfold Rsqr in P.
+  replace 3 with (2 + 1) by ring; rewrite cos_plus, S2, D.
+  nra.
+Qed.
+
+Lemma sin_2_pos : 0 < sin 2.
+Proof. apply sin_gt_0; [lra|pose proof PI2_3_2; lra]. Qed.
+
 (* Among three consecutive integer distances some |cos| is at least 1/2:
    cos^2 x + cos^2 (x+1) + cos^2 (x+2) = 3/2 + (1 + 2 cos 2) cos (2x+2) / 2
    and |1 + 2 cos 2| <= 1/5. *)
@@ -231,7 +273,7 @@ Proof.
   { replace (2 * (x + 2)) with (u + 2) by (unfold u; ring); apply cos_plus. }
   pose proof (cos_2a_cos x) as C0; pose proof (cos_2a_cos (x + 1)) as C1.
   pose proof (cos_2a_cos (x + 2)) as C2.
-  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (split; interval).
+  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (pose proof cos_2_bounds; lra).
   pose proof (COS_bound u) as U.
   nra.
 Qed.
@@ -324,8 +366,11 @@ Proof.
   intros H.
   specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
   rewrite !rope_score_first_axis, !spectrum_first in H; simpl in H.
-  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1)))
-    by interval.
+  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1))).
+  { replace ((1 + 1) * 1 - 0 * 1) with 2 by ring.
+    replace ((1 + 1 + 1) * 1 - 0 * 1) with 3 by ring.
+    pose proof cos_2_bounds; pose proof cos_3_upper.
+    rewrite !Rabs_left by lra; lra. }
   assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
   specialize (H Hd); lra.
 Qed.
@@ -343,7 +388,11 @@ Proof.
   intros H.
   specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
   rewrite !seed_score_first_axis, !spectrum_first in H; simpl in H.
-  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))) by interval.
+  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))).
+  { replace ((1 + 1 - 0) * 1) with 2 by ring.
+    replace ((1 + 1 + 1 - 0) * 1) with 3 by ring.
+    pose proof cos_2_bounds; pose proof cos_3_upper.
+    rewrite !Rabs_left by lra; lra. }
   assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
   specialize (H Hd); lra.
 Qed.
@@ -460,16 +509,21 @@ Proof.
   rewrite !dot_pairs, !sum_S, !sum_0; unfold feature_map.
   rewrite !rope_even, !rope_odd by lia.
   rewrite !spectrum_first; unfold basis, rot; simpl.
+  replace ((0 + 2) * 1) with 2 by ring; replace (0 * 1) with 0 by ring.
+  rewrite cos_0, sin_0.
+  replace (1 * cos 2 - 0 * sin 2) with (cos 2) by ring.
+  replace (1 * sin 2 + 0 * cos 2) with (sin 2) by ring.
+  replace (1 * 1 - 0 * 0) with 1 by ring; replace (1 * 0 + 0 * 1) with 0 by ring.
+  pose proof cos_2_bounds as C2; pose proof sin_2_pos as S2; pose proof (SIN_bound 2) as B2.
   unfold elu_plus_one.
-  destruct (Rlt_dec 0 (1 * cos ((0 + 2) * 1) - 0 * sin ((0 + 2) * 1))) as [Ha|_];
-    [exfalso; revert Ha; apply Rle_not_lt; interval|].
-  destruct (Rlt_dec 0 (1 * sin ((0 + 2) * 1) + 0 * cos ((0 + 2) * 1))) as [_|Hb];
-    [|exfalso; apply Hb; interval].
-  destruct (Rlt_dec 0 (1 * cos (0 * 1) - 0 * sin (0 * 1))) as [_|Hc];
-    [|exfalso; apply Hc; rewrite Rmult_0_l, cos_0, sin_0; lra].
-  destruct (Rlt_dec 0 (1 * sin (0 * 1) + 0 * cos (0 * 1))) as [Hd|_];
-    [exfalso; revert Hd; rewrite Rmult_0_l, cos_0, sin_0; lra|].
-  apply Rlt_not_eq; interval.
+  destruct (Rlt_dec 0 (cos 2)) as [Ha|_]; [lra|].
+  destruct (Rlt_dec 0 (sin 2)) as [_|Hb]; [|lra].
+  destruct (Rlt_dec 0 1) as [_|Hc]; [|lra].
+  destruct (Rlt_dec 0 0) as [Hd|_]; [lra|].
+  (* exp(cos 2)^2 < 1 since cos 2 < 0, and (sin 2 + 1)^2 <= 4: below 5. *)
+  assert (E : exp (cos 2) < 1) by (rewrite <- exp_0; apply exp_increasing; lra).
+  pose proof (exp_pos (cos 2)) as Ep.
+  rewrite exp_0; nra.
 Qed.
 
 (* The linear-time form: sum_j (u . w_j) v_j = u . (sum_j w_j v_j^T), for every
