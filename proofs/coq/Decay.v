@@ -853,8 +853,8 @@ Proof.
       apply third_partial_sum_short; exact HD.
 Qed.
 
-(* UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strong reading restricted to d = 128
-   alone): B(19) > B(18) there numerically (gap ~ 0.04), but one certified
-   evaluation of B at d = 128 costs well over a minute of `interval`; the
-   kernel-checked negation above is for the reading over every even d
-   (point d = 4). *)
+(* Not decided here (a narrower reading; the claim itself is decided above):
+   the strong reading restricted to d = 128 alone.  B(19) > B(18) there
+   numerically (gap ~ 0.04), but one certified evaluation of B at d = 128 costs
+   well over a minute of `interval`; the kernel-checked negation above is for
+   the reading over every even d (point d = 4). *)
