@@ -22,9 +22,14 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["claims", "--json"]) == 0
+    from proofs import ENGINE_ONLY, coq_available
+
+    code = main(["claims", "--json"])
     payload = json.loads(capsys.readouterr().out)
-    assert {"decay", "precision_limits"} <= set(payload)
+    assert {"decay", "precision_limits", "kernel"} <= set(payload)
+    kernel = payload["kernel"]
+    assert kernel["checker"] == "coq" and kernel["root"] == "proofs/coq"
+    assert kernel["coqc_flags"] == "-R proofs/coq Ropecheck" and "coq_makefile" in kernel["build"]
     for entry in payload["claims"]:
         assert set(entry["numeric"]) == {"float16", "bfloat16", "float32", "float64", "mpmath"}
         for column in entry["numeric"].values():
@@ -33,10 +38,18 @@ def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys:
     assert list(entries) == claim_ids()
     for entry in entries.values():
         assert {"id", "title", "verdict", "method", "sources", "statement", "certificate"} <= set(entry)
-        assert entry["verdict"] in {"proved", "refuted"}
+        assert {"kernel_theorems", "verdict_reason", "engine_verdict"} <= set(entry)
+        if not coq_available():
+            assert entry["verdict"] == ENGINE_ONLY
+            continue
+        assert entry["verdict"] in {"proved", "refuted", "unknown"}
         if entry["verdict"] == "refuted":
             assert entry["correction"]["verdict"] == "proved"
-            assert "counterexample" in entry["certificate"]
+            assert any(t["role"] == "negation" and t["status"] == "checked" for t in entry["kernel_theorems"])
+        if entry["verdict"] == "proved":
+            assert any(t["role"] == "verdict" and t["status"] == "checked" for t in entry["kernel_theorems"])
+    undecided = [e for e in entries.values() if e["verdict"] == "unknown"]
+    assert code == (1 if undecided else 0)
 
 
 def test_claims_table_and_id_filter(capsys: pytest.CaptureFixture[str]) -> None:
