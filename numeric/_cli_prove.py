@@ -2,10 +2,16 @@
 
 The statement is parsed by `proofs.parse_identity` (a grammar, never `eval`) and decided by the proof engine
 in a forked worker process (the parent has already imported SymPy, so the fork starts warm). The parent
-waits at most `--timeout` seconds and then kills the worker (`SIGKILL`): running out is
+waits at most `--timeout` seconds in all and then kills the worker (`SIGKILL`): running out is
 "unknown (time limit)". The worker writes nothing to the terminal (its standard streams go to /dev/null),
 may not write files (`RLIMIT_FSIZE = 0`) or start processes (`RLIMIT_NPROC = 0`), and has an address-space
 limit; it sends back one JSON object through a pipe.
+
+When the engine proves the identity, a second worker (in its own process group, killed with its `coqc` at
+the deadline) asks the Coq kernel (`proofs._kernel.check_identity`) to check the printed theorem; only its
+acceptance makes the answer "proved" (exit 0). Otherwise the answer is "proved by the engine only (kernel
+could not check: reason)", exit 4 — for instance for complex symbols, side conditions (Coq's division is
+total), or functions the printer does not translate.
 
 Exit codes: 0 proved and kernel-checked, 1 refuted (certified counterexample), 2 bad input, 3 unknown
 (including the time limit), 4 proved by the engine only (the kernel could not check it). Errors are one line
@@ -21,6 +27,7 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_ENGINE_ONLY = 0, 1, 2, 3, 4
@@ -39,8 +46,9 @@ Undeclared symbols are complex; declare domains with --real/--positive/--integer
 Limits: 4000 characters, 64 nesting levels, 1000-digit literals, exponents up to 10**6, exact numbers up to
 2**4096.
 
-Exit codes: 0 proved (checked by the Coq kernel), 4 proved by the engine only (the kernel could not check
-it), 1 refuted, 3 unknown (including the time limit), 2 bad input.
+Exit codes: 0 proved (the Coq kernel accepted the printed theorem), 4 proved by the engine only (the kernel
+could not check it: complex symbols, side conditions, untranslatable functions, --no-kernel), 1 refuted (a
+counterexample certified by interval arithmetic), 3 unknown (including the time limit), 2 bad input.
 """
 
 
@@ -68,6 +76,12 @@ def add_prove_parser(commands: Any) -> None:
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
         help=f"wall-clock limit for the whole decision (default {DEFAULT_TIMEOUT:g}); running out is unknown",
+    )
+    prove.add_argument(
+        "--no-kernel",
+        dest="kernel",
+        action="store_false",
+        help="skip the Coq kernel check (a proof is then 'proved by the engine only', exit 4)",
     )
     prove.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -102,18 +116,31 @@ def _decide(args: argparse.Namespace) -> dict[str, Any]:
         out["conditions"] = list(decision.conditions)
     if parsed.hints:
         out["hints"] = list(parsed.hints)
-    if decision.verdict == "proved":
-        out["kernel"] = _kernel_check(parsed, args.timeout)
     return out
 
 
-def _kernel_check(parsed: Any, timeout: float) -> dict[str, Any]:
-    """Ask the Coq kernel to check the proved identity: `{"accepted": bool, "reason": str}`."""
-    try:
-        from proofs import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return {"accepted": False, "reason": "no kernel check is available in this build"}
-    return _kernel.check_for_cli(parsed, timeout=timeout)  # pragma: no cover - wired when the kernel lands
+def _kernel_check(args: argparse.Namespace, budget: float) -> dict[str, Any]:
+    """Ask the Coq kernel to check the identity the engine proved (runs in the kernel worker).
+
+    The statement is parsed again here (the decision worker may not start processes or write files, which
+    `coqc` needs). `proofs._kernel.check_identity` prints `forall <real binders>, lhs = rhs` and runs coqc;
+    only `checked` (compiled, standard axioms only) counts. Coq's division, `sqrt` and `ln` are total
+    functions, so a statement that needs side conditions or is about complex numbers is not printed or not
+    checked: it stays "proved by the engine only".
+    """
+    from proofs import parse_identity
+    from proofs._kernel import check_identity, coq_available
+
+    if not coq_available():
+        return {"accepted": False, "status": "not-run", "reason": "Coq (coqc) is not installed"}
+    parsed = parse_identity(args.statement, real=args.real, positive=args.positive, integer=args.integer)
+    result = check_identity(parsed.lhs, parsed.rhs, timeout=max(1.0, budget))
+    return {
+        "accepted": result.checked,
+        "status": result.status,
+        "reason": result.message,
+        "statement": result.statement,
+    }
 
 
 def _confine_worker() -> None:
@@ -145,12 +172,18 @@ def _current_address_space() -> int:
         return 0
 
 
-def _worker(args: argparse.Namespace, write_fd: int) -> None:
-    """The body of the forked child: never returns."""
+def _worker(body: Callable[[], dict[str, Any]], write_fd: int, confine: bool) -> None:
+    """The body of a forked child: never returns."""
     payload: dict[str, Any]
     try:
-        _confine_worker()
-        payload = _decide(args)
+        if confine:
+            _confine_worker()
+        else:
+            os.setpgid(0, 0)  # its own process group, so that coqc dies with it
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+        payload = body()
     except MemoryError:
         payload = {"verdict": "unknown", "method": "the worker ran out of memory"}
     except RecursionError:
@@ -165,28 +198,22 @@ def _worker(args: argparse.Namespace, write_fd: int) -> None:
         os._exit(0)
 
 
-def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
-    """Fork a worker, wait at most `args.timeout` seconds, kill it if it is still running."""
-    # Warm the fork: SymPy, the parser and the engine are imported once, here, before forking.
-    import proofs._engine
-    import proofs._parse  # noqa: F401
-
+def _run_forked(body: Callable[[], dict[str, Any]], timeout: float, confine: bool) -> dict[str, Any] | None:
+    """Run `body` in a forked child; its JSON answer, or `None` when it did not answer within `timeout`
+    (then it is killed, with its process group when not confined)."""
     if not hasattr(os, "fork"):  # pragma: no cover - no hard limit without fork (not Linux/macOS)
-        return _decide(args)
+        return body()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; coverage cannot follow it
         os.close(read_fd)
-        _worker(args, write_fd)
+        _worker(body, write_fd, confine)
     os.close(write_fd)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + args.timeout
+    deadline = time.monotonic() + timeout
     finished = False
     try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
+        while (remaining := deadline - time.monotonic()) > 0:
             ready, _, _ = select.select([read_fd], [], [], remaining)
             if not ready:
                 break
@@ -198,14 +225,48 @@ def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         os.close(read_fd)
         if not finished:
-            os.kill(pid, signal.SIGKILL)
+            _kill(pid, group=not confine)
         _, status = os.waitpid(pid, 0)
     if not finished:
-        return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}
+        return None
     try:
         return json.loads(b"".join(chunks))
     except ValueError:
         return {"verdict": "unknown", "method": f"the worker stopped without an answer (status {status})"}
+
+
+def _kill(pid: int, group: bool) -> None:
+    try:
+        if group:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
+    """Decide in a confined worker, then (when proved) ask the kernel in a second one, all within
+    `args.timeout` seconds."""
+    # Warm the fork: SymPy, the parser and the engine are imported once, here, before forking.
+    import proofs._engine
+    import proofs._parse  # noqa: F401
+
+    deadline = time.monotonic() + args.timeout
+    result = _run_forked(lambda: _decide(args), args.timeout, confine=True)
+    if result is None:
+        return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}
+    if result.get("verdict") == "proved" and not args.kernel:
+        result["kernel"] = {"accepted": False, "status": "not-run", "reason": "skipped (--no-kernel)"}
+    elif result.get("verdict") == "proved":
+        budget = deadline - time.monotonic()
+        kernel = _run_forked(lambda: _kernel_check(args, budget), budget, confine=False) if budget > 0 else None
+        if kernel is None:
+            kernel = {"accepted": False, "status": "time-limit", "reason": f"time limit: {args.timeout:g} s"}
+        elif "accepted" not in kernel:  # the kernel worker failed
+            kernel = {"accepted": False, "status": "error", "reason": kernel.get("method", "kernel worker failed")}
+        result["kernel"] = kernel
+    return result
 
 
 # ---------------------------------------------------------------------------------------------- output

@@ -37,6 +37,17 @@ def _witness_lemma(witness: Witness) -> tuple[str, str]:
     return f"{_print(value)} {relation} 0", "interval."
 
 
+def _witnesses_lemma(statement: object) -> tuple[str, str]:
+    """One witness, or a conjunction of witnesses, closed by `interval`."""
+    if isinstance(statement, Witness):
+        return _witness_lemma(statement)
+    if isinstance(statement, AllOf) and statement.parts and all(isinstance(p, Witness) for p in statement.parts):
+        parts = [_witness_lemma(p) for p in statement.parts]  # type: ignore[arg-type]
+        text = " /\\ ".join(f"({s})" for s, _ in parts)
+        return text, "repeat match goal with |- _ /\\ _ => split end; interval."
+    raise CannotPrint(f"{type(statement).__name__} is not a witness")
+
+
 def _negation_lemma(identity: Identity, point: dict[str, str]) -> tuple[str, str]:
     """`~ (forall …, lhs = rhs)`, instantiated at `point` and closed by `interval`."""
     lhs, rhs = sp.sympify(identity.lhs), sp.sympify(identity.rhs)
@@ -86,8 +97,10 @@ def printed_lemmas() -> Iterator[tuple[str, str, str, str]]:
         decision = claim.decide()
         candidates: list[tuple[str, Callable[[], tuple[str, str]]]] = []
         statement = claim.statement
-        if isinstance(statement, Witness):
-            candidates.append((f"{base}_printed", lambda s=statement: _witness_lemma(s)))
+        if isinstance(statement, Witness) or (
+            isinstance(statement, AllOf) and all(isinstance(p, Witness) for p in statement.parts)
+        ):
+            candidates.append((f"{base}_printed", lambda s=statement: _witnesses_lemma(s)))
         elif str(decision.verdict) == "refuted" and isinstance(statement, Identity) and decision.counterexample:
             point = decision.counterexample.point
             candidates.append((f"{base}_printed_negation", lambda s=statement, p=point: _negation_lemma(s, p)))

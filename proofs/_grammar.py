@@ -211,14 +211,12 @@ class _Parser:
         return self._unexpected()
 
     def expression(self) -> Node:
-        self._enter()
         start = self.current.pos
         terms = [self.term()]
         signs = [1]
         while self._at("+", "-"):
             signs.append(1 if self._advance().text == "+" else -1)
             terms.append(self.term())
-        self.depth -= 1
         if len(terms) == 1:
             return terms[0]
         return Node("add", start, children=tuple(terms), ops=tuple("+" if s > 0 else "-" for s in signs))

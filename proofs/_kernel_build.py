@@ -143,7 +143,7 @@ def check_development(
         for source in sources:
             shutil.copy2(source.path, build / source.path.name)
         files = _compile_all(sources, keys, build, jobs, use_cache)
-        theorems = _assumptions(sources, files, build)
+        theorems = _assumptions_cached(sources, files, build, keys if use_cache else None)
     report = DevelopmentReport(version, files, theorems, unknown, key, texts)
     report_path.parent.mkdir(parents=True, exist_ok=True)
     report_path.write_text(json.dumps(_dump_report(report)), encoding="utf-8")
@@ -215,6 +215,34 @@ def _error_excerpt(output: str) -> str:
         if line.lstrip().startswith("File ") and index + 1 < len(lines):
             return " ".join(x.strip() for x in lines[index : index + 4])[:500]
     return " ".join(lines[-4:])[:500] or "coqc failed"
+
+
+def _assumptions_cached(
+    sources: list[SourceFile], files: dict[str, FileStatus], build: Path, keys: dict[str, str] | None
+) -> dict[str, TheoremStatus]:
+    """`_assumptions`, reusing per-file answers cached under the file's key (its text and its dependencies')."""
+    result: dict[str, TheoremStatus] = {}
+    ask: list[SourceFile] = []
+    for source in sources:
+        path = cache_root() / "assumptions" / f"{keys[source.path.stem]}.json" if keys is not None else None
+        if path is not None and path.exists() and files[source.module].compiled:
+            cached = json.loads(path.read_text(encoding="utf-8"))
+            if set(source.theorems) <= set(cached):
+                for name in source.theorems:
+                    result[name] = TheoremStatus(**{**cached[name], "axioms": tuple(cached[name]["axioms"])})
+                continue
+        ask.append(source)
+    fresh = _assumptions(ask, files, build)
+    result.update(fresh)
+    for source in ask:
+        if keys is None or not files[source.module].compiled:
+            continue
+        answers = {name: asdict(fresh[name]) for name in source.theorems if name in fresh}
+        path = cache_root() / "assumptions" / f"{keys[source.path.stem]}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        path.write_text(json.dumps({**previous, **answers}), encoding="utf-8")
+    return result
 
 
 def _assumptions(sources: list[SourceFile], files: dict[str, FileStatus], build: Path) -> dict[str, TheoremStatus]:

@@ -22,6 +22,7 @@ recorded *before* SymPy simplifies anything, so `sin(2*x)/sin(x)` keeps its cond
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -246,10 +247,9 @@ class _Builder:
     @staticmethod
     def _check_number_power(base: sp.Expr, exponent: sp.Expr, node: Node) -> None:
         """Refuse a numeric power whose exact value would exceed `MAX_NUMBER_BITS` (before computing it)."""
-        sizes = [max(int(r.p).bit_length(), int(r.q).bit_length()) for r in base.atoms(sp.Rational)]
-        size = max([1, *sizes])
+        sizes = [math.log2(max(abs(int(r.p)), int(r.q))) for r in base.atoms(sp.Rational) if r != 0]
         magnitudes = [abs(r) for r in exponent.atoms(sp.Rational)] or [sp.Integer(1)]
-        if size * max(magnitudes) > MAX_NUMBER_BITS:
+        if max([0.0, *sizes]) * float(max(magnitudes)) > MAX_NUMBER_BITS:
             raise BadStatement(f"number too large at column {node.pos + 1} (limit 2**{MAX_NUMBER_BITS})")
 
     def _record(self, denominator: sp.Expr) -> None:

@@ -60,6 +60,13 @@ EXPECTED = {
     "ROPE-KV-CACHE-REUSE": "proved",
     "ROPE-PREFIX-REPHASE": "proved",
     "ROPE-KV-CACHE-SIZE": "proved",
+    "ATT-DOT-SYMMETRIC": "refuted",
+    "ATT-CAUSAL-ROW": "refuted",
+    "ROPE-FULL-STRENGTH-AT-ZERO": "refuted",
+    "ROPE-LINEAR-ATTENTION-004": "refuted",
+    "ROPE-ABS-AND-REL": "unknown",  # needs π irrational (the absolute half over all integer positions)
+    "SPE-UNIQUE-POSITION": "unknown",  # likewise
+    "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
 }
 
 SEED_FILE = re.compile(r"^00[0-4]_[0-9a-f]{16}\.txt$")

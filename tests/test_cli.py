@@ -22,9 +22,14 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["claims", "--json"]) == 0
+    from proofs import ENGINE_ONLY, coq_available
+
+    code = main(["claims", "--json"])
     payload = json.loads(capsys.readouterr().out)
-    assert {"decay", "precision_limits"} <= set(payload)
+    assert {"decay", "precision_limits", "kernel"} <= set(payload)
+    kernel = payload["kernel"]
+    assert kernel["checker"] == "coq" and kernel["root"] == "proofs/coq"
+    assert kernel["coqc_flags"] == "-R proofs/coq Ropecheck" and "coq_makefile" in kernel["build"]
     for entry in payload["claims"]:
         formats = ("float16", "bfloat16", "float32", "float64", "mpmath")
         assert set(entry["numeric"]) == {*formats, "not_tested"}
@@ -34,10 +39,18 @@ def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys:
     assert list(entries) == claim_ids()
     for entry in entries.values():
         assert {"id", "title", "verdict", "method", "sources", "statement", "certificate"} <= set(entry)
-        assert entry["verdict"] in {"proved", "refuted"}
+        assert {"kernel_theorems", "verdict_reason", "engine_verdict"} <= set(entry)
+        if not coq_available():
+            assert entry["verdict"] == ENGINE_ONLY
+            continue
+        assert entry["verdict"] in {"proved", "refuted", "unknown"}
         if entry["verdict"] == "refuted":
             assert entry["correction"]["verdict"] == "proved"
-            assert "counterexample" in entry["certificate"]
+            assert any(t["role"] == "negation" and t["status"] == "checked" for t in entry["kernel_theorems"])
+        if entry["verdict"] == "proved":
+            assert any(t["role"] == "verdict" and t["status"] == "checked" for t in entry["kernel_theorems"])
+    undecided = [e for e in entries.values() if e["verdict"] == "unknown"]
+    assert code == (1 if undecided else 0)
 
 
 def test_claims_table_and_id_filter(capsys: pytest.CaptureFixture[str]) -> None:
@@ -112,3 +125,22 @@ def test_console_script_prove_and_usage_errors() -> None:
     assert proved.stdout.startswith("proved" if proved.returncode == 0 else "proved by the engine only")
     usage = _run("claims", "--no-such-option")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_prove_says_proved_only_when_the_kernel_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs._kernel import coq_available
+
+    code = main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    if coq_available():
+        assert (code, out["verdict"], out["kernel"]["status"]) == (0, "proved", "checked")
+        assert out["kernel"]["statement"].startswith("forall (x : R)")
+    else:
+        assert (code, out["verdict"], out["kernel"]["status"]) == (4, "engine-proved", "not-run")
+    # complex symbols: the printer refuses, so the engine's proof stays engine-only
+    assert main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--json"]) == 4
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "engine-proved" and out["kernel"]["accepted"] is False
+    # --no-kernel skips it, and the text says why
+    assert main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--no-kernel"]) == 4
+    assert "proved by the engine only" in capsys.readouterr().out

@@ -56,7 +56,6 @@ def test_induction_with_an_unrelated_step_is_not_proved() -> None:
 
     from proofs import Identity, Induction
 
-    n = sp.Symbol("n", integer=True, nonnegative=True)
     x = sp.Symbol("x", real=True)
     # "Σ_{i<n} 1 = n²" with the base case 0 = 0 and a true but unrelated step identity
     induction = Induction(base=Identity(sp.Integer(0), sp.Integer(0)), step=Identity(x * (x + 1), x**2 + x))

@@ -103,7 +103,7 @@ def test_random_token_strings_through_the_cli_give_an_exit_code_and_leave_no_tra
     workdir: Path = tmp_path_factory.mktemp("fuzz")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(workdir)
-        code = main(["prove", "".join(tokens), "--timeout", "5"])
+        code = main(["prove", "".join(tokens), "--timeout", "5", "--no-kernel"])
     captured = capsys.readouterr()
     assert code in (0, 1, 2, 3, 4)
     assert "Traceback" not in captured.err and len(captured.err.splitlines()) <= 1

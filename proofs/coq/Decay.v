@@ -5,7 +5,7 @@
    Vectors, dot products, the RoPE map and the spectrum come from Defs.v; the
    complex numbers of RoFormer section 3.4.3 are Coquelicot's C. *)
 
-From Coq Require Import Reals Lra Lia.
+From Coq Require Import ZArith Reals Lra Lia.
 From Coquelicot Require Import Complex.
 From Interval Require Import Tactic.
 From Ropecheck Require Import Defs.
@@ -215,6 +215,48 @@ Proof.
   unfold basis, rot; simpl; rewrite cos_minus; ring.
 Qed.
 
+(* Exact bounds on cos 1, cos 2, cos 3 and sin 2 from the standard library's
+   Taylor bounds, so that the refutations below need no floating-point checker. *)
+(* cos(1/4) from the alternating Taylor bounds of the standard library. *)
+Lemma cos_quarter_bounds : 31 / 32 <= cos (1 / 4) <= 31 / 32 + 1 / 6144.
+Proof.
+  destruct (pre_cos_bound (1 / 4) 0 ltac:(lra) ltac:(lra)) as [L U].
+  unfold cos_approx, cos_term in L, U; simpl in L, U.
+  split; [lra|lra].
+Qed.
+
+(* Doubling twice: cos 1 lies in [0.537, 0.542]. *)
+Lemma cos_1_bounds : 537 / 1000 <= cos 1 <= 542 / 1000.
+Proof.
+  destruct cos_quarter_bounds as [L U].
+  pose proof (cos_2a_cos (1 / 4)) as D1; pose proof (cos_2a_cos (1 / 2)) as D2.
+  replace (2 * (1 / 4)) with (1 / 2) in D1 by field.
+  replace (2 * (1 / 2)) with 1 in D2 by field.
+  assert (H2 : 8769 / 10000 <= cos (1 / 2) <= 878 / 1000) by (split; nra).
+  split; nra.
+Qed.
+
+(* cos 2 = 2 cos^2 1 - 1 and cos 3 = 4 cos^3 1 - 3 cos 1. *)
+Lemma cos_2_bounds : -43 / 100 <= cos 2 <= -41 / 100.
+Proof.
+  destruct cos_1_bounds as [L U].
+  pose proof (cos_2a_cos 1) as D; replace (2 * 1) with 2 in D by ring.
+  split; nra.
+Qed.
+
+Lemma cos_3_upper : cos 3 <= - 98 / 100.
+Proof.
+  destruct cos_1_bounds as [L U].
+  pose proof (cos_2a_cos 1) as D; replace (2 * 1) with 2 in D by ring.
+  pose proof (sin_2a 1) as S2; replace (2 * 1) with 2 in S2 by ring.
+  pose proof (sin2_cos2 1) as P; unfold Rsqr in P.
+  replace 3 with (2 + 1) by ring; rewrite cos_plus, S2, D.
+  nra.
+Qed.
+
+Lemma sin_2_pos : 0 < sin 2.
+Proof. apply sin_gt_0; [lra|pose proof PI2_3_2; lra]. Qed.
+
 (* Among three consecutive integer distances some |cos| is at least 1/2:
    cos^2 x + cos^2 (x+1) + cos^2 (x+2) = 3/2 + (1 + 2 cos 2) cos (2x+2) / 2
    and |1 + 2 cos 2| <= 1/5. *)
@@ -231,7 +273,7 @@ Proof.
   { replace (2 * (x + 2)) with (u + 2) by (unfold u; ring); apply cos_plus. }
   pose proof (cos_2a_cos x) as C0; pose proof (cos_2a_cos (x + 1)) as C1.
   pose proof (cos_2a_cos (x + 2)) as C2.
-  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (split; interval).
+  assert (W : -1/5 <= 1 + 2 * cos 2 <= 1/5) by (pose proof cos_2_bounds; lra).
   pose proof (COS_bound u) as U.
   nra.
 Qed.
@@ -324,8 +366,11 @@ Proof.
   intros H.
   specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
   rewrite !rope_score_first_axis, !spectrum_first in H; simpl in H.
-  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1)))
-    by interval.
+  assert (Hlt : Rabs (cos ((1 + 1) * 1 - 0 * 1)) < Rabs (cos ((1 + 1 + 1) * 1 - 0 * 1))).
+  { replace ((1 + 1) * 1 - 0 * 1) with 2 by ring.
+    replace ((1 + 1 + 1) * 1 - 0 * 1) with 3 by ring.
+    pose proof cos_2_bounds; pose proof cos_3_upper.
+    rewrite !Rabs_left by lra; lra. }
   assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
   specialize (H Hd); lra.
 Qed.
@@ -343,7 +388,11 @@ Proof.
   intros H.
   specialize (H 1%nat (basis 0) (basis 0) 2%nat 0%nat 3%nat 0%nat).
   rewrite !seed_score_first_axis, !spectrum_first in H; simpl in H.
-  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))) by interval.
+  assert (Hlt : Rabs (cos ((1 + 1 - 0) * 1)) < Rabs (cos ((1 + 1 + 1 - 0) * 1))).
+  { replace ((1 + 1 - 0) * 1) with 2 by ring.
+    replace ((1 + 1 + 1 - 0) * 1) with 3 by ring.
+    pose proof cos_2_bounds; pose proof cos_3_upper.
+    rewrite !Rabs_left by lra; lra. }
   assert (Hd : Rabs (1 + 1 - 0) < Rabs (1 + 1 + 1 - 0)) by (rewrite !Rabs_pos_eq; lra).
   specialize (H Hd); lra.
 Qed.
@@ -460,16 +509,21 @@ Proof.
   rewrite !dot_pairs, !sum_S, !sum_0; unfold feature_map.
   rewrite !rope_even, !rope_odd by lia.
   rewrite !spectrum_first; unfold basis, rot; simpl.
+  replace ((0 + 2) * 1) with 2 by ring; replace (0 * 1) with 0 by ring.
+  rewrite cos_0, sin_0.
+  replace (1 * cos 2 - 0 * sin 2) with (cos 2) by ring.
+  replace (1 * sin 2 + 0 * cos 2) with (sin 2) by ring.
+  replace (1 * 1 - 0 * 0) with 1 by ring; replace (1 * 0 + 0 * 1) with 0 by ring.
+  pose proof cos_2_bounds as C2; pose proof sin_2_pos as S2; pose proof (SIN_bound 2) as B2.
   unfold elu_plus_one.
-  destruct (Rlt_dec 0 (1 * cos ((0 + 2) * 1) - 0 * sin ((0 + 2) * 1))) as [Ha|_];
-    [exfalso; revert Ha; apply Rle_not_lt; interval|].
-  destruct (Rlt_dec 0 (1 * sin ((0 + 2) * 1) + 0 * cos ((0 + 2) * 1))) as [_|Hb];
-    [|exfalso; apply Hb; interval].
-  destruct (Rlt_dec 0 (1 * cos (0 * 1) - 0 * sin (0 * 1))) as [_|Hc];
-    [|exfalso; apply Hc; rewrite Rmult_0_l, cos_0, sin_0; lra].
-  destruct (Rlt_dec 0 (1 * sin (0 * 1) + 0 * cos (0 * 1))) as [Hd|_];
-    [exfalso; revert Hd; rewrite Rmult_0_l, cos_0, sin_0; lra|].
-  apply Rlt_not_eq; interval.
+  destruct (Rlt_dec 0 (cos 2)) as [Ha|_]; [lra|].
+  destruct (Rlt_dec 0 (sin 2)) as [_|Hb]; [|lra].
+  destruct (Rlt_dec 0 1) as [_|Hc]; [|lra].
+  destruct (Rlt_dec 0 0) as [Hd|_]; [lra|].
+  (* exp(cos 2)^2 < 1 since cos 2 < 0, and (sin 2 + 1)^2 <= 4: below 5. *)
+  assert (E : exp (cos 2) < 1) by (rewrite <- exp_0; apply exp_increasing; lra).
+  pose proof (exp_pos (cos 2)) as Ep.
+  rewrite exp_0; nra.
 Qed.
 
 (* The linear-time form: sum_j (u . w_j) v_j = u . (sum_j w_j v_j^T), for every
@@ -639,29 +693,168 @@ Proof.
     rewrite !Hunrot in Hsame; exact Hsame.
 Qed.
 
+(* ================================================================== strict decay from distance 0 *)
+
+(* 10 is not the 16th power of a rational: 10 p^16 = q^16 forces p and q even
+   (descent on |q|).  This is what keeps the RoPE phases from realigning. *)
+Lemma no_sixteenth_root_of_ten_below (n : nat) (p q : Z) :
+  (Z.abs_nat q < n)%nat -> q <> 0%Z -> (10 * p ^ 16)%Z <> (q ^ 16)%Z.
+Proof.
+  revert p q; induction n as [|n IH]; intros p q Hn Hq E; [lia|].
+  assert (Hqe : Z.even q = true).
+  { rewrite <- (Z.even_pow q 16) by lia; rewrite <- E, Z.even_mul; reflexivity. }
+  apply Z.even_spec in Hqe; destruct Hqe as [q' ->].
+  rewrite Z.pow_mul_l in E; change (2 ^ 16)%Z with 65536%Z in E.
+  assert (Hpe : Z.even p = true).
+  { rewrite <- (Z.even_pow p 16) by lia.
+    replace (Z.even (p ^ 16)) with (Z.even (5 * p ^ 16)) by (rewrite Z.even_mul; reflexivity).
+    replace (5 * p ^ 16)%Z with (2 * (16384 * q' ^ 16))%Z.
+    - rewrite Z.even_mul; reflexivity.
+    - generalize dependent (p ^ 16)%Z; generalize (q' ^ 16)%Z; intros; lia. }
+  apply Z.even_spec in Hpe; destruct Hpe as [p' ->].
+  rewrite Z.pow_mul_l in E; change (2 ^ 16)%Z with 65536%Z in E.
+  apply (IH p' q'); [lia|lia|].
+  generalize dependent (p' ^ 16)%Z; generalize (q' ^ 16)%Z; intros; lia.
+Qed.
+
+Lemma no_sixteenth_root_of_ten (p q : Z) : q <> 0%Z -> (10 * p ^ 16)%Z <> (q ^ 16)%Z.
+Proof. apply (no_sixteenth_root_of_ten_below (S (Z.abs_nat q))); lia. Qed.
+
+(* The d = 128 spectrum is geometric: theta_i = t^i with t = 10000^(-1/64). *)
+Definition ratio_128 : R := Rpower 10000 (- 1 / 64).
+
+Lemma ratio_128_pos : 0 < ratio_128.
+Proof. unfold ratio_128, Rpower; apply exp_pos. Qed.
+
+Lemma spectrum_128 (i : nat) : rope_spectrum 10000 64 i = ratio_128 ^ i.
+Proof.
+  unfold rope_spectrum, rope_frequency, ratio_128.
+  rewrite <- Rpower_pow by (unfold Rpower; apply exp_pos).
+  rewrite Rpower_mult; f_equal.
+  replace (INR (2 * 64)) with 128 by (rewrite INR_IZR_INZ; reflexivity).
+  field.
+Qed.
+
+Lemma ratio_128_bounds : 0 < ratio_128 < 1.
+Proof.
+  split; [apply ratio_128_pos|].
+  unfold ratio_128; rewrite <- (Rpower_O 10000) by lra.
+  apply Rpower_lt; lra.
+Qed.
+
+(* t^16 = 10000^(-1/4) = 1/10. *)
+Lemma ratio_128_pow16 : 10 * ratio_128 ^ 16 = 1.
+Proof.
+  unfold ratio_128.
+  rewrite <- Rpower_pow by (unfold Rpower; apply exp_pos).
+  rewrite Rpower_mult.
+  replace 10000 with (Rpower 10 (INR 4)) by (rewrite Rpower_pow by lra; simpl; ring).
+  rewrite Rpower_mult.
+  replace (INR 4 * (-1 / 64 * INR 16)) with (Ropp 1) by (simpl; field).
+  rewrite Rpower_Ropp, Rpower_1 by lra; field.
+Qed.
+
+(* A phase difference with cosine 1 is a multiple of pi. *)
+Lemma cos_one_multiple_of_pi (x : R) : cos x = 1 -> exists k : Z, x = IZR k * PI.
+Proof.
+  intros C; apply sin_eq_0_0.
+  pose proof (sin2_cos2 x) as E; unfold Rsqr in E; rewrite C in E; nra.
+Qed.
+
+(* |z0 + z1 + z2|^2 = 3 + 2 (cos(x0-x1) + cos(x0-x2) + cos(x1-x2)). *)
+Lemma three_phases_norm2 (x0 x1 x2 : R) :
+  let S := (phase x0 + phase x1 + phase x2)%C in
+  fst S * fst S + snd S * snd S
+  = 3 + 2 * (cos (x0 - x1) + cos (x0 - x2) + cos (x1 - x2)).
+Proof.
+  cbv zeta; unfold phase, Cplus; simpl; rewrite !cos_minus.
+  pose proof (sin2_cos2 x0); pose proof (sin2_cos2 x1); pose proof (sin2_cos2 x2).
+  unfold Rsqr in *; nra.
+Qed.
+
+(* At every nonzero distance the first three phases of the d = 128 spectrum
+   are not all aligned, so |S_3(D)| < 3.  Alignment would make both
+   D (1 - t) and D (1 - t^2) multiples of pi, hence 1 + t rational, and
+   10 t^16 = 1 would give 10 p^16 = q^16 in integers. *)
+Lemma third_partial_sum_short (D : R) : D <> 0 ->
+  Cmod (partial_sum (fun i => phase (D * rope_spectrum 10000 64 i)) 3) < 3.
+Proof.
+  intros HD.
+  destruct (Rlt_or_le (Cmod (partial_sum (fun i => phase (D * rope_spectrum 10000 64 i)) 3)) 3)
+    as [Hlt|Hge]; [exact Hlt|exfalso].
+  pose proof ratio_128_bounds as [Ht0 Ht1].
+  unfold partial_sum in Hge; simpl csum in Hge; rewrite !spectrum_128, Cplus_0_l in Hge.
+  set (S := (phase (D * ratio_128 ^ 0) + phase (D * ratio_128 ^ 1) + phase (D * ratio_128 ^ 2))%C) in Hge.
+  assert (HS : 9 <= fst S * fst S + snd S * snd S).
+  { unfold Cmod in Hge.
+    assert (Hpos : 0 <= fst S ^ 2 + snd S ^ 2) by nra.
+    pose proof (sqrt_sqrt _ Hpos) as Hsq.
+    replace (fst S * fst S + snd S * snd S) with (fst S ^ 2 + snd S ^ 2) by ring.
+    rewrite <- Hsq; nra. }
+  unfold S in HS; rewrite three_phases_norm2 in HS.
+  pose proof (COS_bound (D * ratio_128 ^ 0 - D * ratio_128 ^ 1)) as B01.
+  pose proof (COS_bound (D * ratio_128 ^ 0 - D * ratio_128 ^ 2)) as B02.
+  pose proof (COS_bound (D * ratio_128 ^ 1 - D * ratio_128 ^ 2)) as B12.
+  destruct (cos_one_multiple_of_pi (D * ratio_128 ^ 0 - D * ratio_128 ^ 1) ltac:(lra)) as [k1 E1].
+  destruct (cos_one_multiple_of_pi (D * ratio_128 ^ 0 - D * ratio_128 ^ 2) ltac:(lra)) as [k2 E2].
+  simpl in E1, E2.
+  set (t := ratio_128) in *.
+  pose proof PI_RGT_0 as Hpi.
+  assert (Hk1 : k1 <> 0%Z).
+  { intros ->; simpl in E1.
+    assert (D * (1 - t) = 0) by lra.
+    apply Rmult_integral in H; destruct H; [contradiction|lra]. }
+  assert (Hk1R : IZR k1 <> 0) by (apply not_0_IZR; exact Hk1).
+  (* E2 / E1: 1 + t = k2 / k1. *)
+  assert (Hratio : t * IZR k1 = IZR (k2 - k1)).
+  { rewrite minus_IZR.
+    assert (E2' : IZR k2 * PI = (IZR k1 * PI) * (1 + t)) by (rewrite <- E1; rewrite <- E2; ring).
+    apply (Rmult_eq_reg_r PI); [|lra]; nra. }
+  assert (Hint : IZR (10 * (k2 - k1) ^ Z.of_nat 16) = IZR (k1 ^ Z.of_nat 16)).
+  { rewrite mult_IZR, <- !pow_IZR, <- Hratio, Rpow_mult_distr, <- Rmult_assoc.
+    unfold t; rewrite ratio_128_pow16; ring. }
+  apply eq_IZR in Hint.
+  exact (no_sixteenth_root_of_ten (k2 - k1) k1 Hk1 Hint).
+Qed.
+
+(* A sum of terms each below its partner, one strictly, is strictly below. *)
+Lemma sum_lt_at (n k : nat) (f g : nat -> R) :
+  (k < n)%nat -> (forall i, (i < n)%nat -> f i <= g i) -> f k < g k -> sum n f < sum n g.
+Proof.
+  induction n as [|n IH]; intros Hk Hle Hlt; [lia|].
+  rewrite !sum_S.
+  destruct (Nat.eq_dec k n) as [->|Hne].
+  - pose proof (sum_le n f g (fun i Hi => Hle i ltac:(lia))); lra.
+  - pose proof (IH ltac:(lia) (fun i Hi => Hle i ltac:(lia)) Hlt).
+    pose proof (Hle n ltac:(lia)); lra.
+Qed.
+
 (* ROPE-DECAY-BOUND-MONOTONE, literal reading of the source (RoFormer's
    abstract: "decaying inter-token dependency with increasing relative
    distances", and Fig. 2 for d = 128, base 10000): the bound decays from its
-   value at distance 0, i.e. it never exceeds B(0) = (d + 2)/4 = 65/2. *)
+   value at distance 0 -- at every nonzero distance it is strictly below
+   B(0) = (d + 2)/4 = 65/2 (not monotonically: see the negation above). *)
 Theorem rope_decay_bound_monotone_literal :
-  forall D : R,
-    relative_bound (rope_spectrum 10000 64) 64 D
-    <= relative_bound (rope_spectrum 10000 64) 64 0
+  forall D : R, D <> 0 ->
+    relative_bound (rope_spectrum 10000 64) 64 D < relative_bound (rope_spectrum 10000 64) 64 0
     /\ relative_bound (rope_spectrum 10000 64) 64 0 = 65 / 2.
 Proof.
-  intros D.
+  intros D HD.
   destruct (rope_decay_bound_monotone_correction 64 (rope_spectrum 10000 64) D ltac:(lia))
-    as [Hle Hzero].
-  split; [exact Hle|rewrite Hzero; simpl; lra].
+    as [_ Hzero].
+  split; [|rewrite Hzero; simpl; lra].
+  unfold relative_bound; apply Rmult_lt_compat_r.
+  - apply Rinv_0_lt_compat, lt_0_INR; lia.
+  - apply (sum_lt_at 64 2); [lia| |].
+    + intros j _; rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq by apply pos_INR.
+      apply partial_sum_phase_le.
+    + rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq by apply pos_INR.
+      replace (INR 3) with 3 by (simpl; ring).
+      apply third_partial_sum_short; exact HD.
 Qed.
 
-(* UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strict literal reading "B(D) < B(0) for
-   every integer D <> 0", d = 128): equality needs all phases D theta_i to agree
-   modulo 2 pi; ruling that out for every integer D needs an irrationality
-   argument (10^(1/16) irrational together with the equality case of the
-   triangle inequality) that is not written here.
-   UNKNOWN ROPE-DECAY-BOUND-MONOTONE (strong reading restricted to d = 128
-   alone): B(19) > B(18) there numerically (gap ~ 0.04), but one certified
-   evaluation of B at d = 128 costs well over a minute of `interval`; the
-   kernel-checked negation above is for the reading over every even d
-   (point d = 4). *)
+(* Not decided here (a narrower reading; the claim itself is decided above):
+   the strong reading restricted to d = 128 alone.  B(19) > B(18) there
+   numerically (gap ~ 0.04), but one certified evaluation of B at d = 128 costs
+   well over a minute of `interval`; the kernel-checked negation above is for
+   the reading over every even d (point d = 4). *)

@@ -1,0 +1,91 @@
+"""How long the Coq kernel takes: the whole development from scratch, and `ropecheck claims` with a warm cache.
+
+`python benchmarks/kernel_speed.py --json` prints
+`{"coq_version", "files", "compile_seconds", "compile_ok", "claims_cold_seconds", "claims_warm_seconds",
+"warm_to_compile_ratio"}`.
+Goals (ISSUE #10): the whole development compiles from scratch in ≤ 60 s on the 2-core machine (the `build`
+command of `ropecheck claims --json`, run on a copy of proofs/coq), and `ropecheck claims` takes ≤ 30 s once
+the kernel cache is warm. The cold figure uses a fresh, empty cache directory (compiles every file, then
+`Print Assumptions` for every claim theorem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEVELOPMENT = ROOT / "proofs" / "coq"
+
+
+def compile_from_scratch() -> tuple[float, bool, int]:
+    """`coq_makefile` + `make -j2` on a fresh copy of the development: (seconds, succeeded, files)."""
+    with tempfile.TemporaryDirectory(prefix="ropecheck-bench-") as tmp:
+        copy = Path(tmp)
+        files = [*DEVELOPMENT.glob("*.v"), DEVELOPMENT / "_CoqProject"]
+        for path in files:
+            shutil.copy2(path, copy / path.name)
+        start = time.perf_counter()
+        done = subprocess.run(
+            "coq_makefile -f _CoqProject -o Makefile.coq && make -f Makefile.coq -j2",
+            shell=True,
+            cwd=copy,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return time.perf_counter() - start, done.returncode == 0, len(files) - 1
+
+
+_CLAIMS = "from numeric._cli import main; raise SystemExit(main(['claims', '--json', '--no-numeric']))"
+
+
+def time_claims(cache: str) -> float:
+    """Wall time of `ropecheck claims --json --no-numeric` with the kernel cache at `cache`."""
+    env = {**os.environ, "ROPECHECK_KERNEL_CACHE": cache, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", _CLAIMS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    from proofs._kernel import coq_version
+
+    compile_seconds, ok, files = compile_from_scratch()
+    with tempfile.TemporaryDirectory(prefix="ropecheck-bench-cache-") as cache:
+        cold = time_claims(cache)
+        warm = time_claims(cache)
+    result = {
+        "coq_version": coq_version(),
+        "files": files,
+        "compile_seconds": round(compile_seconds, 1),
+        "compile_ok": ok,
+        "claims_cold_seconds": round(cold, 1),
+        "claims_warm_seconds": round(warm, 1),
+        "warm_to_compile_ratio": round(warm / compile_seconds, 2) if compile_seconds else None,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+
+
+if __name__ == "__main__":
+    main()
