@@ -377,3 +377,34 @@ def test_flush_to_zero_term_is_what_makes_tiny_inputs_pass(monkeypatch: pytest.M
         monkeypatch.setattr(module, "flush_error", lambda fmt: 0.0)
         monkeypatch.setattr(module, "input_error", lambda values, fmt: np.zeros(np.shape(values)))
     assert not compare(comparison, "float32", points=points).ok
+
+
+# ---------------------------------------------------------------------------------------------- marks
+def _outcome(kind: str, measured: float, bound: float, value: float, effect: float, scale: float) -> object:
+    from numeric.mirrors import Outcome
+
+    x = sp.Symbol("x", real=True)
+    comparison = Comparison("synthetic", kind, (x, x + 1) if kind == "holds" else (x,), relation="nonzero")
+    array = lambda v: np.array([v])  # noqa: E731
+    values = array(value) if kind == "witness" else np.zeros(0)
+    return Outcome(comparison, "bfloat16", array(measured), array(bound), values, 0, array(effect), array(scale))
+
+
+def test_marks_mean_one_thing_each() -> None:
+    """✓ confirmed; ~ effect ≤ u·scale (decided from the effect, not the bound); ? resolvable effect the bound
+    cannot certify; ✗ an error beyond its bound; – nothing compared."""
+    from numeric.mirrors import summarise
+
+    u = 2.0**-8
+    assert summarise([_outcome("witness", 1e-4, 1e-3, 0.5, 0.5, 1.0)], "proved")["mark"] == "✓"
+    assert summarise([_outcome("witness", 1e-4, 1.0, 0.5, 0.5, 1.0)], "proved")["mark"] == "?"
+    assert summarise([_outcome("witness", 1e-4, 1.0, u / 2, u / 2, 1.0)], "proved")["mark"] == "~"
+    assert summarise([_outcome("holds", 2.0, 1.0, 0.0, 0.0, 1.0)], "proved")["mark"] == "✗"
+    assert summarise([], "proved")["mark"] == "–"
+
+
+def test_vacuous_bounds_are_counted() -> None:
+    from numeric.mirrors import summarise
+
+    assert summarise([_outcome("holds", 0.1, 5.0, 0.0, 0.0, 1.0)], "proved")["vacuous_cases"] == 1
+    assert summarise([_outcome("holds", 0.1, 0.5, 0.0, 0.0, 1.0)], "proved")["vacuous_cases"] == 0
