@@ -51,6 +51,10 @@ def perturbed_comparisons(statement: object) -> Iterator[tuple[str, Comparison]]
     ("the witness shows nothing"). Works on the comparisons, so symbolic lemmas the mirror skips do not hide
     the perturbation."""
     comparisons = statement_comparisons(statement, "proved", None)
+    if not any(c.kind == "holds" for c in comparisons):
+        # Every identity has the same expression on both sides (not numerically tested): perturb one identity's
+        # rhs in the statement tree; the perturbed identity is a comparison the mirror must reject.
+        yield from _perturbed_identities(statement)
     for label, perturb in PERTURBATIONS.items():
         for comparison in comparisons:
             if comparison.kind != "holds":
@@ -73,6 +77,40 @@ def perturbed_comparisons(statement: object) -> Iterator[tuple[str, Comparison]]
                 {sp.Symbol(k): sp.sympify(v) for k, v in (comparison.point or {}).items()}
             )
             yield "witness minus its value", dataclasses.replace(comparison, exprs=(expr - value,))
+
+
+def _identities(statement: object) -> Iterator[object]:
+    pending = [statement]
+    while pending:
+        node = pending.pop(0)
+        if hasattr(node, "lhs") and hasattr(node, "rhs"):
+            yield node
+        for field in ("parts", "steps"):
+            pending += list(getattr(node, field, None) or [])
+        for field in ("base", "step", "against"):
+            child = getattr(node, field, None)
+            if child is not None and not isinstance(child, sp.Basic):
+                pending.append(child)
+
+
+def _perturbed_identities(statement: object) -> Iterator[tuple[str, Comparison]]:
+    """Per perturbation, the first identity of the tree whose perturbed form the mirror can evaluate."""
+    for label, perturb in PERTURBATIONS.items():
+        for identity in _identities(statement):
+            try:
+                changed = perturb(identity.rhs)  # type: ignore[attr-defined]
+            except (ValueError, TypeError):
+                continue
+            if changed is None or changed == identity.rhs:  # type: ignore[attr-defined]
+                continue
+            name = f"{getattr(identity, 'name', 'identity')} ({label})"
+            comparison = Comparison(name, "holds", (identity.lhs, changed))  # type: ignore[attr-defined]
+            try:
+                comparison.program  # noqa: B018 - compiling is the check
+            except (NotEvaluable, ValueError):
+                continue
+            yield label, comparison
+            break
 
 
 # ------------------------------------------------------------------------------ compiled-program perturbations

@@ -24,7 +24,8 @@ sides the same expression, no numeric form, a statement kind it does not know).
 - `–` *not numerically tested*: no comparison to run (see `not_tested`).
 
 `cases` counts evaluated points, `skipped` the points out of the dtype's range or out of the model (an
-overflow, an infinite bound). All claim IDs are served.
+overflow, an infinite bound), `vacuous_cases` the points whose bound is at least twice the largest magnitude in
+the computation (a bound wider than the quantity's range, which no error could exceed). All claim IDs are served.
 """
 
 from __future__ import annotations
@@ -142,6 +143,11 @@ def summarise(outcomes: list[Outcome], verdict: str) -> dict[str, Any]:
         witnesses = [o.margin()[2] for o in outcomes if o.comparison.kind == "witness" and o.measured.size]
         if witnesses:
             summary["witness_margin"] = min(witnesses)
+    # A bound at least twice the largest magnitude in the computation exceeds the range of |lhs − rhs| (or of
+    # the value): it could not notice any error. Counted, so a vacuous bound is reported, never silent.
+    summary["vacuous_cases"] = sum(
+        int(np.sum(o.bounds >= 2 * o.scales)) for o in outcomes if o.scales.size == o.bounds.size
+    )
     mark = _mark(outcomes, bool(contradiction), bool(summary["agrees"]))
     summary["mark"] = mark
     summary["status"] = MARKS[mark]

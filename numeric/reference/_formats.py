@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import library_accuracy
+from ._library import implementation_units
 
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 
@@ -153,29 +154,6 @@ def smallest_normal(dtype: Any) -> float:
     return _format(dtype).smallest_normal
 
 
-def library_error_units(function: str, fmt: str) -> float:
-    """The error of one library call, in units u, that the model allows: from the measured table of
-    `numeric.reference.library_accuracy` (absolute for cos/sin, relative for sin on |x| ≤ 1, exp, log, sqrt).
-
-    **Arguments:**
-
-    - `function`: `cos`, `sin`, `sin_small`, `exp`, `log` or `sqrt`.
-    - `fmt`: one of `DTYPES`, or `"mpmath"` (correct to its working precision: 1 unit).
-
-    **Returns:**
-
-    The allowance in units u.
-    """
-    if fmt == "mpmath":
-        return 1.0
-    return library_accuracy.allowed_units(function, _name(fmt))
-
-
-def trigonometric_units(fmt: str) -> float:
-    """The absolute error of one cos or sin in units u: the larger of the two measured allowances."""
-    return max(library_error_units("cos", fmt), library_error_units("sin", fmt))
-
-
 def gamma(n: int, dtype: Any) -> float:
     """Higham's γ_n = n·u/(1 − n·u): the relative error of n compounded roundings.
 
@@ -244,7 +222,10 @@ def trigonometric_error(dtype: Any, argument_error: FloatOrArray = 0.0) -> Float
     """Absolute error of one computed cos or sin in the dtype, its argument off by `argument_error`.
 
     |cos′| and |sin′| are at most 1, so an argument error passes through unchanged; the evaluation adds
-    `trigonometric_units(dtype)`·u (measured). Capped at 2, the largest possible difference of two values in
+    `implementation_units("cos/sin", dtype)`·u: the larger of this backend's measured allowance and
+    `IMPLEMENTATION_ERROR_UNITS` (any library within one ulp), because the RoPE bounds built on this rule also
+    serve the audit, which bounds implementations whose libraries it cannot measure. Capped at 2, the largest
+    possible difference of two values in
     [−1, 1], unless the argument overflowed (infinite `argument_error`): cos/sin are then NaN and the bound
     stays infinite.
 
@@ -257,7 +238,8 @@ def trigonometric_error(dtype: Any, argument_error: FloatOrArray = 0.0) -> Float
 
     The bound, a float or an array shaped like `argument_error`.
     """
-    error = np.asarray(argument_error, dtype=np.float64) + trigonometric_units(_name(dtype)) * unit_roundoff(dtype)
+    units = implementation_units("cos/sin", _name(dtype))
+    error = np.asarray(argument_error, dtype=np.float64) + units * unit_roundoff(dtype)
     return _as_result(_cap_value_error(error))
 
 

@@ -19,12 +19,11 @@ import numpy as np
 from ._formats import (
     DTYPES,
     gamma,
-    library_error_units,
     mpmath_tolerance,
-    trigonometric_units,
     underflow_error,
     unit_roundoff,
 )
+from ._library import library_error_units, trigonometric_units
 
 MPMATH_DPS = 50
 FORMATS = (*DTYPES, "mpmath")

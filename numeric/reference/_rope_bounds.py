@@ -19,11 +19,11 @@ from ._formats import (
     dot_product_bound,
     gamma,
     largest_integer_where,
-    library_error_units,
     trigonometric_error,
     underflow_error,
     unit_roundoff,
 )
+from ._library import implementation_units
 
 
 def angle_relative_error(
@@ -225,7 +225,7 @@ def softmax_row_bound(logit_spread: float, n_terms: int, dtype: Any) -> float:
     """Relative bound on each entry of a softmax row computed in the dtype (max-subtracted form).
 
     yⱼ = exp(xⱼ − max x) / Σₖ exp(xₖ − max x). Modelled: the subtraction rounds by u·|xⱼ − max| ≤ u·spread, which
-    exp turns into a factor e^(±u·spread); exp adds its measured allowance X·u (`library_error_units`); the
+    exp turns into a factor e^(±u·spread); exp adds X·u (`implementation_units`: measured here, at least one ulp); the
     positive terms sum with γ_(n−1) relative error; the division rounds once. So
     |ŷⱼ/yⱼ − 1| ≤ (1 + e₁)(1 + u)/(1 − e₂) − 1 with e₁ = (1 + c·u)·e^(u·spread) − 1
     and e₂ = e₁ + γ_(n−1)(1 + e₁). Entries that underflow are outside the model
@@ -242,7 +242,7 @@ def softmax_row_bound(logit_spread: float, n_terms: int, dtype: Any) -> float:
     The relative bound (`inf` when the model guarantees nothing).
     """
     u = unit_roundoff(dtype)
-    exp_units = library_error_units("exp", dtype if isinstance(dtype, str) else np.dtype(dtype).name)
+    exp_units = implementation_units("exp", dtype if isinstance(dtype, str) else np.dtype(dtype).name)
     numerator = math.expm1(u * logit_spread) + exp_units * u * math.exp(u * logit_spread)
     denominator = numerator + gamma(max(n_terms - 1, 0), dtype) * (1 + numerator)
     if denominator >= 1:

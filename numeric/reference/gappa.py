@@ -10,7 +10,7 @@ model's own number as the goal, and Gappa (Debian package `gappa`, `/usr/bin/gap
 - `angle_rounded_<dtype>.g`: the same for positions beyond the exact-integer limit (up to 2¹⁵ in float16, 2³¹
   above), where fl(m) rounds too: `angle_relative_error(dtype, True)`;
 - `rotation_<dtype>.g`: for x₁, x₂ in [−1, 1] held in the dtype and computed ĉ, ŝ within T·u of cos φ, sin φ
-  (T the measured allowance, `trigonometric_units`), fl(fl(x₁ĉ) − fl(x₂ŝ)) is within the model's
+  (T the allowance of the RoPE bounds, `implementation_units`), fl(fl(x₁ĉ) − fl(x₂ŝ)) is within the model's
   `rotation_output_bound` at |x₁| + |x₂| = 2 of x₁cos φ − x₂sin φ. Scaling x by a power of two is exact away
   from underflow and overflow, so the box [−1, 1]² stands for every normal range.
 
@@ -27,7 +27,8 @@ import subprocess
 from decimal import Decimal
 from pathlib import Path
 
-from ._formats import DTYPES, exact_integer_limit, trigonometric_units, unit_roundoff
+from ._formats import DTYPES, exact_integer_limit, unit_roundoff
+from ._library import implementation_units
 from ._rope_bounds import angle_relative_error, rotation_output_bound
 
 __all__ = ["SCRIPT_DIR", "gappa_scripts", "run_gappa_proofs", "write_scripts"]
@@ -62,7 +63,7 @@ def _angle_script(dtype: str, rounded: bool) -> str:
 
 
 def _rotation_script(dtype: str) -> str:
-    epsilon = _exact(trigonometric_units(dtype) * unit_roundoff(dtype))
+    epsilon = _exact(implementation_units("cos/sin", dtype) * unit_roundoff(dtype))
     # The model's bound at |x₁| + |x₂| = 2 with exact angles: slope·2 + offset (offset = 3η).
     bound = _exact(float(rotation_output_bound(2.0, 0.0, 1.0, dtype)))
     return (

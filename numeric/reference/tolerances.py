@@ -30,7 +30,8 @@ already carries no guarantee).
 **Elementary functions.** Nothing is assumed: cos, sin, exp, log and sqrt are charged the error *measured* on
 this backend per dtype against mpmath on hard arguments (`numeric.reference.library_accuracy`, one committed
 table, re-measured by a test): absolute for cos and sin (values in [−1, 1]), relative for sin on |x| ≤ 1, exp,
-log and sqrt (`library_error_units`).
+log and sqrt (`library_error_units`). The RoPE bounds, which also serve the audit of implementations whose
+libraries cannot be measured here, take the larger of that and one ulp (`implementation_units`).
 
 **RoPE angles.** An angle formed in dtype T as fl(fl(m)·fl(θ)) is off by about u_T·|m·θ|: one rounding for
 the product, one for θ itself, and one more for the position m once it exceeds T's exact-integer limit (2049
@@ -57,14 +58,18 @@ from ._formats import (
     gamma,
     largest_finite,
     largest_integer_where,
-    library_error_units,
     mpmath_tolerance,
     smallest_normal,
     summation_bound,
     trigonometric_error,
-    trigonometric_units,
     underflow_error,
     unit_roundoff,
+)
+from ._library import (
+    IMPLEMENTATION_ERROR_UNITS,
+    implementation_units,
+    library_error_units,
+    trigonometric_units,
 )
 from ._node_rules import (
     FORMATS,
@@ -97,6 +102,7 @@ from ._rope_bounds import (
 __all__ = [
     "DTYPES",
     "FORMATS",
+    "IMPLEMENTATION_ERROR_UNITS",
     "MPMATH_DPS",
     "MPMATH_GUARD_DIGITS",
     "REFERENCE_ANGLE_ABS_ERROR",
@@ -113,6 +119,7 @@ __all__ = [
     "format_gamma",
     "format_unit_roundoff",
     "gamma",
+    "implementation_units",
     "input_error",
     "largest_finite",
     "largest_integer_where",
