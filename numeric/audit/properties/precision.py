@@ -8,6 +8,7 @@ import numpy as np
 
 from numeric.audit import policy
 from numeric.audit._numerics import tolerances
+from numeric.audit.attribution import PRECISION_CLASS_PREFIX
 from numeric.audit.calls import CallFailed, numpy_dtype
 from numeric.audit.context import AuditContext
 from numeric.audit.extract import (
@@ -234,8 +235,8 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
         if found is not None:
             ctx.precision_class[dtype] = found
             detail = (
-                f"Precision class: {found.name}. Outputs leave the policy bound {where_text}, and stay within the"
-                f" bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
+                f"{PRECISION_CLASS_PREFIX} {found.name}. Outputs leave the policy bound {where_text}, and stay within"
+                f" the bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
                 f" {angle_dtype} for {dtype} outputs"
             )
             fix = found.fix
