@@ -17,6 +17,7 @@ from numeric.audit.kinds._calls import KindSession, call_float64, caller_call
 from numeric.audit.kinds._common import SEED, random_positions, sentence
 from numeric.audit.kinds._report import FindingLog
 from numeric.audit.kinds.names import KIND_PROPERTIES
+from numeric.audit.properties.sinusoidal_hints import column_indexed, position_rounding_hint, write_into
 from numeric.audit.properties.sinusoidal_numeric import (
     certified_position,
     gram_shift_check,
@@ -199,7 +200,7 @@ class SinusoidalProperties:
             raw = caller_call(caller, (small,))
         except CallFailed:
             return
-        if not _write_into(raw):
+        if not write_into(raw):
             self.log.add("state", True, "the returned rows are read-only or a fresh array: a caller cannot "
                          "corrupt the table.", dtype=dtype)
             return
@@ -272,7 +273,7 @@ class SinusoidalProperties:
         if np.all(cosine_member[:, bad] >= math.cos(1.0) - 1e-6):
             hint = (" Their cosine coordinates stay within [cos 1, 1]: they are cosines of sines — the table was "
                     "overwritten in place with its sines before the cosines were computed (as TF Marian/Pegasus did).")
-        elif _column_indexed(rows / structure.scale, self.base):
+        elif column_indexed(rows / structure.scale, self.base):
             hint = (" Each column uses its own frequency base^(−2j/d) (index j instead of the pair index j // 2), "
                     "so a pair's sine and cosine turn at different rates.")
         total = bad.size + int(structure.intact.sum())
@@ -352,7 +353,7 @@ class SinusoidalProperties:
                          max_error=result["max_error"], bound=result["bound"])
             return
         self.first_bad[dtype] = first_bad
-        hint = _position_rounding_hint(lambda p: self.rows(dtype, p), first_bad, structure, self.width, self.base,
+        hint = position_rounding_hint(lambda p: self.rows(dtype, p), first_bad, structure, self.width, self.base,
                                        scheme, offset)
         self.log.add("precision", False, f"rows are off by more than the policy allows from position {first_bad} on "
                      f"(largest error {result['max_error']:.3g}, {result['ratio']:.3g}× its bound){hint}; "
@@ -399,47 +400,3 @@ class SinusoidalProperties:
         self.log.add("shift", ratio <= 1, detail, dtype=dtype, max_error=error, bound=bound,
                      fix="Store each pair as (sin, cos) (Vaswani et al.), or apply R(ωΔ) instead of the seed's "
                          "matrix where the table is shifted")
-
-
-def _write_into(raw: Any) -> bool:
-    """Add 1 in place to a returned array if the framework allows it; whether it was written."""
-    try:
-        if type(raw).__module__.startswith("torch"):
-            import torch
-
-            with torch.no_grad():
-                raw.add_(1.0)
-            return True
-        if isinstance(raw, np.ndarray) and raw.flags.writeable:
-            raw += raw.dtype.type(1)
-            return True
-    except Exception:  # a read-only or inference tensor: nothing to alias
-        return False
-    return False
-
-
-def _column_indexed(rows: np.ndarray, base: float) -> bool:
-    """Whether the rows match the 'index j instead of j // 2' table in either layout (a hint only)."""
-    length, d = rows.shape
-    p = np.arange(length)[:, None]
-    j = np.arange(d)[None, :]
-    angles = p * base ** (-2.0 * j / d)
-    interleaved = np.where(j % 2 == 0, np.sin(angles), np.cos(angles))
-    concat_angles = p * base ** (-2.0 * (j % (d // 2)) / d * 2)
-    concat = np.where(j < d // 2, np.sin(concat_angles), np.cos(concat_angles))
-    return bool(np.allclose(rows, interleaved, atol=1e-3) or np.allclose(rows, concat, atol=1e-3))
-
-
-def _position_rounding_hint(table_for: Any, position: int, structure: Structure, d: int, base: float, scheme: str,
-                            offset: int) -> str:
-    """' (positions held in float16)' when the failing row is the exact row of the rounded position."""
-    row = table_for(np.array([position]))
-    import ml_dtypes
-
-    for name, kind in (("float16", np.float16), ("bfloat16", ml_dtypes.bfloat16)):
-        rounded = int(np.array(position + offset, dtype=np.float64).astype(kind).astype(np.float64)) - offset
-        if rounded != position:
-            wanted = expected_table(np.array([rounded]), structure, d, base, scheme, offset)
-            if np.max(np.abs(row - wanted)) < 1e-2 * structure.scale:
-                return f" — row {position} is the exact row of position {rounded}: positions are held in {name}"
-    return ""
