@@ -179,3 +179,16 @@ def test_a_probe_that_raises_is_an_audit_error_not_a_failure() -> None:
 
     with pytest.raises(AuditError, match="IndexError"):
         audit(pe, kind="sinusoidal", max_position=512, dtypes="float32")
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("kind", "target", "options"), CORRECT,
+                         ids=[f"deep-{kind}-{t.split(':')[1]}" for kind, t, _ in CORRECT])
+def test_correct_implementation_in_every_dtype_at_32768_positions(kind: str, target: str, options: dict) -> None:
+    if "jax" in target:
+        pytest.importorskip("jax")
+    wide = {"max_position": 32768, "dtypes": "float32,bfloat16,float16,float64"}
+    if "jax" in target:
+        wide["dtypes"] = "float32,bfloat16,float16"
+    report = audit(target, kind=kind, **{**options, **wide})
+    assert report.failures() == [], [f.to_json() for f in report.failures()]

@@ -89,7 +89,8 @@ class SinusoidalProperties:
 
     def bound(self, positions: np.ndarray, dtype: str, scale: float = 1.0) -> np.ndarray:
         omegas = sinusoidal_frequencies(self.width, self.base, self.options["frequencies"] or "standard").hi
-        entry = angle_bound(positions + self.options["offset"], omegas, dtype, self.base) * scale
+        # The looser of the two schemes' frequency models: this bound compares the target with itself.
+        entry = angle_bound(positions + self.options["offset"], omegas, dtype, self.base, "t2t") * scale
         # Layout-free (the largest bound of the row for every coordinate): for comparing the target with itself.
         return np.repeat(np.max(entry, axis=1, keepdims=True), self.width, axis=1)
 
@@ -365,9 +366,11 @@ class SinusoidalProperties:
     def relative_and_shift(self, dtypes: list[str], structure: Structure, scheme: str, estimates: np.ndarray) -> None:
         omegas = sinusoidal_frequencies(self.width, self.base, scheme).hi
         for dtype in dtypes:
-            self._relative_and_shift(dtype, structure, estimates, omegas)
+            self._relative_and_shift(dtype, structure, estimates, omegas, scheme)
 
-    def _relative_and_shift(self, dtype: str, structure: Structure, estimates: np.ndarray, omegas: np.ndarray) -> None:
+    def _relative_and_shift(
+        self, dtype: str, structure: Structure, estimates: np.ndarray, omegas: np.ndarray, scheme: str
+    ) -> None:
         limit = self.first_bad.get(dtype, self.n)
         if limit < 80:
             self.log.skip("relative", f"explained by precision [{dtype}]: rows fail from position {limit}")
@@ -377,7 +380,7 @@ class SinusoidalProperties:
         beyond = "" if limit == self.n else f"; beyond position {limit - 1}: explained by precision"
         ratio, error, bound, (p, q, delta) = gram_shift_check(lambda x: self.rows(dtype, x), base_positions,
                                                               shifts, structure, self.width, self.base, dtype,
-                                                              omegas)
+                                                              omegas, scheme)
         self.log.add("relative", ratio <= 1, f"⟨PE(p), PE(q)⟩ is unchanged when p and q move together (shifts "
                      f"{shifts.tolist()}), within the transferred bound{beyond}." if ratio <= 1 else
                      f"⟨PE({p}), PE({q})⟩ and ⟨PE({p + delta}), PE({q + delta})⟩ differ by {error:.3g} (bound "
@@ -386,7 +389,7 @@ class SinusoidalProperties:
         positions = np.arange(0, min(limit - 64, 1024))
         ratio, error, bound, (p, delta), backwards = shift_check(
             lambda x: self.rows(dtype, x), positions, np.array([1, 5, 63]), structure, np.abs(estimates),
-            omegas, self.base, dtype, self.width)
+            omegas, self.base, dtype, self.width, scheme)
         if ratio <= 1:
             detail = ("PE(p + Δ) = M(ωᵢΔ)·PE(p) with the seed's matrix [[cos, sin], [−sin, cos]] on each "
                       f"(sin, cos) pair, Δ ∈ {{1, 5, 63}}, within bound{beyond}.")
