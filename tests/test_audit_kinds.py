@@ -170,15 +170,17 @@ def test_bad_options_are_audit_errors(kind: str, options: dict, message: str) ->
         audit(target[kind], kind=kind, **{**FAST[kind], **options})
 
 
-def test_a_probe_that_raises_is_an_audit_error_not_a_failure() -> None:
-    def pe(positions):
-        positions = np.asarray(positions)
-        if positions.max() > 100:
-            raise IndexError("table too short")
-        return np.zeros((len(positions), 8))
+def test_a_probe_the_target_rejects_is_could_not_call_never_a_math_failure() -> None:
+    def scores(q, k, q_positions, k_positions):  # a kernel that requires increasing key positions
+        if np.any(np.diff(k_positions) <= 0):
+            raise ValueError("key positions must be strictly increasing")
+        return np.asarray(q, dtype=np.float32) @ np.asarray(k, dtype=np.float32).T
 
-    with pytest.raises(AuditError, match="IndexError"):
-        audit(pe, kind="sinusoidal", max_position=512, dtypes="float32")
+    report = audit(scores, kind="scores", max_position=512, dtypes="float32")
+    rejected = [f for f in report.findings if f.status == "could not call"]
+    assert [f.property for f in rejected] == ["relative"] and "strictly increasing" in rejected[0].detail
+    assert report.root_causes == [] and "Could not call" in report.summary
+    assert report.verdict == "fail" and "cache" in report.not_evaluated
 
 
 @pytest.mark.deep

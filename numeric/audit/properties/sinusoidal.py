@@ -147,15 +147,14 @@ class SinusoidalProperties:
                 self.relative_and_shift(dtypes, structure, scheme, estimates)
             self.aliasing(primary)
         except _Uncallable as error:
-            from numeric.audit.calls import AuditError
-
-            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
-            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
+            # A probe the target raised on is "could not call", never a mathematical failure.
+            self.log.could_not_call(str(error), PROPERTIES)
 
     # -- state ------------------------------------------------------------------------------------------------
     def state(self, dtype: str) -> bool:
         """Repeated calls and calls after longer ones return the same rows (checked first: nothing else is
         meaningful otherwise). A fresh instance called at large positions first agrees too."""
+        self.log.current = "state"
         small = np.arange(64)
         first = self.rows(dtype, small)
         scale = max(float(np.max(np.abs(first))), 1.0)
@@ -194,6 +193,7 @@ class SinusoidalProperties:
     def aliasing(self, dtype: str) -> None:
         """Writing into a returned array (as `x += pe(...)` does) must not change later results (checked last,
         since a target that fails it is corrupted by the check)."""
+        self.log.current = "state"
         small = np.arange(64)
         caller = self.callers[dtype]
         before = self.rows(dtype, small)
@@ -224,6 +224,7 @@ class SinusoidalProperties:
         })
 
     def layout(self, structure: Structure) -> None:
+        self.log.current = "layout"
         declared = self.options["layout"]
         found = structure.layout
         names = {"interleaved": "interleaved (sin, cos per pair 2i, 2i+1)",
@@ -239,6 +240,7 @@ class SinusoidalProperties:
                             "out = concat([sin, cos], axis=-1)"))
 
     def spectrum(self, dtype: str, structure: Structure) -> tuple[str | None, np.ndarray]:
+        self.log.current = "spectrum"
         positions = spectrum_positions(self.n)
         # Read from one contiguous call: whether positions are honoured is the positions property's business.
         angles = structure.angles(self.rows(dtype, np.arange(int(positions[-1]) + 1))[positions])
@@ -286,6 +288,7 @@ class SinusoidalProperties:
 
     # -- positions -------------------------------------------------------------------------------------------------
     def positions(self, dtype: str, scheme: str | None, structure: Structure) -> bool:
+        self.log.current = "positions"
         rng = np.random.default_rng(SEED)
         top = min(self.n, 4096)
         probes = {
@@ -335,6 +338,7 @@ class SinusoidalProperties:
 
     # -- precision, relative, shift ---------------------------------------------------------------------------------
     def precision(self, dtype: str, structure: Structure, scheme: str) -> None:
+        self.log.current = "precision"
         offset = self.detected.get("offset", self.options["offset"]) or 0
         positions = np.arange(self.n)
         result = precision_sweep(lambda p: self.rows(dtype, p), positions, structure, self.width, self.base,
@@ -371,6 +375,7 @@ class SinusoidalProperties:
     def _relative_and_shift(
         self, dtype: str, structure: Structure, estimates: np.ndarray, omegas: np.ndarray, scheme: str
     ) -> None:
+        self.log.current = "relative"
         limit = self.first_bad.get(dtype, self.n)
         if limit < 80:
             self.log.skip("relative", f"explained by precision [{dtype}]: rows fail from position {limit}")
@@ -387,6 +392,7 @@ class SinusoidalProperties:
                      f"{bound:.3g}): the dot product is not a function of p − q.", dtype=dtype, max_error=error,
                      bound=bound, fix="Build every pair from one angle p·ωᵢ with positions held exactly")
         positions = np.arange(0, min(limit - 64, 1024))
+        self.log.current = "shift"
         ratio, error, bound, (p, delta), backwards = shift_check(
             lambda x: self.rows(dtype, x), positions, np.array([1, 5, 63]), structure, np.abs(estimates),
             omegas, self.base, dtype, self.width, scheme)
