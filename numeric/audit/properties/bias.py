@@ -234,7 +234,8 @@ class BiasProperties:
         self.detected["alibi_heads"] = heads
         span = float(-relative.min())
         tolerance = slope_tolerance(row, span, unit_roundoff(dtype), _work_roundoff(dtype))[:heads]
-        self.detected["form"] = describe_form(row[:heads], relative, measured[:heads], tolerance + 1e-15)
+        self.detected["form"] = describe_form(row[:heads], relative, measured[:heads], tolerance,
+                                              self.tolerance(dtype, row[:heads]))
         if heads == 0:
             self.log.add("sign", False, "every head's bias is zero: no ALiBi penalty at all.", dtype=dtype,
                          fix="Multiply k − q by the head's slope")
