@@ -24,6 +24,7 @@ CORRECT = [
     ("sinusoidal", f"{SIN}:sin_concat_t2t", {"layout": "concat", "frequencies": "t2t"}),
     ("sinusoidal", f"{SIN}:sin_fairseq_offset", {"offset": 2}),
     ("sinusoidal", f"{SIN}:SinTable", {}),
+    ("sinusoidal", f"{SIN}:tf_marian_table", {"layout": "concat", "frequencies": "standard"}),
     ("sinusoidal", f"{SIN}:sin_concat_torch", {}),
     ("sinusoidal", f"{SIN}:sin_interleaved_jax", JAX_FAST),
     ("bias", f"{BIAS}:t5_bias", {"scheme": "t5:buckets=32,max_distance=128,bidirectional=true"}),
