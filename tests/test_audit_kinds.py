@@ -163,12 +163,14 @@ def test_json_keeps_the_rope_report_shape() -> None:
         ("bias", {"scheme": "__import__('os')"}, "--scheme must be"),
         ("scores", {"clip": -1}, "--clip"),
         ("scores", {"offset": 3}, "takes no --offset"),
+        ("rope", {"scheme": "alibi"}, "--kind rope takes no --scheme"),
     ],
 )
 def test_bad_options_are_audit_errors(kind: str, options: dict, message: str) -> None:
-    target = {"sinusoidal": f"{SIN}:sin_interleaved", "bias": f"{BIAS}:t5_bias", "scores": f"{SCORES}:rope_scores"}
+    target = {"sinusoidal": f"{SIN}:sin_interleaved", "bias": f"{BIAS}:t5_bias", "scores": f"{SCORES}:rope_scores",
+              "rope": "tests.audit_corpus.numpy_impls:rope_half"}
     with pytest.raises(AuditError, match=message):
-        audit(target[kind], kind=kind, **{**FAST[kind], **options})
+        audit(target[kind], kind=kind, **{**FAST.get(kind, {}), **options})
 
 
 def test_a_probe_the_target_rejects_is_could_not_call_never_a_math_failure() -> None:
