@@ -2,7 +2,7 @@
 
 Prints `{"seconds", "target_seconds", "overhead_ratio"}` with `--json` (a sentence otherwise): `seconds` is the
 whole audit, `target_seconds` the time spent inside the audited function, `overhead_ratio` their ratio
-(goal: ≤ 5).
+(goal: ≤ 3).
 """
 
 from __future__ import annotations

@@ -95,8 +95,8 @@ ropecheck_build_date = _build_date()
 html_context = {"ropecheck_commit": ropecheck_commit, "ropecheck_build_date": ropecheck_build_date}
 html_show_sourcelink = False
 
-# The conformance table of real libraries: the committed result of `ropecheck audit --all --json` (regenerated
-# with `python -c "from numeric.audit.report.conformance import write_conformance; write_conformance('docs/conformance.json')"`;
+# The conformance table of real libraries: the committed result of `ropecheck audit --all --json` (regenerated with
+# `python -c "from numeric.audit.report.conformance import write_conformance as w; w('docs/conformance.json')"`;
 # tests/test_conformance_published.py fails when it no longer matches the installed libraries).
 import os  # noqa: E402
 

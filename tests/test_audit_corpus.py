@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from numeric.audit import PROPERTIES, AuditError, audit
@@ -165,3 +166,19 @@ def test_callable_and_options_through_python_api() -> None:
 def test_bad_options_are_audit_errors(options: dict, message: str) -> None:
     with pytest.raises(AuditError, match=message):
         audit(f"{NP}:rope_half", **options)
+
+
+def test_a_probe_the_target_rejects_is_could_not_call_never_a_math_failure() -> None:
+    from tests.audit_corpus import numpy_impls
+
+    def sorted_only(x, positions):  # a kernel that requires increasing positions
+        if np.any(np.diff(positions) <= 0):
+            raise ValueError("positions must be strictly increasing")
+        return numpy_impls.rope_half(x, positions)
+
+    report = audit(sorted_only, base=10000, **FAST)
+    rejected = [f for f in report.findings if f.status == "could not call"]
+    assert rejected and {f.property for f in rejected} == {"positions"}
+    assert all("positions must be strictly increasing" in f.detail for f in rejected)
+    assert report.root_causes == [] and report.verdict == "fail"
+    assert "no mathematical failure" in report.summary and "Could not call the target for: positions" in report.summary

@@ -24,6 +24,7 @@ CORRECT = [
     ("sinusoidal", f"{SIN}:sin_concat_t2t", {"layout": "concat", "frequencies": "t2t"}),
     ("sinusoidal", f"{SIN}:sin_fairseq_offset", {"offset": 2}),
     ("sinusoidal", f"{SIN}:SinTable", {}),
+    ("sinusoidal", f"{SIN}:tf_marian_table", {"layout": "concat", "frequencies": "standard"}),
     ("sinusoidal", f"{SIN}:sin_concat_torch", {}),
     ("sinusoidal", f"{SIN}:sin_interleaved_jax", JAX_FAST),
     ("bias", f"{BIAS}:t5_bias", {"scheme": "t5:buckets=32,max_distance=128,bidirectional=true"}),
@@ -162,20 +163,37 @@ def test_json_keeps_the_rope_report_shape() -> None:
         ("bias", {"scheme": "__import__('os')"}, "--scheme must be"),
         ("scores", {"clip": -1}, "--clip"),
         ("scores", {"offset": 3}, "takes no --offset"),
+        ("rope", {"scheme": "alibi"}, "--kind rope takes no --scheme"),
     ],
 )
 def test_bad_options_are_audit_errors(kind: str, options: dict, message: str) -> None:
-    target = {"sinusoidal": f"{SIN}:sin_interleaved", "bias": f"{BIAS}:t5_bias", "scores": f"{SCORES}:rope_scores"}
+    target = {"sinusoidal": f"{SIN}:sin_interleaved", "bias": f"{BIAS}:t5_bias", "scores": f"{SCORES}:rope_scores",
+              "rope": "tests.audit_corpus.numpy_impls:rope_half"}
     with pytest.raises(AuditError, match=message):
-        audit(target[kind], kind=kind, **{**FAST[kind], **options})
+        audit(target[kind], kind=kind, **{**FAST.get(kind, {}), **options})
 
 
-def test_a_probe_that_raises_is_an_audit_error_not_a_failure() -> None:
-    def pe(positions):
-        positions = np.asarray(positions)
-        if positions.max() > 100:
-            raise IndexError("table too short")
-        return np.zeros((len(positions), 8))
+def test_a_probe_the_target_rejects_is_could_not_call_never_a_math_failure() -> None:
+    def scores(q, k, q_positions, k_positions):  # a kernel that requires increasing key positions
+        if np.any(np.diff(k_positions) <= 0):
+            raise ValueError("key positions must be strictly increasing")
+        return np.asarray(q, dtype=np.float32) @ np.asarray(k, dtype=np.float32).T
 
-    with pytest.raises(AuditError, match="IndexError"):
-        audit(pe, kind="sinusoidal", max_position=512, dtypes="float32")
+    report = audit(scores, kind="scores", max_position=512, dtypes="float32")
+    rejected = [f for f in report.findings if f.status == "could not call"]
+    assert [f.property for f in rejected] == ["relative"] and "strictly increasing" in rejected[0].detail
+    assert report.root_causes == [] and "Could not call" in report.summary
+    assert report.verdict == "fail" and "cache" in report.not_evaluated
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("kind", "target", "options"), CORRECT,
+                         ids=[f"deep-{kind}-{t.split(':')[1]}" for kind, t, _ in CORRECT])
+def test_correct_implementation_in_every_dtype_at_32768_positions(kind: str, target: str, options: dict) -> None:
+    if "jax" in target:
+        pytest.importorskip("jax")
+    wide = {"max_position": 32768, "dtypes": "float32,bfloat16,float16,float64"}
+    if "jax" in target:
+        wide["dtypes"] = "float32,bfloat16,float16"
+    report = audit(target, kind=kind, **{**options, **wide})
+    assert report.failures() == [], [f.to_json() for f in report.failures()]

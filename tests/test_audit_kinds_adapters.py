@@ -83,3 +83,30 @@ def test_builtin_in_every_dtype_at_32768_positions(name: str) -> None:
     adapter = find_adapter(name)
     report = audit(name, kind=adapter.kind, max_position=32768, dtypes="float32,bfloat16,float16,float64")
     assert report.verdict in ("pass", "fail") and report.findings
+
+
+def _readme_defects() -> list[tuple[list[str], str]]:
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- kinds-defects -->", 1)[1].split("<!-- /kinds-defects -->", 1)[0]
+    rows = []
+    for line in block.strip().splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        finding = re.findall(r"\(`(\w+)`", cells[1])[-1]
+        rows.append((shlex.split(cells[2].strip("`"))[2:], finding))
+    return rows
+
+
+@pytest.mark.parametrize(("argv", "prop"), _readme_defects(), ids=[a[0] for a, _ in _readme_defects()])
+def test_readme_defect_reproduces(argv: list[str], prop: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from numeric.audit.cli import main
+
+    _available(argv[0])
+    assert main([*argv, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [root["property"] for root in data["root_causes"]] == [prop]

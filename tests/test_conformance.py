@@ -11,6 +11,7 @@ import pytest
 from numeric.audit import adapters as _adapters
 from numeric.audit import audit
 from numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
+from numeric.audit.adapters.kinds import list_kind_adapters
 from numeric.audit.cli import main
 from numeric.audit.report.conformance import conformance_table, render_markdown, scaling_spec, write_conformance
 from numeric.audit.scaling import parse_scaling
@@ -32,8 +33,11 @@ def _state(report) -> object:
 def test_list_names_every_builtin_with_its_version_or_why_not(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(list_adapters())
-    for spec, line in zip(list_adapters(), lines, strict=True):
+    kinds = list_kind_adapters()  # the sinusoidal, bias and scores built-ins follow the RoPE ones
+    assert len(lines) == len(list_adapters()) + len(kinds)
+    for adapter, line in zip(kinds, lines[len(list_adapters()):], strict=True):
+        assert line.split()[0] == adapter.name and f"kind {adapter.kind}" in line and adapter.wraps in line
+    for spec, line in zip(list_adapters(), lines, strict=False):
         assert line.split()[0] == spec.name and spec.layout in line and spec.wraps in line
         available, reason = is_available(spec)
         if available:
@@ -45,7 +49,9 @@ def test_list_names_every_builtin_with_its_version_or_why_not(capsys: pytest.Cap
 def test_list_json_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {row["name"] for row in rows} == {spec.name for spec in list_adapters()}
+    assert {row["name"] for row in rows} == {spec.name for spec in list_adapters()} | {
+        adapter.name for adapter in list_kind_adapters()
+    }
     assert {"library", "version", "layout", "wraps", "positions"} <= set(rows[0])
     for argv, message in [
         (["transformers", "--all"], "--all audits every built-in"),
@@ -117,6 +123,7 @@ def test_all_json_and_write_conformance(
     _require("transformers")
     subset = [get_adapter("transformers"), get_adapter("vllm")]
     monkeypatch.setattr(_adapters, "list_adapters", lambda: subset)
+    monkeypatch.setattr("numeric.audit.adapters.kinds.list_kind_adapters", lambda: [])  # RoPE rows only here
     assert main(["--all", "--json", "--max-position", "1024", "--dtypes", "float32"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["max_position"] == 1024 and [row["name"] for row in document["rows"]] == ["transformers", "vllm"]
@@ -131,7 +138,10 @@ def test_module_cast_reports_bfloat16_inv_freq_rounding(capsys: pytest.CaptureFi
     assert audit("transformers", **options).ok  # float32 module, bfloat16 activations: conforms
     report = audit("transformers", module_cast=True, **options)  # inv_freq buffer cast to bfloat16
     failing = {finding.property for finding in report.failures()}
-    assert {"spectrum", "precision"} <= failing
+    # One root cause: the precision class (θ held in bfloat16); the spectrum it explains reads "ok at ... precision".
+    assert failing == {"precision"} and "bfloat16" in report.failures()[0].detail
+    spectrum = next(f for f in report.findings if f.property == "spectrum")
+    assert spectrum.status == "explained" and spectrum.explained_by == "precision"
     rows = conformance_table(["transformers"], max_position=2048, dtypes=("bfloat16",), module_cast=True)
     commands = [f["reproduce"] for f in rows[0]["failures"] if f["property"] == "precision"]
     assert commands and commands[0].endswith("--module-cast")

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from numeric.audit.adapters import installed_version, is_available, list_adapters
+from numeric.audit.adapters.kinds import list_kind_adapters
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "conformance.json"
 REGENERATE = (
@@ -22,11 +23,16 @@ REGENERATE = (
 def test_published_table_covers_every_builtin_at_the_installed_versions() -> None:
     payload = json.loads(PUBLISHED.read_text(encoding="utf-8"))
     rows = {row["name"]: row for row in payload["rows"]}
-    assert set(rows) == {spec.name for spec in list_adapters()}, REGENERATE
+    kinds = list_kind_adapters()
+    assert set(rows) == {spec.name for spec in list_adapters()} | {adapter.name for adapter in kinds}, REGENERATE
     for spec in list_adapters():
         available, _ = is_available(spec)
         if available:
             assert rows[spec.name]["version"] == installed_version(spec), f"{spec.name}: {REGENERATE}"
+    for adapter in kinds:  # the sinusoidal, bias and scores built-ins (issue #13)
+        if adapter.unavailable() is None:
+            assert rows[adapter.name]["version"] == adapter.version(), f"{adapter.name}: {REGENERATE}"
+            assert rows[adapter.name]["kind"] == adapter.kind
 
 
 def test_every_published_failure_names_a_claim_and_a_reproduction_command() -> None:

@@ -40,9 +40,11 @@ EXPLAINS: dict[str, frozenset[str]] = {
     "pairing": _ALL - {"contract", "state"},
     "linearity": frozenset({"norm", "precision", "relative", "identity", "spectrum", "positions"}),
     "positions": frozenset({"relative", "precision", "spectrum", "norm"}),
-    "direction": frozenset({"spectrum", "precision", "relative", "identity"}),
-    "identity": frozenset({"spectrum", "precision", "relative", "norm", "linearity"}),
-    "norm": frozenset({"identity", "precision", "relative", "linearity", "spectrum"}),
+    # Direction, a position offset (identity) and a constant gain (norm) adjust the ideal when found, so what
+    # fails after them fails against the adjusted ideal: an independent root cause, explained by nothing.
+    "direction": frozenset(),
+    "identity": frozenset(),
+    "norm": frozenset(),
     "spectrum": frozenset({"precision", "relative", "norm", "identity", "linearity"}),
     "precision": frozenset({"spectrum", "norm", "relative", "linearity", "identity", "state", "positions"}),
     "relative": frozenset(),
@@ -50,15 +52,29 @@ EXPLAINS: dict[str, frozenset[str]] = {
 }
 
 
+#: How a precision finding that names the target's precision class begins (`properties.precision`).
+PRECISION_CLASS_PREFIX = "Precision class:"
+
+
 def _rank(finding: Finding) -> int:
     return ROOT_ORDER.index(finding.property) if finding.property in ROOT_ORDER else len(ROOT_ORDER)
 
 
-def _same_scope(root: Finding, other: Finding) -> bool:
-    # A broken contract (mutates x, nondeterministic, wrong output) makes every other finding moot in every dtype.
-    if root.property == "contract":
+def _primary_dtype(report: AuditReport) -> str | None:
+    """The most precise dtype audited: the one the structure and spectrum were measured in."""
+    supported = [d for d, info in report.dtypes.items() if info.get("status") == "supported"]
+    return next((d for d in ("float64", "float32", "float16", "bfloat16") if d in supported), None)
+
+
+def _same_scope(root: Finding, other: Finding, primary: str | None = None) -> bool:
+    # A target that mutates x or is nondeterministic makes every other finding moot in every dtype; a wrong
+    # output dtype or shape concerns its own dtype only.
+    if root.property == "contract" and root.detail.startswith(("A repeated call", "Modifies")):
         return True
-    return root.dtype is None or other.dtype is None or root.dtype == other.dtype
+    if root.dtype is None or root.dtype == other.dtype:
+        return True
+    # A finding without a dtype (pairing, spectrum, …) was measured in the primary dtype.
+    return other.dtype is None and root.dtype == primary
 
 
 def attribute_root_causes(report: AuditReport) -> None:
@@ -69,15 +85,19 @@ def attribute_root_causes(report: AuditReport) -> None:
     - `report`: the report, findings as the properties recorded them.
     """
     failing = sorted((f for f in report.findings if f.status == "fail"), key=_rank)
+    primary = _primary_dtype(report)
     roots: list[Finding] = []
     for finding in failing:
+        if finding.property == "precision" and finding.detail.startswith(PRECISION_CLASS_PREFIX):
+            roots.append(finding)  # a named precision class is a root cause of its own, never a consequence
+            continue
         cause = next(
             (
                 root
                 for root in roots
                 if _rank(root) < _rank(finding)
                 and finding.property in EXPLAINS.get(root.property, frozenset())
-                and _same_scope(root, finding)
+                and _same_scope(root, finding, primary)
             ),
             None,
         )

@@ -127,7 +127,7 @@ class Caller:
     def to_framework(self, x: np.ndarray, dtype: str) -> Any:
         """A float64 NumPy array as the framework's array of the named dtype (values rounded once)."""
         # Contiguous, as a framework user's own tensors are (torch.view_as_complex and custom kernels need stride 1).
-        array = np.ascontiguousarray(x.astype(numpy_dtype(dtype)))
+        array = np.ascontiguousarray(x, dtype=numpy_dtype(dtype))
         if self.framework == "torch":
             import torch
 
@@ -187,7 +187,7 @@ class Caller:
         self.calls += 1
         return y
 
-    def call(self, x: np.ndarray, positions: np.ndarray, dtype: str) -> tuple[np.ndarray, str]:
+    def call(self, x: np.ndarray, positions: np.ndarray, dtype: str, copy: bool = True) -> tuple[np.ndarray, str]:
         """Call with a float64 probe rounded to `dtype`; returns (output as float64 NumPy, output dtype name).
 
         **Raises:**
@@ -195,11 +195,12 @@ class Caller:
         `CallFailed` (the target raised, or returned something that is not an array of x's shape), `TargetHung`.
         """
         y = self.call_raw(self.to_framework(x, dtype), self.positions(positions))
-        return to_float64(y, x.shape), _dtype_name(y)
+        return to_float64(y, x.shape, copy=copy), _dtype_name(y)
 
 
-def to_float64(y: Any, shape: tuple[int, ...]) -> np.ndarray:
-    """A target's output as float64 NumPy, or `CallFailed` when it is not an array of the expected shape."""
+def to_float64(y: Any, shape: tuple[int, ...], copy: bool = True) -> np.ndarray:
+    """A target's output as float64 NumPy, or `CallFailed` when it is not an array of the expected shape
+    (`copy=False`: a float64 NumPy output is used as is, for read-only analysis)."""
     try:
         if type(y).__module__.startswith("torch"):
             import torch
@@ -210,7 +211,7 @@ def to_float64(y: Any, shape: tuple[int, ...]) -> np.ndarray:
             array = tensor.numpy()
         else:
             array = np.asarray(y)
-        array = array.astype(np.float64)
+        array = array.astype(np.float64, copy=copy)
     except Exception as error:
         raise BadOutput(f"the output ({type(y).__name__}) is not a numeric array: {one_line(error)}") from None
     if array.shape != tuple(shape):

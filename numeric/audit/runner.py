@@ -117,6 +117,10 @@ def audit(
             clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
             timeout=timeout, budget=budget, name=name,
         )
+    stray = [key for key, value in (("frequencies", frequencies), ("offset", offset or None), ("scheme", scheme),
+                                    ("clip", clip)) if value is not None]
+    if stray:
+        raise AuditError(f"--kind {kind} takes no {', '.join('--' + key for key in stray)}")
     options = validate(
         base=base,
         layout=layout,

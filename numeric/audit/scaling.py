@@ -36,6 +36,7 @@ with `/` between values: `longrope:4,orig=2048,short=1/1/1/1,long=1/2/3/4`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from typing import Any
 
@@ -322,8 +323,17 @@ def scaled_inverse_frequencies(
 
     **Returns:**
 
-    A `DoubleDouble` of shape `(rotary_dim // 2,)` with all three limbs set.
+    A `DoubleDouble` of shape `(rotary_dim // 2,)` with all three limbs set (shared: do not modify).
     """
+    # θ depends on the call's length only for dynamic NTK and LongRoPE: other calls share one cached result.
+    length = sequence_length if scaling is not None and scaling.depends_on_call else 1
+    return _scaled_inverse_frequencies(rotary_dim, float(base), scaling, length)
+
+
+@functools.lru_cache(maxsize=256)
+def _scaled_inverse_frequencies(
+    rotary_dim: int, base: float, scaling: Scaling | None, sequence_length: int
+) -> DoubleDouble:
     with mpmath.workdps(_DIGITS):
         values = scaled_inverse_frequencies_mp(rotary_dim, base, scaling, sequence_length)
         limbs = []

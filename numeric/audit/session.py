@@ -138,9 +138,14 @@ class Session:
     def table_length(self, max_position: int, dtype: str) -> int | None:
         """N when the target raises for positions ≥ N < `max_position` (a fixed-length cos/sin table), else None.
 
-        Found by bisection on single-position calls that raise: position 0 is accepted (`detect` called it).
+        Found by bisection on single-position calls that raise: position 0 is accepted (`detect` called it). The
+        probes run on a fresh instance where one can be built, so a target that keeps state from a long call
+        (the state property checks that) starts the audit as a user's would.
         """
-        caller = self.caller(dtype)
+        if self.can_rebuild:
+            caller = self.rebuilt(dtype, self.options.base, self.options.scaling, self.head_dim)
+        else:
+            caller = self.caller(dtype)
         x = np.zeros((1, 1, self.head_dim))
         x[..., 0] = 1.0
 

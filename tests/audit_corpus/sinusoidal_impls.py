@@ -3,6 +3,11 @@ buggy (`bug_*`, `Bug*`), in NumPy, PyTorch and JAX. Every function takes integer
 keyword (the audit asks for each dtype through it); classes are built with `(num_positions, dim)`.
 
 Correct ones form the angles in float64 (float32 for `sin_concat_torch`) and round once to the requested dtype.
+
+`tf_marian_init_weight` is a verbatim copy (small, attributed, not part of the package) of transformers'
+`TFMarianSinusoidalPositionalEmbedding._init_weight` (`src/transformers/models/marian/modeling_tf_marian.py`,
+Apache-2.0, © The HuggingFace Team), without its two TensorFlow conversion lines: the fixed form, which writes the
+sines and cosines into a separate `table`; `bug_overwrite_in_place` writes them back into `position_enc`.
 """
 
 from __future__ import annotations
@@ -87,6 +92,32 @@ def sin_interleaved_jax(positions: Any, dtype: Any = None) -> Any:
     omegas = 1.0 / BASE ** (jnp.arange(0, DIM, 2, dtype=work) / DIM)
     angles = positions.astype(work)[:, None] * omegas[None, :]
     return jnp.stack([jnp.sin(angles), jnp.cos(angles)], axis=-1).reshape(-1, DIM).astype(dtype)
+
+
+def tf_marian_init_weight(n_pos: int, dim: int):
+    """
+    Identical to the XLM create_sinusoidal_embeddings except features are not interleaved. The cos features are in
+    the 2nd half of the vector. [dim // 2:]
+    """
+    position_enc = np.array(
+        [[pos / np.power(10000, 2 * (j // 2) / dim) for j in range(dim)] for pos in range(n_pos)]
+    )
+    table = np.zeros_like(position_enc)
+    # index 0 is all zero
+    table[:, 0 : dim // 2] = np.sin(position_enc[:, 0::2])
+    table[:, dim // 2 :] = np.cos(position_enc[:, 1::2])
+    return table
+
+
+_TF_MARIAN_TABLES: dict[int, np.ndarray] = {}
+
+
+def tf_marian_table(positions: np.ndarray, dtype: Any = "float32") -> np.ndarray:
+    """Rows of the (verbatim) TF Marian table, built once per size (a power of two covering the positions)."""
+    size = 1 << int(np.max(positions) + 1).bit_length()
+    if size not in _TF_MARIAN_TABLES:
+        _TF_MARIAN_TABLES[size] = tf_marian_init_weight(size, DIM)
+    return _TF_MARIAN_TABLES[size][np.asarray(positions)].astype(_np_dtype(dtype))
 
 
 # ------------------------------------------------------------------------------------------------ buggy

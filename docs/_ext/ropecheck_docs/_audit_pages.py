@@ -100,7 +100,11 @@ def _angle_error_plot(report: Any, path: Path, title: str) -> None:
             color=COLORS.get(dtype),
             label=dtype,
         )
-    axis.set_xlabel("position m")
+    axis.set_xscale("symlog", linthresh=1)  # log-x: the onsets at 257 (bfloat16) and 2049 (float16) stand out
+    for onset in (257, 2049):
+        if onset < report.max_position:
+            axis.axvline(onset, color="grey", linestyle=":", linewidth=0.8)
+    axis.set_xlabel("position m (log scale)")
     axis.set_ylabel("largest angle error over pairs (rad)")
     axis.set_title(title)
     axis.legend(fontsize=8)
@@ -141,10 +145,13 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
             f"{escape(report.layout)}, direction {escape(report.direction)}, base {format_number(report.base)} "
             f"({escape(report.base_source)}), audited in {report.seconds:.1f} s.",
             "",
+            f"Summary: {escape(report.summary)}",
+            "",
         ]
         rows = []
-        for finding in report.findings:
-            if finding.property != "precision" and finding.ok:
+        order = {"fail": 0, "could not call": 1, "explained": 2, "pass": 3}
+        for finding in sorted(report.findings, key=lambda f: order.get(f.status, 4)):
+            if finding.property != "precision" and finding.status == "pass":
                 continue
             rows.append(
                 [
@@ -153,7 +160,7 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
                     "✔" if finding.ok else "✘",
                     format_number(finding.max_error),
                     format_number(finding.bound),
-                    escape(finding.detail),
+                    escape(finding.detail + (f" Fix: {finding.fix}." if finding.fix else "")),
                 ]
             )
         parts += [
@@ -164,14 +171,13 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
             list_table(["property", "dtype", "ok", "max error", "bound", "detail"], rows, [10, 9, 4, 9, 9, 59]),
             "",
         ]
-        certified_rows = [
-            [literal(dtype), format_number(item.get("largest_position")), escape(str(item.get("all_audited")))]
-            for dtype, item in report.certified.items()
-        ]
+        from numeric.audit.report.markdown import certified_text
+
+        certified_rows = [[literal(dtype), escape(certified_text(report, dtype))] for dtype in report.certified]
         parts += [
-            "Certified context (largest position whose score error stays within the budget 2⁻⁶):",
+            "Certified context (the positions whose score error stays within the budget 2⁻⁶):",
             "",
-            list_table(["dtype", "largest certified position", "every audited position"], certified_rows),
+            list_table(["dtype", "certified"], certified_rows),
             "",
             f"```{{figure}} /generated/plots/{path.name}",
             ":width: 100%",

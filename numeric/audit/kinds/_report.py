@@ -132,7 +132,8 @@ def _root_causes(report: KindReport) -> list[dict[str, Any]]:
     """One entry per failing property (with every dtype it fails in), in evaluation order."""
     grouped: dict[str, dict[str, Any]] = {}
     order = {name: index for index, name in enumerate(report.properties)}
-    for finding in sorted(report.failures(), key=lambda f: order.get(f.property, len(order))):
+    roots = [f for f in report.failures() if f.status == "fail"]  # "could not call" is never a root cause
+    for finding in sorted(roots, key=lambda f: order.get(f.property, len(order))):
         entry = grouped.setdefault(finding.property, {"property": finding.property, "dtypes": [],
                                                       "dtype": finding.dtype, "detail": finding.detail,
                                                       "fix": finding.fix or ""})
@@ -149,13 +150,17 @@ def _summary(report: KindReport) -> str:
                           if isinstance(value, str | int | float | bool) and key not in ("width", "heads"))
         text = f"PASS: {report.target} conforms as a {report.kind} target in {', '.join(audited) or 'no dtype'}"
         return text + (f" ({found})." if found else ".")
-    parts = [f"FAIL: {report.target} ({report.kind}) — {len(report.root_causes)} root cause"
-             f"{'s' if len(report.root_causes) != 1 else ''}."]
+    count = len(report.root_causes)
+    parts = [f"FAIL: {report.target} ({report.kind}) — "
+             + (f"{count} root cause{'s' if count != 1 else ''}." if count else "no mathematical failure.")]
     for root in report.root_causes:
         where = f" [{', '.join(root['dtypes'])}]" if root["dtypes"] else ""
         detail = root["detail"]
         parts.append(f"{root['property']}{where}: {detail[:1].upper()}{detail[1:]}"
                      + (f" Fix: {root['fix'].rstrip('.')}." if root["fix"] else ""))
+    could_not = sorted({f.property for f in report.findings if f.status == "could not call"})
+    if could_not:
+        parts.append(f"Could not call the target for: {', '.join(could_not)} (it raised; see those findings).")
     explained = sorted(prop for prop, why in report.not_evaluated.items() if why.startswith("explained by"))
     if explained:
         parts.append(f"Not evaluated (explained by the root cause): {', '.join(explained)}.")
@@ -169,6 +174,8 @@ class FindingLog:
         self.claims = claims
         self.findings: list[Finding] = []
         self.not_evaluated: dict[str, str] = {}
+        #: The property being evaluated (a probe the target raises on is charged to it as "could not call").
+        self.current = "contract"
 
     def add(self, prop: str, ok: bool, detail: str, fix: str | None = None, **numbers: Any) -> Finding:
         """Record one finding (numbers: dtype, max_error, bound, position)."""
@@ -179,6 +186,18 @@ class FindingLog:
         finding = Finding(prop, bool(ok), detail, self.claims[prop], fix=None if ok else fix, **clean)
         self.findings.append(finding)
         return finding
+
+    def could_not_call(self, reason: str, properties: tuple[str, ...]) -> None:
+        """The target raised on a probe of the current property: a "could not call" finding (never a mathematical
+        failure, never a root cause), and the properties not evaluated yet are skipped."""
+        self.findings.append(Finding(
+            self.current, False, f"Could not call the target on this property's probe: it raised {reason}. This "
+            f"says nothing about the mathematics of {self.current}.", self.claims[self.current],
+            status="could not call", fix="accept any integer positions (and any lengths) the contract allows"))
+        done = {f.property for f in self.findings}
+        for prop in properties:
+            if prop not in done:
+                self.skip(prop, f"not evaluated: the target raised on the {self.current} probe")
 
     def skip(self, prop: str, reason: str) -> None:
         """Record that a property was not evaluated, and why (kept once, the first reason). A reason that starts

@@ -62,7 +62,7 @@ def kind_conformance_rows(
         command = reproduce_kind_command(adapter.name, adapter.kind, max_position, dtypes)
         row: dict[str, Any] = {
             "name": adapter.name, "library": adapter.library, "version": adapter.version(), "wraps": adapter.wraps,
-            "positions_api": "arbitrary", "layout": f"{adapter.kind}", "direction": None, "base": None,
+            "positions_api": "arbitrary", "layout": f"{adapter.kind}", "direction": "n/a", "base": None,
             "scaling": None, "module_cast": True, "status": "audited", "verdict": None, "certified": {},
             "failures": [], "seconds": 0.0, "command": command, "kind": adapter.kind,
         }

@@ -142,10 +142,8 @@ class BiasProperties:
                 for dtype in dtypes:
                     self.precision(dtype, scheme, row, relative)
         except _Uncallable as error:
-            from numeric.audit.calls import AuditError
-
-            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
-            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
+            # A probe the target raised on is "could not call", never a mathematical failure.
+            self.log.could_not_call(str(error), PROPERTIES)
 
     def detect(self, scheme: dict[str, Any], row: np.ndarray, relative: np.ndarray, dtype: str) -> dict[str, Any]:
         if not scheme:
@@ -172,6 +170,7 @@ class BiasProperties:
 
     # -- relative -----------------------------------------------------------------------------------------------
     def relative(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> str:
+        self.log.current = "relative"
         reach = int(relative.max())
         rng = np.random.default_rng(SEED)
         base = np.arange(48)
@@ -227,6 +226,7 @@ class BiasProperties:
 
     # -- ALiBi ----------------------------------------------------------------------------------------------------
     def alibi(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
+        self.log.current = "sign"
         measured, _ = measure_slopes(row, relative)
         biased = np.flatnonzero(np.any(np.abs(row) > 0, axis=1))
         heads = int(biased.max()) + 1 if biased.size else 0
@@ -234,7 +234,8 @@ class BiasProperties:
         self.detected["alibi_heads"] = heads
         span = float(-relative.min())
         tolerance = slope_tolerance(row, span, unit_roundoff(dtype), _work_roundoff(dtype))[:heads]
-        self.detected["form"] = describe_form(row[:heads], relative, measured[:heads], tolerance + 1e-15)
+        self.detected["form"] = describe_form(row[:heads], relative, measured[:heads], tolerance,
+                                              self.tolerance(dtype, row[:heads]))
         if heads == 0:
             self.log.add("sign", False, "every head's bias is zero: no ALiBi penalty at all.", dtype=dtype,
                          fix="Multiply k − q by the head's slope")
@@ -248,6 +249,7 @@ class BiasProperties:
                          fix="Use −m·(q − k) = m·(k − q) for past keys (or −m·|k − q|), m > 0")
             self.log.skip("slopes", "explained by sign: the bias has the wrong sign")
             return False
+        self.log.current = "slopes"
         self.log.add("sign", True, f"every head penalises distant past keys ({self.detected['form']}).", dtype=dtype)
         wanted = alibi_slopes(heads)
         error = np.abs(measured[:heads] - wanted)
@@ -269,6 +271,7 @@ class BiasProperties:
 
     # -- T5 ---------------------------------------------------------------------------------------------------------
     def t5(self, dtype: str, row: np.ndarray, relative: np.ndarray, scheme: dict[str, Any]) -> bool:
+        self.log.current = "sign"
         buckets, distance = int(scheme["buckets"]), int(scheme["max_distance"])
         bidirectional = bool(scheme["bidirectional"])
         if np.all(np.abs(row - row[:, :1]) <= self.tolerance(dtype, row)):
@@ -292,6 +295,7 @@ class BiasProperties:
         else:
             self.log.add("sign", True, "buckets follow k − q (memory position minus query position)"
                          + (", read through the table." if view.indices is not None else "."), dtype=dtype)
+        self.log.current = "buckets"
         if direct[0]:
             self.log.add("buckets", True, f"every relative position in [−{int(relative.max())}, "
                          f"{int(relative.max())}] lands in Raffel et al.'s bucket (num_buckets {buckets}, max_distance "
@@ -306,6 +310,7 @@ class BiasProperties:
 
     # -- precision and cache ------------------------------------------------------------------------------------------
     def precision(self, dtype: str, scheme: dict[str, Any], row: np.ndarray, relative: np.ndarray) -> None:
+        self.log.current = "precision"
         top = self.n - 1
         far = self.bias(dtype, np.array([top]), np.arange(top + 1))[:, 0, :]
         distance = np.arange(top + 1) - top
@@ -346,6 +351,7 @@ class BiasProperties:
                          "outputs), then round once")
 
     def cache(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
+        self.log.current = "cache"
         reach = int(relative.max())
         worst = (0.0, 0)
         for step in sorted({7, 100, reach, self.n - 1}):

@@ -42,8 +42,13 @@ def slope_tolerance(values: np.ndarray, span: float, u_out: float, u_work: float
     return 4 * (u_out + 2 * u_work) * largest / span + 0.0
 
 
-def describe_form(values: np.ndarray, relative: np.ndarray, slopes: np.ndarray, tolerance: np.ndarray) -> str:
-    """How the future side (k > q) is written: symmetric, same line (key-position form), masked, or other."""
+def describe_form(
+    values: np.ndarray, relative: np.ndarray, slopes: np.ndarray, tolerance: np.ndarray, value_bound: np.ndarray
+) -> str:
+    """How the future side (k > q) is written: symmetric, same line (key-position form), masked, or other.
+
+    `tolerance`: per head, the slope's uncertainty; `value_bound`: per entry, the rounding bound of two values.
+    """
     future = relative > 0
     if not future.any():
         return "past only"
@@ -51,10 +56,10 @@ def describe_form(values: np.ndarray, relative: np.ndarray, slopes: np.ndarray, 
     ahead = values[:, future] - values[:, [zero]]
     if np.all(np.isneginf(values[:, future])):
         return "causal (future masked with −inf)"
-    scale = tolerance[:, None] * np.abs(relative[None, future])
-    if np.all(np.abs(ahead + slopes[:, None] * relative[None, future]) <= scale + 1e-12):
+    scale = tolerance[:, None] * np.abs(relative[None, future]) + value_bound[:, future]
+    if np.all(np.abs(ahead + slopes[:, None] * relative[None, future]) <= scale):
         return "symmetric −m·|k − q|"
-    if np.all(np.abs(ahead - slopes[:, None] * relative[None, future]) <= scale + 1e-12):
+    if np.all(np.abs(ahead - slopes[:, None] * relative[None, future]) <= scale):
         return "one line m·(k − q) (key-position form; the future is left to the causal mask)"
     return "other values for future keys"
 

@@ -46,7 +46,14 @@ def check_norm(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any]) -
         return
     if norm_ratio <= 1:
         target = "orthogonal" if g == 1 else f"orthogonal up to the attention factor {g:.6g}"
-        detail = f"M(m) is {target} at every position (‖M(m)x‖ = {'g·' if g != 1 else ''}‖x‖)."
+        detail = f"M(m) is {target} at every position (‖M(m)x‖ = {'g·' if g != 1 else ''}‖x‖)"
+        if norm_where == 0 and norm_error == 0.0:
+            detail += (
+                ": every entry of every block is within the policy bound β of g·R(m), which gives"
+                " |‖col‖² − g²|, |col₁·col₂| ≤ 2√2·g·β + 2β²"
+            )
+            norm_error = norm_bound = None
+        detail += "."
         position = norm_where
     else:
         position = s["norm_first"]

@@ -8,6 +8,7 @@ import numpy as np
 
 from numeric.audit import policy
 from numeric.audit._numerics import tolerances
+from numeric.audit.attribution import PRECISION_CLASS_PREFIX
 from numeric.audit.calls import CallFailed, numpy_dtype
 from numeric.audit.context import AuditContext
 from numeric.audit.extract import (
@@ -29,8 +30,8 @@ NAME = "precision"
 #: The ledger claims this property bears on (a failure means they do not transfer to the target).
 CLAIMS: tuple[str, ...] = ("ROPE-FREQUENCIES", "ROPE-PAIR-FORMULA", "ROPE-RELATIVE-MATRIX")
 
-# Probe elements per call in the sweep: keeps each call (and the float64 analysis of its output) around 50 MB.
-SWEEP_ELEMENTS = 1 << 21
+# Probe elements per call in the sweep: keeps each call (and the float64 analysis of its output) around 100 MB.
+SWEEP_ELEMENTS = 1 << 22
 
 
 def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
@@ -77,10 +78,11 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     continue
                 x = s["x"][:, : positions.size]
                 try:
-                    y, _ = ctx.session.caller(dtype).call(x, positions, dtype)
+                    y, _ = ctx.session.caller(dtype).call(x, positions, dtype, copy=False)
                 except CallFailed as error:
                     s["raised"] = (int(positions[0]), error.reason)
                     continue
+                progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
                 ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
                 sb = -y[1][:, a]
                 da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
@@ -118,9 +120,15 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                 else:
                     passthrough_error = np.zeros(positions.size)
                 s["matrix_error"][positions] = np.maximum(block_error.max(axis=1), passthrough_error)
+                # Angle error of each pair from the cross product of (cA, sA) with the ideal (gc, gs), about g²·sin of
+                # the error: arcsin of the largest per position (capped at π/2; only the plot uses it).
                 with np.errstate(invalid="ignore"):
-                    angle = np.abs(np.arctan2(sa * gc - ca * gs, ca * gc + sa * gs))
-                s["angle"][positions] = np.nan_to_num(angle.max(axis=1), nan=np.pi)
+                    cross = np.abs(sa * gc - ca * gs).max(axis=1) / (g * g)
+                s["angle"][positions] = np.arcsin(np.minimum(np.nan_to_num(cross, nan=1.0), 1.0))
+                if ratio.max() <= 1:
+                    # Every entry of every block within β of g·R(m): orthogonality within 2√2·g·β + 2β² follows
+                    # (`policy.orthogonality_bound`), nothing to measure.
+                    continue
                 orthogonality = np.maximum(
                     np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
                     np.abs(-ca * sb + sa * cb),
@@ -140,7 +148,6 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     s["norm_first"] = int(positions[int(np.argmax(norm_ratio > 1))])
                 if norm_ratio.max() > 1:
                     _charge_norm_classes(ideal, s, positions, frequencies.hi, dtype, orthogonality)
-                progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
     for dtype in dtypes:
         sweep_findings(ctx, ideal, dtype, state[dtype])
 
@@ -234,8 +241,8 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
         if found is not None:
             ctx.precision_class[dtype] = found
             detail = (
-                f"Precision class: {found.name}. Outputs leave the policy bound {where_text}, and stay within the"
-                f" bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
+                f"{PRECISION_CLASS_PREFIX} {found.name}. Outputs leave the policy bound {where_text}, and stay within"
+                f" the bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
                 f" {angle_dtype} for {dtype} outputs"
             )
             fix = found.fix

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from numeric.reference import tolerances
 from numeric.audit.calls import BadOutput, Caller, CallFailed
 from numeric.audit.kinds._calls import call_float64
 from numeric.audit.kinds._common import SEED, unit_roundoff
 from numeric.audit.kinds._report import FindingLog
 from numeric.audit.kinds.names import KIND_PROPERTIES
+from numeric.reference import tolerances
 
 __all__ = ["CLAIMS", "PROPERTIES", "ScoresProperties"]
 
@@ -103,12 +103,11 @@ class ScoresProperties:
             else:
                 self.log.skip("cache", "explained by clipping: the scores of far keys are not those of the table")
         except _Uncallable as error:
-            from numeric.audit.calls import AuditError
-
-            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
-            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
+            # A probe the target raised on is "could not call", never a mathematical failure.
+            self.log.could_not_call(str(error), PROPERTIES)
 
     def relative(self, dtype: str) -> bool:
+        self.log.current = "relative"
         # Positions in a window of width 12 (distances |k − q| ≤ 12, which any table of a sane clip serves),
         # from position 0, then moved together.
         q, k = self.vectors(16, dtype), self.vectors(24, dtype)
@@ -133,6 +132,7 @@ class ScoresProperties:
         return ok
 
     def linearity(self, dtype: str) -> None:
+        self.log.current = "linearity"
         q1, q2, k = self.vectors(8, dtype), self.vectors(8, dtype), self.vectors(12, dtype)
         qp, kp = np.arange(8) + 20, np.arange(12) + 14
         zero = self.scores(dtype, np.zeros_like(q1), k, qp, kp)
@@ -177,6 +177,7 @@ class ScoresProperties:
             return relative, values, raising
 
     def clipping(self, dtype: str) -> bool:
+        self.log.current = "clipping"
         relative, values, raising = self._profile(dtype, _REACH)
         ok_values = np.isfinite(values)
         tolerance = 4 * unit_roundoff(_work(dtype)) * (np.nanmax(np.abs(values)) + 1) + 2 * unit_roundoff(dtype) * (
@@ -219,6 +220,7 @@ class ScoresProperties:
         return ok
 
     def cache(self, dtype: str) -> None:
+        self.log.current = "cache"
         worst = (0.0, 0)
         for step in (5, 40, min(_REACH * 2, self.n - 1)):
             q, k = self.vectors(step + 1, dtype), self.vectors(2 * step + 1, dtype)

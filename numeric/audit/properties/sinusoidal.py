@@ -17,6 +17,7 @@ from numeric.audit.kinds._calls import KindSession, call_float64, caller_call
 from numeric.audit.kinds._common import SEED, random_positions, sentence
 from numeric.audit.kinds._report import FindingLog
 from numeric.audit.kinds.names import KIND_PROPERTIES
+from numeric.audit.properties.sinusoidal_hints import column_indexed, position_rounding_hint, write_into
 from numeric.audit.properties.sinusoidal_numeric import (
     certified_position,
     gram_shift_check,
@@ -88,7 +89,8 @@ class SinusoidalProperties:
 
     def bound(self, positions: np.ndarray, dtype: str, scale: float = 1.0) -> np.ndarray:
         omegas = sinusoidal_frequencies(self.width, self.base, self.options["frequencies"] or "standard").hi
-        entry = angle_bound(positions + self.options["offset"], omegas, dtype, self.base) * scale
+        # The looser of the two schemes' frequency models: this bound compares the target with itself.
+        entry = angle_bound(positions + self.options["offset"], omegas, dtype, self.base, "t2t") * scale
         # Layout-free (the largest bound of the row for every coordinate): for comparing the target with itself.
         return np.repeat(np.max(entry, axis=1, keepdims=True), self.width, axis=1)
 
@@ -104,6 +106,10 @@ class SinusoidalProperties:
             if not self.state(primary):
                 self._skip_rest("state", "explained by state: the rows change from call to call")
                 return
+            for dtype in dtypes[1:]:
+                # One call with every audited position, as the state check made in the primary dtype: a table
+                # grown from the call length (a state finding) then serves the probes below.
+                self.rows(dtype, np.arange(self.n))
             length = min(self.n, _STRUCTURE_ROWS)
             rows = self.rows(primary, np.arange(length))
             far = np.unique(np.geomspace(length, self.n - 1, 32).astype(np.int64)) if self.n > length else None
@@ -141,15 +147,14 @@ class SinusoidalProperties:
                 self.relative_and_shift(dtypes, structure, scheme, estimates)
             self.aliasing(primary)
         except _Uncallable as error:
-            from numeric.audit.calls import AuditError
-
-            # A probe the target raised on is not a mathematical failure: the target cannot be audited (exit 2).
-            raise AuditError(f"the target raised on a probe after passing its contract: {error}") from None
+            # A probe the target raised on is "could not call", never a mathematical failure.
+            self.log.could_not_call(str(error), PROPERTIES)
 
     # -- state ------------------------------------------------------------------------------------------------
     def state(self, dtype: str) -> bool:
         """Repeated calls and calls after longer ones return the same rows (checked first: nothing else is
         meaningful otherwise). A fresh instance called at large positions first agrees too."""
+        self.log.current = "state"
         small = np.arange(64)
         first = self.rows(dtype, small)
         scale = max(float(np.max(np.abs(first))), 1.0)
@@ -188,6 +193,7 @@ class SinusoidalProperties:
     def aliasing(self, dtype: str) -> None:
         """Writing into a returned array (as `x += pe(...)` does) must not change later results (checked last,
         since a target that fails it is corrupted by the check)."""
+        self.log.current = "state"
         small = np.arange(64)
         caller = self.callers[dtype]
         before = self.rows(dtype, small)
@@ -195,7 +201,7 @@ class SinusoidalProperties:
             raw = caller_call(caller, (small,))
         except CallFailed:
             return
-        if not _write_into(raw):
+        if not write_into(raw):
             self.log.add("state", True, "the returned rows are read-only or a fresh array: a caller cannot "
                          "corrupt the table.", dtype=dtype)
             return
@@ -218,6 +224,7 @@ class SinusoidalProperties:
         })
 
     def layout(self, structure: Structure) -> None:
+        self.log.current = "layout"
         declared = self.options["layout"]
         found = structure.layout
         names = {"interleaved": "interleaved (sin, cos per pair 2i, 2i+1)",
@@ -233,6 +240,7 @@ class SinusoidalProperties:
                             "out = concat([sin, cos], axis=-1)"))
 
     def spectrum(self, dtype: str, structure: Structure) -> tuple[str | None, np.ndarray]:
+        self.log.current = "spectrum"
         positions = spectrum_positions(self.n)
         # Read from one contiguous call: whether positions are honoured is the positions property's business.
         angles = structure.angles(self.rows(dtype, np.arange(int(positions[-1]) + 1))[positions])
@@ -268,7 +276,7 @@ class SinusoidalProperties:
         if np.all(cosine_member[:, bad] >= math.cos(1.0) - 1e-6):
             hint = (" Their cosine coordinates stay within [cos 1, 1]: they are cosines of sines — the table was "
                     "overwritten in place with its sines before the cosines were computed (as TF Marian/Pegasus did).")
-        elif _column_indexed(rows / structure.scale, self.base):
+        elif column_indexed(rows / structure.scale, self.base):
             hint = (" Each column uses its own frequency base^(−2j/d) (index j instead of the pair index j // 2), "
                     "so a pair's sine and cosine turn at different rates.")
         total = bad.size + int(structure.intact.sum())
@@ -280,6 +288,7 @@ class SinusoidalProperties:
 
     # -- positions -------------------------------------------------------------------------------------------------
     def positions(self, dtype: str, scheme: str | None, structure: Structure) -> bool:
+        self.log.current = "positions"
         rng = np.random.default_rng(SEED)
         top = min(self.n, 4096)
         probes = {
@@ -329,6 +338,7 @@ class SinusoidalProperties:
 
     # -- precision, relative, shift ---------------------------------------------------------------------------------
     def precision(self, dtype: str, structure: Structure, scheme: str) -> None:
+        self.log.current = "precision"
         offset = self.detected.get("offset", self.options["offset"]) or 0
         positions = np.arange(self.n)
         result = precision_sweep(lambda p: self.rows(dtype, p), positions, structure, self.width, self.base,
@@ -348,7 +358,7 @@ class SinusoidalProperties:
                          max_error=result["max_error"], bound=result["bound"])
             return
         self.first_bad[dtype] = first_bad
-        hint = _position_rounding_hint(lambda p: self.rows(dtype, p), first_bad, structure, self.width, self.base,
+        hint = position_rounding_hint(lambda p: self.rows(dtype, p), first_bad, structure, self.width, self.base,
                                        scheme, offset)
         self.log.add("precision", False, f"rows are off by more than the policy allows from position {first_bad} on "
                      f"(largest error {result['max_error']:.3g}, {result['ratio']:.3g}× its bound){hint}; "
@@ -360,9 +370,12 @@ class SinusoidalProperties:
     def relative_and_shift(self, dtypes: list[str], structure: Structure, scheme: str, estimates: np.ndarray) -> None:
         omegas = sinusoidal_frequencies(self.width, self.base, scheme).hi
         for dtype in dtypes:
-            self._relative_and_shift(dtype, structure, estimates, omegas)
+            self._relative_and_shift(dtype, structure, estimates, omegas, scheme)
 
-    def _relative_and_shift(self, dtype: str, structure: Structure, estimates: np.ndarray, omegas: np.ndarray) -> None:
+    def _relative_and_shift(
+        self, dtype: str, structure: Structure, estimates: np.ndarray, omegas: np.ndarray, scheme: str
+    ) -> None:
+        self.log.current = "relative"
         limit = self.first_bad.get(dtype, self.n)
         if limit < 80:
             self.log.skip("relative", f"explained by precision [{dtype}]: rows fail from position {limit}")
@@ -372,16 +385,17 @@ class SinusoidalProperties:
         beyond = "" if limit == self.n else f"; beyond position {limit - 1}: explained by precision"
         ratio, error, bound, (p, q, delta) = gram_shift_check(lambda x: self.rows(dtype, x), base_positions,
                                                               shifts, structure, self.width, self.base, dtype,
-                                                              omegas)
+                                                              omegas, scheme)
         self.log.add("relative", ratio <= 1, f"⟨PE(p), PE(q)⟩ is unchanged when p and q move together (shifts "
                      f"{shifts.tolist()}), within the transferred bound{beyond}." if ratio <= 1 else
                      f"⟨PE({p}), PE({q})⟩ and ⟨PE({p + delta}), PE({q + delta})⟩ differ by {error:.3g} (bound "
                      f"{bound:.3g}): the dot product is not a function of p − q.", dtype=dtype, max_error=error,
                      bound=bound, fix="Build every pair from one angle p·ωᵢ with positions held exactly")
         positions = np.arange(0, min(limit - 64, 1024))
+        self.log.current = "shift"
         ratio, error, bound, (p, delta), backwards = shift_check(
             lambda x: self.rows(dtype, x), positions, np.array([1, 5, 63]), structure, np.abs(estimates),
-            omegas, self.base, dtype, self.width)
+            omegas, self.base, dtype, self.width, scheme)
         if ratio <= 1:
             detail = ("PE(p + Δ) = M(ωᵢΔ)·PE(p) with the seed's matrix [[cos, sin], [−sin, cos]] on each "
                       f"(sin, cos) pair, Δ ∈ {{1, 5, 63}}, within bound{beyond}.")
@@ -395,47 +409,3 @@ class SinusoidalProperties:
         self.log.add("shift", ratio <= 1, detail, dtype=dtype, max_error=error, bound=bound,
                      fix="Store each pair as (sin, cos) (Vaswani et al.), or apply R(ωΔ) instead of the seed's "
                          "matrix where the table is shifted")
-
-
-def _write_into(raw: Any) -> bool:
-    """Add 1 in place to a returned array if the framework allows it; whether it was written."""
-    try:
-        if type(raw).__module__.startswith("torch"):
-            import torch
-
-            with torch.no_grad():
-                raw.add_(1.0)
-            return True
-        if isinstance(raw, np.ndarray) and raw.flags.writeable:
-            raw += raw.dtype.type(1)
-            return True
-    except Exception:  # a read-only or inference tensor: nothing to alias
-        return False
-    return False
-
-
-def _column_indexed(rows: np.ndarray, base: float) -> bool:
-    """Whether the rows match the 'index j instead of j // 2' table in either layout (a hint only)."""
-    length, d = rows.shape
-    p = np.arange(length)[:, None]
-    j = np.arange(d)[None, :]
-    angles = p * base ** (-2.0 * j / d)
-    interleaved = np.where(j % 2 == 0, np.sin(angles), np.cos(angles))
-    concat_angles = p * base ** (-2.0 * (j % (d // 2)) / d * 2)
-    concat = np.where(j < d // 2, np.sin(concat_angles), np.cos(concat_angles))
-    return bool(np.allclose(rows, interleaved, atol=1e-3) or np.allclose(rows, concat, atol=1e-3))
-
-
-def _position_rounding_hint(table_for: Any, position: int, structure: Structure, d: int, base: float, scheme: str,
-                            offset: int) -> str:
-    """' (positions held in float16)' when the failing row is the exact row of the rounded position."""
-    row = table_for(np.array([position]))
-    import ml_dtypes
-
-    for name, kind in (("float16", np.float16), ("bfloat16", ml_dtypes.bfloat16)):
-        rounded = int(np.array(position + offset, dtype=np.float64).astype(kind).astype(np.float64)) - offset
-        if rounded != position:
-            wanted = expected_table(np.array([rounded]), structure, d, base, scheme, offset)
-            if np.max(np.abs(row - wanted)) < 1e-2 * structure.scale:
-                return f" — row {position} is the exact row of position {rounded}: positions are held in {name}"
-    return ""

@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from numeric.reference import tolerances
 from numeric.audit.properties.sinusoidal_structure import Structure, angle_bound, expected_table, pairs_of
+from numeric.reference import tolerances
 
 __all__ = ["certified_position", "gram_shift_check", "precision_sweep", "shift_check"]
 
@@ -45,7 +45,7 @@ def precision_sweep(
             from numeric._encoding_reference import sinusoidal_frequencies
 
             omegas = sinusoidal_frequencies(d, base, scheme).hi
-        bound = angle_bound(chunk + offset, omegas, dtype, base) * structure.scale
+        bound = angle_bound(chunk + offset, omegas, dtype, base, scheme) * structure.scale
         bound = np.repeat(bound, 2, axis=1) if structure.layout == "interleaved" else np.concatenate([bound, bound], 1)
         error = np.abs(rows - wanted)
         error = np.where(np.isnan(error), np.inf, error)
@@ -86,7 +86,7 @@ def _dot_rounding(d: int) -> float:
 
 def gram_shift_check(
     table_for: object, positions: np.ndarray, shifts: np.ndarray, structure: Structure, d: int, base: float,
-    dtype: str, omegas: np.ndarray,
+    dtype: str, omegas: np.ndarray, scheme: str = "standard",
 ) -> tuple[float, float, float, tuple[int, int, int]]:
     """max |⟨T(p+δ), T(q+δ)⟩ − ⟨T(p), T(q)⟩|/g² over p, q in `positions` and δ in `shifts`.
 
@@ -102,7 +102,7 @@ def gram_shift_check(
         shifted = table_for(positions + delta) / structure.scale  # type: ignore[operator]
         gram_shifted = shifted @ shifted.T
         top = int(positions.max() + delta)
-        entry = float(np.max(angle_bound(np.array([top]), omegas, dtype, base)))
+        entry = float(np.max(angle_bound(np.array([top]), omegas, dtype, base, scheme)))
         row_bound = entry * math.sqrt(d)
         bound = 2 * (2 * math.sqrt(d / 2) * row_bound + row_bound**2) + 2 * float(
             tolerances.dot_product_bound(d, d, "float64"))
@@ -117,7 +117,7 @@ def gram_shift_check(
 
 def shift_check(
     table_for: object, positions: np.ndarray, shifts: np.ndarray, structure: Structure, omegas_measured: np.ndarray,
-    omegas_bound: np.ndarray, base: float, dtype: str, d: int,
+    omegas_bound: np.ndarray, base: float, dtype: str, d: int, scheme: str = "standard",
 ) -> tuple[float, float, float, tuple[int, int], bool]:
     """Check T(p + Δ) = M(ωΔ)·T(p) pair by pair with the seed's matrix on the pairs as stored.
 
@@ -137,7 +137,7 @@ def shift_check(
         moved_first, moved_second = c * first + s * second, -s * first + c * second
         want_first, want_second = pairs_of(target, structure.layout)
         error = np.maximum(np.abs(moved_first - want_first), np.abs(moved_second - want_second))
-        entry = angle_bound(positions + delta, omegas_bound, dtype, base)
+        entry = angle_bound(positions + delta, omegas_bound, dtype, base, scheme)
         # Two table rows off by β each, and the rotation angle off by Δ·|ω̂ − ω| (√2·that on a unit pair).
         bound = 2 * 2 * entry + 2 * math.sqrt(2) * delta * _frequency_uncertainty(entry) + 8 * 2.0**-53
         ratio = error / bound

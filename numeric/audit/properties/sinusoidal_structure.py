@@ -21,12 +21,19 @@ import math
 
 import numpy as np
 
-from numeric.reference import tolerances
 from numeric._encoding_reference import LAYOUTS, SCHEMES, sinusoidal_frequencies, sinusoidal_table
-from numeric.reference import DoubleDouble, angles_mod_2pi
 from numeric.audit.policy import accepted_angle_dtype, frequency_error_units, output_bound
+from numeric.reference import DoubleDouble, angles_mod_2pi, tolerances
 
-__all__ = ["Structure", "angle_bound", "find_offset", "find_structure", "match_spectrum", "spectrum_positions"]
+__all__ = [
+    "Structure",
+    "angle_bound",
+    "find_offset",
+    "find_structure",
+    "frequency_units",
+    "match_spectrum",
+    "spectrum_positions",
+]
 
 _TWO_PI = 2 * math.pi
 #: Smallest |a² + b² − g²|/g² that counts as a broken pair: above any rounding (a bfloat16 table shows about
@@ -75,15 +82,28 @@ def pairs_of(table: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
     return table[..., :half], table[..., half:]
 
 
-def angle_bound(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: float) -> np.ndarray:
+def frequency_units(base: float, scheme: str = "standard") -> float:
+    """k_θ, the relative error of a computed ωᵢ in units u of the angle dtype, for the scheme's usual formula.
+
+    `standard`: one pow (or exp of a rounded exponent) of base^(−2i/d): `frequency_error_units(base)`
+    (ln base + 3). `t2t`: tensor2tensor's exp(−i·(ln base / (n − 1))) rounds the exponent three times (the log,
+    the division, the product), each amplified by |exponent| ≤ ln base, plus exp itself: 3·ln base + 3.
+    """
+    if scheme == "t2t":
+        return 3 * math.log(max(base, math.e)) + 3
+    return frequency_error_units(base)
+
+
+def angle_bound(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: float,
+                scheme: str = "standard") -> np.ndarray:
     """Per-entry bound `(L, n)` on |table − exact| for a table that conforms to the policy (unit scale).
 
     The table entry sin(p·ωᵢ) or cos(p·ωᵢ) is the rotation of a basis vector, so the RoPE output bound applies
     with |x₁| + |x₂| = 1 (`numeric.audit.policy.output_bound`): angle formed in float32 (float64 for float64
-    tables) with ωᵢ computed through pow/exp (k_θ units), cos/sin in the angle dtype, one rounding to the
-    table's dtype, plus the reference's own error.
+    tables) with ωᵢ computed by the scheme's formula (`frequency_units`), cos/sin in the angle dtype, one rounding
+    to the table's dtype, plus the reference's own error.
     """
-    units = frequency_error_units(base)
+    units = frequency_units(base, scheme)
     return output_bound(1.0, np.asarray(positions), np.asarray(omegas), dtype, theta_units=units)
 
 
@@ -167,13 +187,14 @@ def _phase_error(angles: np.ndarray, positions: np.ndarray, omegas: DoubleDouble
     return np.abs(np.angle(np.exp(1j * difference)))
 
 
-def _phase_tolerance(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: float) -> np.ndarray:
+def _phase_tolerance(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: float,
+                     scheme: str = "standard") -> np.ndarray:
     """Twice the angle-level bound: an entry error β moves atan2 by at most √2·β (unit pairs), at p and at 0.
 
     The bound is that of a float32 table at least: a float64 table whose angles were formed in float32 has the
     right spectrum and fails precision, not spectrum.
     """
-    entry = angle_bound(positions, omegas, "float32" if dtype == "float64" else dtype, base)
+    entry = angle_bound(positions, omegas, "float32" if dtype == "float64" else dtype, base, scheme)
     return 2 * math.sqrt(2) * (entry + entry[:1]) + 8 * tolerances.unit_roundoff("float64")
 
 
@@ -190,7 +211,7 @@ def match_spectrum(
     misfit: dict[str, tuple[float, int]] = {}
     for scheme in schemes:
         omegas = sinusoidal_frequencies(d, base, scheme)
-        ratio = _phase_error(angles, positions, omegas) / _phase_tolerance(positions, omegas.hi, dtype, base)
+        ratio = _phase_error(angles, positions, omegas) / _phase_tolerance(positions, omegas.hi, dtype, base, scheme)
         per_pair = np.where(intact, np.max(ratio, axis=0), 0.0)
         bad = np.flatnonzero(per_pair > 1)
         misfit[scheme] = (float(per_pair.max(initial=0.0)), int(bad[0]) if bad.size else -1)
