@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from numeric.audit.noise import NoiseCapture
 from numeric.audit.report.json import json_safe
 from numeric.audit.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 
@@ -110,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_kind_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="after the report, print in full what third-party libraries printed during the audit"
+        " (by default: one summary line on stderr)",
+    )
     parser.add_argument("--report", metavar="DIR", help="write report.md, report.html and plots into DIR")
     return parser
 
@@ -139,11 +147,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list:
         if args.target or args.all:
             return _usage("--list takes no target and no --all")
-        return _list(args.json)
+        noise = NoiseCapture()
+        code = _list(args.json, noise)
+        noise.write_to(sys.stderr, args.verbose)
+        return code
     if args.all:
         if args.target:
             return _usage("--all audits every built-in; give no target (or audit one by name without --all)")
-        return _all(args)
+        noise = NoiseCapture()
+        code = _all(args, noise)
+        noise.write_to(sys.stderr, args.verbose)
+        return code
     if not args.target:
         return _usage("the following arguments are required: target (or --list, or --all)")
     if args.markdown:
@@ -154,33 +168,37 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if rope_only_flags(args):
         return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
+    noise = NoiseCapture()
     try:
-        report = audit(
-            args.target,
-            **kind_keywords(args),
-            base=args.base,
-            layout=args.layout,
-            scaling=args.scaling,
-            rotary_dim=args.rotary_dim,
-            max_position=32768 if args.max_position is None else args.max_position,
-            dtypes=args.dtypes or None,
-            direction=args.direction,
-            partial=args.partial,
-            strict=args.strict,
-            framework=args.framework,
-            head_dim=args.head_dim,
-            timeout=args.timeout,
-            budget=args.budget,
-            progress=not args.json and sys.stderr.isatty(),
-            module_cast=args.module_cast,
-        )
+        with noise:
+            report = audit(
+                args.target,
+                **kind_keywords(args),
+                base=args.base,
+                layout=args.layout,
+                scaling=args.scaling,
+                rotary_dim=args.rotary_dim,
+                max_position=32768 if args.max_position is None else args.max_position,
+                dtypes=args.dtypes or None,
+                direction=args.direction,
+                partial=args.partial,
+                strict=args.strict,
+                framework=args.framework,
+                head_dim=args.head_dim,
+                timeout=args.timeout,
+                budget=args.budget,
+                progress=False,  # stderr is captured while the audit runs (see numeric.audit.noise)
+                module_cast=args.module_cast,
+            )
     except AuditError as error:
+        noise.write_to(sys.stderr, args.verbose)
         sys.stderr.write(f"ropecheck audit: error: {error}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("ropecheck audit: interrupted\n")
         return EXIT_USAGE
     except Exception as error:  # never a traceback for the user; the message names the failure
+        noise.write_to(sys.stderr, args.verbose)
         message = " ".join(str(error).split())
         sys.stderr.write(f"ropecheck audit: error: the audit stopped: {type(error).__name__}: {message}\n")
         return EXIT_USAGE
@@ -201,13 +219,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             from numeric.audit.report.terminal import print_summary
 
             print_summary(report)
-    except BrokenPipeError:  # output piped into e.g. `head`
-        sys.stderr.close()
+    except BrokenPipeError:  # output piped into e.g. `head`: the verdict stands
+        _silence_stdout()
+    except SystemExit:  # rich's Console.on_broken_pipe: it pointed stdout at /dev/null and exits 1
+        pass
+    noise.write_to(sys.stderr, args.verbose)
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
-def _list(as_json: bool) -> int:
+def _silence_stdout() -> None:
+    """After the reader closed the pipe: point stdout at /dev/null so the interpreter's final flush is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
+
+
+def _list(as_json: bool, noise: NoiseCapture) -> int:
     """Print the built-in targets: name, library, version (or why not), layout, positions, what is called."""
+    with noise:
+        rows = _list_rows()
+    try:
+        _print_list(rows, as_json)
+    except BrokenPipeError:
+        _silence_stdout()
+    return EXIT_OK
+
+
+def _list_rows() -> list[dict[str, str]]:
+    """The rows of `--list` (importing the libraries to read their versions)."""
     from numeric.audit.adapters import installed_version, is_available, list_adapters
 
     rows = []
@@ -229,11 +272,14 @@ def _list(as_json: bool) -> int:
         )
     from numeric.audit.kinds.conformance import kind_list_rows
 
-    rows += kind_list_rows()
+    return rows + kind_list_rows()
+
+
+def _print_list(rows: list[dict[str, str]], as_json: bool) -> None:
     if as_json:
         json.dump(rows, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
-        return EXIT_OK
+        return
     width = max(len(row["name"]) for row in rows)
     version_width = max(len(str(row["version"])) for row in rows)
     for row in rows:
@@ -241,10 +287,10 @@ def _list(as_json: bool) -> int:
             f"{row['name']:<{width}}  {row['library']:<22}  {row['version']!s:<{version_width}}  "
             f"{row['layout']:<11}  {row['wraps']}\n"
         )
-    return EXIT_OK
+    sys.stdout.flush()
 
 
-def _all(args: argparse.Namespace) -> int:
+def _all(args: argparse.Namespace, noise: NoiseCapture) -> int:
     """`--all`: audit every built-in with its defaults; print the table (text, --json or --markdown)."""
     from numeric.audit.report.conformance import (
         CONFORMANCE_DTYPES,
@@ -276,15 +322,15 @@ def _all(args: argparse.Namespace) -> int:
     max_position = DEFAULT_MAX_POSITION if args.max_position is None else args.max_position
     if max_position < 2:
         return _usage(f"--max-position must be at least 2, got {max_position}")
-    show = (lambda name: sys.stderr.write(f"auditing {name} …\n")) if sys.stderr.isatty() else None
     try:
-        rows = conformance_table(
-            max_position=max_position,
-            dtypes=args.dtypes or CONFORMANCE_DTYPES,
-            module_cast=args.module_cast,
-            timeout=args.timeout,
-            progress=show,
-        )
+        with noise:
+            rows = conformance_table(
+                max_position=max_position,
+                dtypes=args.dtypes or CONFORMANCE_DTYPES,
+                module_cast=args.module_cast,
+                timeout=args.timeout,
+                progress=None,  # stderr is captured while the audits run
+            )
     except (ValueError, KeyboardInterrupt) as error:
         return _usage(str(error) or "interrupted")
     try:
@@ -296,6 +342,6 @@ def _all(args: argparse.Namespace) -> int:
             sys.stdout.write(render_markdown(rows, max_position=max_position))
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stderr.close()
+        _silence_stdout()
     audited = [row for row in rows if row["verdict"] is not None]
     return EXIT_OK if audited and all(row["verdict"] == "pass" for row in audited) else EXIT_FAIL
