@@ -1,4 +1,5 @@
-"""Generated parts of the audit guide (properties, tolerance policy, worked examples) and the conformance table.
+"""Generated parts of the audit guide (properties, tolerance policy, worked examples); the conformance page is
+written by `_conformance_page`.
 
 The property list and the claims each bears on come from `numeric.audit.properties`; the tolerance policy is the
 docstring of `numeric.audit.policy`; the worked examples are real audits of `audit_examples` run at build time.
@@ -6,8 +7,6 @@ docstring of `numeric.audit.policy`; the worked examples are real audits of `aud
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +140,8 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
             f'```python\nreport = audit({name}, base=10000, layout="half", head_dim=128, '
             f"max_position={EXAMPLE_POSITIONS})\n```",
             "",
-            f"Verdict: {verdict_badge('proved' if report.ok else 'refuted')} **{report.verdict}** — layout "
+            # "conforms"/"fails": an audit is evidence about one implementation, not a kernel-checked proof.
+            f"Verdict: {verdict_badge('conforms' if report.ok else 'fails')} **{report.verdict}** — layout "
             f"{escape(report.layout)}, direction {escape(report.direction)}, base {format_number(report.base)} "
             f"({escape(report.base_source)}), audited in {report.seconds:.1f} s.",
             "",
@@ -189,121 +189,6 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
     return "\n".join(parts), plots
 
 
-# ------------------------------------------------------------------------------------------------ conformance
-def _conformance_results(app: Sphinx) -> tuple[list[dict[str, Any]] | None, str]:
-    """Rows of the conformance table (`numeric.audit.report.conformance` shape): from the configured JSON file, or
-    audited during the build when `ROPECHECK_DOCS_RUN_AUDIT=1` (slow: every installed library is audited)."""
-    configured = app.config.ropecheck_conformance_json
-    if configured:
-        payload = json.loads((Path(app.confdir) / configured).read_text(encoding="utf-8"))
-        source = f"read from {literal(Path(configured).name)}"
-    elif os.environ.get("ROPECHECK_DOCS_RUN_AUDIT") == "1":
-        from numeric.audit.report.conformance import write_conformance
-
-        payload = write_conformance(Path(app.outdir).parent / "conformance.json")
-        source = "audited while these docs were built"
-    else:
-        return None, ""
-    if isinstance(payload, dict):
-        for key in ("rows", "reports", "results"):
-            if isinstance(payload.get(key), list):
-                extra = []
-                if payload.get("max_position"):
-                    extra.append(f"positions 0…{int(payload['max_position']) - 1}")
-                if payload.get("dtypes"):
-                    extra.append("dtypes " + ", ".join(payload["dtypes"]))
-                source += f" ({'; '.join(extra)})" if extra else ""
-                payload = payload[key]
-                break
-    if not isinstance(payload, list):
-        raise ValueError("the conformance JSON is neither a list of rows nor {'rows': [...]}")
-    return payload, source
-
-
-def _conformance_row(row: dict[str, Any]) -> list[str]:
-    name = str(row.get("name") or row.get("target") or "?")
-    library = escape(f"{row.get('library', '')} {row.get('version') or ''}".strip()) or "—"
-    verdict = row.get("verdict")
-    status = str(row.get("status") or "")
-    shown = f"**{escape(str(verdict))}**" if verdict in ("pass", "fail") else escape(status or str(verdict))
-    form = escape(
-        f"{row.get('layout', '?')}, {row.get('direction') or '?'}, base {row.get('base')}"
-        + (f", {row['scaling']}" if row.get("scaling") else "")
-    )
-    certified = row.get("certified") or {}
-    context = "; ".join(
-        f"{dtype}: {item if isinstance(item, str) else item.get('largest_position')}"
-        for dtype, item in certified.items()
-    )
-    failures = row.get("failures")
-    if failures is None:  # an AuditReport.to_json() object
-        failures = [finding for finding in row.get("findings", []) if not finding.get("ok")]
-    failing = []
-    for finding in failures:
-        text = literal(finding.get("property", "?")) + (
-            f" ({escape(finding['dtype'])})" if finding.get("dtype") else ""
-        )
-        if finding.get("claims"):
-            text += ": " + ", ".join(claim_ref(claim) for claim in finding["claims"])
-        failing.append(text)
-    return [literal(name), library, shown, form, "; ".join(failing) or "none", escape(context) or "—"]
-
-
-def conformance_page(app: Sphinx) -> str:
-    """The conformance table of real libraries, or the adapters registry with how to generate the table."""
-    from numeric.audit.adapters._registry import installed_version, list_adapters
-
-    specs = list_adapters()
-    parts = [
-        "<!-- Generated by docs/_ext/ropecheck_docs; do not edit. -->",
-        "(conformance)=",
-        "# Conformance of real libraries",
-        "",
-        "`ropecheck audit` certifies the RoPE of each library through a built-in adapter, configured with the "
-        "library's defaults; the {doc}`audit guide </audit-guide>` explains each property and the tolerance "
-        "policy. A failing property names the claims that do not transfer to that implementation.",
-        "",
-    ]
-    results, source = _conformance_results(app)
-    if results is None:
-        parts += [
-            ":::{note}",
-            "**The conformance table is not yet generated.** It comes from `ropecheck audit --all --json`: build "
-            "the docs with `ROPECHECK_CONFORMANCE_JSON=/path/to/that/output.json`, or with "
-            "`ROPECHECK_DOCS_RUN_AUDIT=1` to audit every installed library during the build.",
-            ":::",
-            "",
-        ]
-    else:
-        parts += [f"Results {source}.", ""]
-        header = ["target", "library", "verdict", "layout, direction, base", "failing properties", "certified"]
-        rows = [_conformance_row(row) for row in results]
-        parts += [list_table(header, rows, [14, 12, 8, 18, 28, 20]), ""]
-    rows = [
-        [
-            literal(spec.name),
-            escape(spec.library),
-            escape(installed_version(spec) or "not installed"),
-            escape(spec.layout),
-            escape(spec.scaling_kind or "none"),
-            "yes" if spec.needs_gpu else "no",
-            escape(spec.wraps),
-        ]
-        for spec in specs
-    ]
-    parts += [
-        "## Built-in adapters",
-        "",
-        f"{len(specs)} adapters (from `numeric.audit.adapters`); versions as installed where these docs were built.",
-        "",
-        list_table(
-            ["adapter", "library", "version", "layout", "scaling", "GPU", "wraps"], rows, [14, 12, 8, 8, 8, 5, 45]
-        ),
-        "",
-    ]
-    return "\n".join(parts)
-
-
 def write_audit_pages(app: Sphinx, generated: Path, plots: dict[str, Path]) -> None:
     """Write the audit guide's generated parts and the conformance page under `generated`."""
     _write(generated / "_parts" / "audit_properties.md", properties_part())
@@ -311,4 +196,6 @@ def write_audit_pages(app: Sphinx, generated: Path, plots: dict[str, Path]) -> N
     examples, example_plots = examples_part(generated / "plots")
     plots.update(example_plots)
     _write(generated / "_parts" / "audit_examples.md", examples + "\n")
+    from ._conformance_page import conformance_page
+
     _write(generated / "conformance.md", conformance_page(app))

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from numeric.audit.report.api_limits import apply_api_limits, limits_summary
+
 __all__ = [
     "CONFORMANCE_DTYPES",
     "DEFAULT_DTYPES",
@@ -222,7 +224,9 @@ def conformance_table(
     `scaling`, `module_cast`, `status` ("audited", "not installed", "skipped: needs a GPU" or "error: …"),
     `verdict` ("pass", "fail", "error" or None when not audited), `certified` (dtype → certified positions),
     `failures` (each failing finding's JSON plus `reproduce`, the command line that shows it), `seconds`,
-    `command` (the command that audits the target as the table did).
+    `command` (the command that audits the target as the table did), `api_limits` (failing findings that only
+    show what the library's documented API cannot take, each with `shown`, e.g. "n/a (offset-only API)"; they
+    do not make the verdict fail) and `audit_verdict` (the audit's own verdict).
 
     **Raises:**
 
@@ -247,7 +251,8 @@ def conformance_table(
         from numeric.audit.kinds.conformance import kind_conformance_rows
 
         rows += kind_conformance_rows(max_position=max_position, dtypes=dtypes, timeout=timeout, progress=progress)
-    return rows
+    # A documented API limit (an offset-only positions API) shows as n/a, not as a failure (issue #14).
+    return [apply_api_limits(row) for row in rows]
 
 
 def _cell(text: Any) -> str:
@@ -262,6 +267,7 @@ def _failing_summary(failures: list[dict[str, Any]]) -> str:
         if failure.get("dtype"):
             dtypes.append(failure["dtype"])
     return ", ".join(f"{name} [{', '.join(dtypes)}]" if dtypes else name for name, dtypes in by_property.items())
+
 
 
 def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = None) -> str:
@@ -289,8 +295,8 @@ def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = No
         "",
         "| Target | Library | Version | Layout | Direction | Base | Scaling | "
         + " | ".join(dtypes)
-        + " | Verdict | Failing properties |",
-        "|" + "---|" * (9 + len(dtypes)),
+        + " | Verdict | Failing properties | API limits |",
+        "|" + "---|" * (10 + len(dtypes)),
     ]
     for row in rows:
         audited = row["status"] == "audited"
@@ -306,6 +312,7 @@ def render_markdown(rows: list[dict[str, Any]], *, max_position: int | None = No
             *(row["certified"].get(dtype, "—") for dtype in dtypes),
             f"**{verdict}**" if verdict == "fail" else verdict,
             _failing_summary(row["failures"]) or "—",
+            limits_summary(row.get("api_limits") or []) or "—",
         ]
         lines.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
     failing = [row for row in rows if row["failures"] or row["status"].startswith("error")]
