@@ -144,3 +144,20 @@ def test_xfails_file_marks_known_deviations_strictly(tmp_path: Path) -> None:
     assert clean.returncode == 0 and "2 xfailed" in clean.stdout, clean.stdout
     missing = _run_pytest(tmp_path, "--rope-impl", target, "--rope-xfails", str(tmp_path / "absent.txt"))
     assert missing.returncode == 4 and "--rope-xfails" in missing.stderr
+
+
+def test_per_dtype_items_match_the_findings_the_audit_makes() -> None:
+    # The plugin names items before the audit runs; this keeps its per-dtype list true to the properties.
+    from numeric.audit import audit
+    from numeric.audit.pytest_plugin import _PER_DTYPE
+
+    report = audit(
+        "tests.audit_corpus.numpy_impls:rope_half", base=10000, max_position=256, head_dim=16,
+        dtypes="float32,float16",
+    )
+    dtypes_of: dict[str, set[str | None]] = {}
+    for finding in report.findings:
+        dtypes_of.setdefault(finding.property, set()).add(finding.dtype)
+    for prop, seen in dtypes_of.items():
+        expected = {"float32", "float16"} if prop in _PER_DTYPE["rope"] else {None}
+        assert seen == expected, (prop, seen)
