@@ -83,3 +83,27 @@ def test_a_closed_pipe_keeps_the_verdict(as_json: bool) -> None:
     assert code == 1 and "Traceback" not in error, error
     code, error = _closed_pipe("audit", "--list")
     assert code == 0 and "Traceback" not in error, error
+
+
+def test_a_terminal_sees_a_status_line_that_is_erased() -> None:
+    import pty
+
+    leader, follower = pty.openpty()
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-c", "import sys; from numeric._cli import main; sys.exit(main())",
+               "audit", "tests.audit_corpus.numpy_impls:rope_half", "--base", "10000", *SMALL]
+    process = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=follower, timeout=300)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(leader)
+    assert process.returncode == 0 and process.stdout.startswith(b"PASS:")
+    assert seen.startswith(b"auditing tests.audit_corpus.numpy_impls:rope_half") and b"\r\x1b[K" in seen, seen
+    assert b"\r\x1b[K" not in process.stdout  # the report itself stays plain

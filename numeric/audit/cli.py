@@ -7,7 +7,10 @@ command that reproduces it.
 
 Exit codes: 0 the target conforms, 1 a property fails, 2 bad usage or a target that cannot be loaded, called,
 or that hangs (one line on stderr, no traceback). `--json` prints one object (the `AuditReport.to_json()`
-schema) and nothing else on stdout; progress is shown on a terminal's stderr only, never with `--json`.
+schema) and nothing else on stdout. While the audit runs, what libraries print (C extensions, Python warnings,
+`logging`) is captured (`numeric.audit.noise`) and summarised after the report in one stderr line (`--verbose`
+prints it all); a terminal's stderr shows a status line meanwhile. A reader that closes the pipe (`| head`) does
+not change the exit code.
 """
 
 from __future__ import annotations
@@ -154,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.all:
         if args.target:
             return _usage("--all audits every built-in; give no target (or audit one by name without --all)")
-        noise = NoiseCapture()
+        noise = NoiseCapture(status="auditing every installed built-in …")
         code = _all(args, noise)
         noise.write_to(sys.stderr, args.verbose)
         return code
@@ -168,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if rope_only_flags(args):
         return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
-    noise = NoiseCapture()
+    noise = NoiseCapture(status=None if args.json else f"auditing {args.target} …")
     try:
         with noise:
             report = audit(

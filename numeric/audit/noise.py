@@ -29,13 +29,17 @@ class NoiseCapture:
     **Arguments:**
 
     - `enabled`: False makes it a no-op (nothing captured, nothing summarised).
+    - `status`: a line shown on a terminal's stderr while the capture is active (it replaces the progress bar,
+      which would be captured too) and erased after; nothing when stderr is not a terminal.
 
     After the `with` block, `messages` lists the captured messages (one per non-blank output line and one per
     warning), in order of kind: output first, then warnings.
     """
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, status: str | None = None) -> None:
         self.enabled = enabled
+        self.status = status
+        self._status_shown = False
         self.messages: list[str] = []
         self._file: IO[bytes] | None = None
         self._saved: dict[int, int] = {}
@@ -47,6 +51,9 @@ class NoiseCapture:
         if not self.enabled:
             return self
         _flush()
+        if self.status and os.isatty(2):
+            os.write(2, self.status.encode("utf-8", errors="replace"))
+            self._status_shown = True
         self._file = tempfile.TemporaryFile()
         for fd in (1, 2):
             self._saved[fd] = os.dup(fd)
@@ -71,6 +78,9 @@ class NoiseCapture:
             os.dup2(saved, fd)
             os.close(saved)
         self._saved.clear()
+        if self._status_shown:
+            os.write(2, b"\r\x1b[K")  # erase the status line
+            self._status_shown = False
         self._file.seek(0)
         text = self._file.read().decode("utf-8", errors="replace")
         self._file.close()
