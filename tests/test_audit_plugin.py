@@ -161,3 +161,13 @@ def test_per_dtype_items_match_the_findings_the_audit_makes() -> None:
     for prop, seen in dtypes_of.items():
         expected = {"float32", "float16"} if prop in _PER_DTYPE["rope"] else {None}
         assert seen == expected, (prop, seen)
+
+
+def test_a_printed_node_id_reruns_that_item(tmp_path: Path) -> None:
+    target = "tests.audit_corpus.numpy_impls:bug_clockwise"
+    node = f"ropecheck::{target}"
+    result = _run_pytest(tmp_path, "--rope-impl", target, f"{node}::direction", f"{node}::norm")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"FAILED ropecheck::{target}::direction" in result.stdout
+    assert f"PASSED ropecheck::{target}::norm[float32]" in result.stdout
+    assert "1 failed, 1 passed, 9 deselected" in result.stdout and "test_own_project" not in result.stdout

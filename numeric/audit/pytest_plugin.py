@@ -15,7 +15,8 @@ with the meaning of the `ropecheck audit` options; `--rope-kind sinusoidal|bias|
 target with `--rope-frequencies`, `--rope-offset`, `--rope-scheme`, `--rope-clip`. Unlike the command line, the
 plugin is strict by default: an undeclared base fails (`--rope-no-strict` makes it a note). `--rope-xfails FILE`
 names known deviations, one node ID or `property[dtype]` per line (`#` comments): a listed item that fails is
-xfail, one that passes is an XPASS(strict) failure, as array-api-tests does.
+xfail, one that passes is an XPASS(strict) failure, as array-api-tests does. A node ID as printed
+(`pytest ropecheck::TARGET::direction`) reruns that item (with `[dtype]` omitted: every dtype of it).
 """
 
 from __future__ import annotations
@@ -127,9 +128,22 @@ def pytest_configure(config: pytest.Config) -> None:
     if budget is not None and not budget > 0:
         raise pytest.UsageError(f"--rope-budget must be positive, got {budget}")
     config.stash[_XFAILS] = _read_xfails(config)
+    # `pytest ropecheck::TARGET::direction` (the node ID pytest prints) reruns that item: pytest would look for
+    # a file of that name, so such arguments are taken out of the paths and select among the target's items.
+    selected = [arg for arg in config.args if arg.startswith("ropecheck::")]
+    config.args[:] = [arg for arg in config.args if not arg.startswith("ropecheck::")]
+    config.stash[_SELECTED] = tuple(selected)
 
 
 _XFAILS = pytest.StashKey[frozenset[str]]()
+_SELECTED = pytest.StashKey[tuple[str, ...]]()
+
+
+def _is_selected(nodeid: str, selected: tuple[str, ...]) -> bool:
+    """Whether an item is named by one of the `ropecheck::…` arguments (itself, its property, or its target)."""
+    return not selected or any(
+        nodeid == arg or nodeid.startswith(arg + "[") or nodeid.startswith(arg + "::") for arg in selected
+    )
 
 
 def _read_xfails(config: pytest.Config) -> frozenset[str]:
@@ -300,8 +314,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if report.failed:
         return
     xfails = config.stash.get(_XFAILS, frozenset())
+    selected = config.stash.get(_SELECTED, ())
+    unselected = [item for item in report.result if not _is_selected(item.nodeid, selected)]
+    if unselected:
+        config.hook.pytest_deselected(items=unselected)
     for item in report.result:
-        if isinstance(item, RopePropertyItem):
+        if isinstance(item, RopePropertyItem) and _is_selected(item.nodeid, selected):
             if item.nodeid in xfails or item.name in xfails:
                 item.add_marker(pytest.mark.xfail(strict=True, reason="a known deviation listed in the xfails file"))
             items.append(item)
