@@ -93,6 +93,11 @@ def test_a_bad_target_is_one_usage_error(tmp_path: Path) -> None:
         assert "FAILED" not in result.stdout and "passed" not in result.stdout
     budget = _run_pytest(tmp_path, "--rope-impl", "tests.audit_corpus.numpy_impls:rope_half", "--rope-budget", "-1")
     assert budget.returncode == 4 and "--rope-budget must be positive" in budget.stderr
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nrope_impl = tests.audit_corpus.numpy_impls:rope_half\nrope_timeout = soon\n", encoding="utf-8"
+    )
+    typed = _run_pytest(tmp_path)
+    assert typed.returncode == 4 and "rope_timeout = 'soon' is not a valid float" in typed.stderr
 
 
 def test_settings_from_pyproject_and_the_command_line_wins(tmp_path: Path) -> None:

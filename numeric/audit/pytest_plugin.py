@@ -124,6 +124,8 @@ def pytest_configure(config: pytest.Config) -> None:
         load_target(target)
     except AuditError as error:
         raise pytest.UsageError(f"--rope-impl {target}: {error}") from None
+    for name in _OPTIONS:  # an ini value of the wrong type is a usage error now, not in a later hook
+        rope_option(config, name)
     budget = rope_option(config, "budget")
     if budget is not None and not budget > 0:
         raise pytest.UsageError(f"--rope-budget must be positive, got {budget}")
