@@ -33,8 +33,41 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def _build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ropecheck", description="Verify claims about positional encodings; audit RoPE code.")
+# Exit codes per command, as the table in `ropecheck --help` and the README state them.
+EXIT_CODES = {
+    "claims": "0 every claim decided · 1 some claim unknown · 2 bad usage",
+    "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
+    "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
+}
+
+
+def commands_table() -> str:
+    """The command table of `ropecheck --help` (and, verbatim, of the README): each command's usage line as
+    argparse prints it, what it does, and its exit codes.
+
+    **Returns:** a Markdown table, one row per command.
+    """
+    from .audit.cli import build_parser as build_audit_parser
+
+    parser = _build_parser(with_epilog=False)
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {choice.dest: choice.help for choice in subparsers._choices_actions}
+    parsers = {name: sub for name, sub in subparsers.choices.items()}
+    parsers["audit"] = build_audit_parser()
+    rows = ["| command | what it does | exit codes |", "|---|---|---|"]
+    for name in ("claims", "prove", "audit"):
+        usage = " ".join(parsers[name].format_usage().split())
+        usage = usage.removeprefix("usage: ").replace(" [-h]", "").replace("|", "\\|")
+        rows.append(f"| `{usage}` | {helps[name]} | {EXIT_CODES[name]} |")
+    return "\n".join(rows)
+
+
+def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="ropecheck",
+        description="Verify claims about positional encodings; audit RoPE code.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"ropecheck {_version()}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -63,7 +96,13 @@ def _build_parser() -> argparse.ArgumentParser:
 
     add_prove_parser(commands)
 
-    commands.add_parser("audit", help="certify a RoPE implementation (see 'ropecheck audit --help')", add_help=False)
+    commands.add_parser(
+        "audit",
+        help="certify an implementation: RoPE, sinusoidal table, position bias or scores (see 'audit --help')",
+        add_help=False,
+    )
+    if with_epilog:
+        parser.epilog = "commands:\n\n" + commands_table()
     return parser
 
 
