@@ -704,6 +704,40 @@ Proof.
   nra.
 Qed.
 
+(* -d/2 <= S(D) <= d/2: every term is a cosine. *)
+Lemma distance_score_ge h D : - INR h <= distance_score h D.
+Proof.
+  unfold distance_score; rewrite <- (sum_const_1 h), <- sum_opp; apply sum_le; intros i _.
+  pose proof (COS_bound (rope_spectrum 10000 h i * INR D)); lra.
+Qed.
+
+(* SPE-DOT-AVERAGES-OUT, literal reading "the score averages out to 0 at long
+   distances" as: the score S(D) = <PE(p), PE(p + D)> itself tends to 0 as the
+   distance D grows.  It does not, for every even d >= 2: were |S(D)| < 1/2
+   from some M on, sum_{D < M+K} S^2 <= M (d/2)^2 + K/4, against the lower
+   bound (d/2)(M + K)/2 - C of distance_score_sq_sum_lower. *)
+Theorem spe_dot_averages_out_literal_negation : forall h : nat, (1 <= h)%nat ->
+  ~ Un_cv (distance_score h) 0.
+Proof.
+  intros h Hh Hcv.
+  destruct (Hcv (1 / 2) ltac:(lra)) as [M HM].
+  destruct (distance_score_sq_sum_lower h) as [C HC].
+  assert (Hh1 : 1 <= INR h) by (apply (le_INR 1); lia).
+  destruct (nat_unbounded (4 * (INR M * (INR h * INR h) + C))) as [K HK].
+  specialize (HC (M + K)%nat); rewrite sum_shift, plus_INR in HC.
+  assert (H1 : sum M (fun D => distance_score h D * distance_score h D) <= (INR h * INR h) * INR M).
+  { rewrite <- sum_const; apply sum_le; intros D _.
+    pose proof (distance_score_ge h D); pose proof (distance_score_le h D); nra. }
+  assert (H2 : sum K (fun i => distance_score h (M + i)%nat * distance_score h (M + i)%nat) <= / 4 * INR K).
+  { rewrite <- sum_const; apply sum_le; intros i _.
+    specialize (HM (M + i)%nat ltac:(lia)); unfold R_dist in HM; rewrite Rminus_0_r in HM.
+    apply Rabs_def2 in HM; nra. }
+  pose proof (pos_INR M); pose proof (pos_INR K).
+  assert (INR K <= INR h * INR K) by nra.
+  assert (0 <= INR h * INR M) by nra.
+  lra.
+Qed.
+
 Example spe_dot_nonmonotone_instance_d128 : exists D1 D2 : nat, (D1 < D2)%nat /\
   dot 128 (spe 64 0) (spe 64 (0 + INR D1)) < dot 128 (spe 64 0) (spe 64 (0 + INR D2)).
 Proof. exact (spe_dot_nonmonotone 64 0 ltac:(lia)). Qed.
