@@ -216,11 +216,8 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
     parts += ["## Verdict", "", f"{verdict_badge(verdict)}{_kernel_badge(claim)}: {reason}.", ""]
     if claim.get("literal"):
         literal_reading = claim["literal"]
-        parts += [
-            f"Literal reading: {rich_text(literal_reading.get('reading', ''))} — "
-            f"{verdict_badge(literal_reading.get('verdict', 'unknown'))}.",
-            "",
-        ]
+        words = rich_text(literal_reading.get("reading", "")) or "as stated in Coq (the `literal` theorem below)"
+        parts += [f"Literal reading: {words} — {verdict_badge(literal_reading.get('verdict', 'unknown'))}.", ""]
     parts += _kernel_section(claim)
     parts += [
         "## Engine certificate",
