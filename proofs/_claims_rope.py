@@ -155,8 +155,6 @@ CLAIMS = [
         "holds for every d. (For complex ⟨q, k⟩ it would fail — the kernel proves that too, "
         "rope_real_part_cos_only_complex_negation.) The seeds' real error is the model f(x, ℓ) = x·e^{iℓθ} on a "
         "real vector, which ROPE-KV-COS-ONLY refutes.",
-        literal="Read with the complex model f(x, ℓ) = x·e^{iℓθ} that the same passage uses, ⟨q, k⟩ is complex "
-        "and the equation fails (⟨q, k⟩ = −i at m = n); the real part is Re⟨q,k⟩cos φ − Im⟨q,k⟩sin φ.",
     ),
     Claim(
         id="ROPE-KV-COS-ONLY",

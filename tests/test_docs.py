@@ -62,6 +62,9 @@ def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: Doc
         text = _text(page)
         assert claim.id in text
         assert claim.verdict.split()[0] in text
+        assert "Kernel (Coq)" in text and "Engine certificate" in text
+        if claim.verdict in ("proved", "refuted"):
+            assert "kernel-checked (Coq" in text and "Print Assumptions" in text
         for source in claim.sources:
             assert source.document in text, f"{claim.id}: source {source.document} not named"
         assert "Numeric evidence" in text

@@ -9,7 +9,6 @@ From Coq Require Import Reals Lra.
 Set Warnings "-notation-overridden".
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq fintype bigop.
 Set Warnings "notation-overridden".
-From Interval Require Import Tactic.
 From Ropecheck Require Defs.
 
 Set Implicit Arguments.
@@ -399,7 +398,22 @@ have smE a b : softmax (scale (/ sqrt (INR 2)) (scores E (unit_matrix 2) (unit_m
 under eq_bigr => l _ do rewrite smE unitV.
 under [X in _ = X]eq_bigr => l _ do rewrite smE unitV.
 rewrite /softmax !big_ord_recr !big_ord0 /E /sinusoidal_pe /= first_frequency_d2.
-apply: Rlt_not_eq; interval.
+(* The two rows differ by (e^s - e^{s cos 1}) sin 1 / Z with s > 0, cos 1 < 1, sin 1 > 0. *)
+rewrite Rmult_0_l Rmult_1_r sin_0 cos_0.
+have P : sin 1 * sin 1 + cos 1 * cos 1 = 1 by have := sin2_cos2 1; rewrite /Rsqr; lra.
+rewrite ?Rmult_0_l ?Rmult_0_r ?Rmult_1_l ?Rmult_1_r ?Rplus_0_l ?Rplus_0_r P.
+set s := / sqrt (1 + 1).
+have s_pos : 0 < s by apply: Rinv_0_lt_compat; apply: sqrt_lt_R0; lra.
+have sin1 : 0 < sin 1 by apply: sin_gt_0; [lra | have := PI2_3_2; lra].
+have cos1 : cos 1 < 1.
+  have [_ U] := pre_cos_bound 1 0 ltac:(lra) ltac:(lra).
+  by move: U; rewrite /cos_approx /cos_term /=; lra.
+have lt : exp (s * cos 1) < exp (s * 1) by apply: exp_increasing; nra.
+rewrite (Rplus_comm (exp (s * cos 1))) /Rdiv => same.
+have Hq : 0 < / (exp (s * 1) + exp (s * cos 1)).
+  by apply: Rinv_0_lt_compat; have := exp_pos (s * 1); have := exp_pos (s * cos 1); lra.
+have := Rmult_lt_0_compat _ _ Hq sin1.
+nra.
 Qed.
 
 (* Row i of a matrix as a vector of Defs.v (coordinates past the width are 0). *)
@@ -525,7 +539,26 @@ rewrite /softmax !big_ord_recr !big_ord0 !rope_dot_one_pair /theta first_frequen
 rewrite !big_ord_recr !big_ord0 /two_axes /unit_matrix /perm_matrix /= /s.
 rewrite (_ : INR (2 * 1) = 2); last by rewrite /=; lra.
 rewrite !Rmult_0_l cos_0 sin_0 !Rmult_1_r !Rplus_0_l !Rplus_0_r !Rmult_0_l !Rmult_1_l !Rmult_0_r.
-apply: Rgt_not_eq; interval.
+do 2 rewrite ?Rminus_0_r ?Rminus_0_l ?Rmult_0_l ?Rmult_0_r ?Rplus_0_l ?Rplus_0_r ?Rmult_1_l ?Rmult_1_r.
+have P : - sin 1 * - sin 1 + cos 1 * cos 1 = 1 by have := sin2_cos2 1; rewrite /Rsqr; lra.
+rewrite P.
+set r := / sqrt 2.
+have r_pos : 0 < r by apply: Rinv_0_lt_compat; apply: sqrt_lt_R0; lra.
+have sin1 : 0 < sin 1 by apply: sin_gt_0; [lra | have := PI2_3_2; lra].
+rewrite ?Rmult_1_r.
+set x1 := exp (r * sin 1); set x2 := exp (r * - sin 1); set a := exp r.
+have x1x2 : x2 < x1 by apply: exp_increasing; nra.
+have x2_pos : 0 < x2 by apply: exp_pos.
+have a_pos : 0 < a by apply: exp_pos.
+(* x/(x + a) is increasing in x and e^{r sin 1} > e^{-r sin 1}. *)
+move=> same.
+have cross : x1 * (x2 + a) = x2 * (a + x1).
+  have H := f_equal (fun v => v * ((a + x1) * (x2 + a))) same.
+  rewrite /= in H.
+  rewrite (_ : x1 / (a + x1) * ((a + x1) * (x2 + a)) = x1 * (x2 + a)) in H; last by field; lra.
+  rewrite (_ : x2 / (x2 + a) * ((a + x1) * (x2 + a)) = x2 * (a + x1)) in H; last by field; lra.
+  exact: H.
+nra.
 Qed.
 
 (* ATT-PE-BREAKS-EQUIVARIANCE (000, 001: "to break the permutation

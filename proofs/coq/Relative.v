@@ -69,6 +69,29 @@ Proof.
   - unfold sequence_bias_score, bias_score; rewrite !shift_sequence_at, offset_shift; reflexivity.
 Qed.
 
+(* The seed's own equation e_{i+delta, j+delta} = e_ij read literally: the
+   queries and keys Q_{i+delta}, K_{j+delta} are taken from ONE fixed sequence
+   X (not from the shifted sequence).  Then the shifted score compares other
+   tokens and the equation fails: d = 1, W_Q = W_K = all-ones, R^K = 0,
+   X(0) = 1, X(t) = 0 otherwise, i = j = 0, delta = 1 (score 1 vs 0).  The
+   verdict above is the reading "the same tokens moved together". *)
+Lemma dot_dim1 x y : dot 1 x y = x 0%nat * y 0%nat.
+Proof. unfold dot; rewrite sum_S, sum_0; ring. Qed.
+
+Theorem rpe_shift_invariance_literal_negation :
+  ~ (forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+       sequence_shaw_score d K RK WQ WK X (i + delta) (j + delta) = sequence_shaw_score d K RK WQ WK X i j).
+Proof.
+  intros H.
+  pose (ones := (fun _ _ => 1) : mat).
+  set (X := fun (t : Z) => if Z.eqb t 0%Z then (fun _ : nat => 1) else (fun _ : nat => 0)).
+  specialize (H 1%nat 0%Z (fun _ _ => 0) ones ones X 0%Z 0%Z 1%Z).
+  unfold sequence_shaw_score, shaw_score, mat_vec in H.
+  rewrite !dot_dim1 in H; unfold X, ones in H; simpl in H.
+  rewrite !sum_S, !sum_0, sqrt_1 in H.
+  lra.
+Qed.
+
 Example rpe_shift_invariance_instance_d4 : forall (RK : Z -> vec) (q k : vec),
   shaw_score 4 2 RK q k 10 3 = shaw_score 4 2 RK q k 0 (-7).
 Proof.

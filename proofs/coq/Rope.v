@@ -146,6 +146,49 @@ Proof. reflexivity. Qed.
 Lemma Cmult_pair a b z : Cmult (a, b) z = (a * fst z - b * snd z, a * snd z + b * fst z).
 Proof. reflexivity. Qed.
 
+(** ** Counterexamples at the RoPE spectrum (base 10000, integer positions) *)
+
+(* theta_0 = 10000^0 = 1 for every d: the first pair of the RoFormer spectrum
+   turns at unit speed, so the refutations below evaluate sin 1 and cos 2. *)
+Lemma rope_spectrum_first h : rope_spectrum 10000 h 0 = 1.
+Proof.
+  unfold rope_spectrum, rope_frequency.
+  replace (- (2 * INR 0) / INR (2 * h)) with 0 by (simpl; unfold Rdiv; ring).
+  apply Rpower_O; lra.
+Qed.
+
+(* The scores of e_0 against e_1 and against e_0, every even d >= 2, every theta. *)
+Lemma rope_score_e0_e1 theta h m n : (1 <= h)%nat ->
+  dot (2 * h) (rope theta h m (basis 0)) (rope theta h n (basis 1)) = sin ((m - n) * theta 0%nat).
+Proof.
+  intros Hh; rewrite rope_dot_relative, dot_basis_l by lia.
+  pose proof (rope_even theta h (n - m) (basis 1) 0 Hh) as E; simpl Nat.mul in E; rewrite E.
+  unfold rot, basis; cbn [fst snd Nat.eqb].
+  replace ((n - m) * theta 0%nat) with (- ((m - n) * theta 0%nat)) by ring; rewrite sin_neg; ring.
+Qed.
+
+Lemma rope_score_e0_e0 theta h m n : (1 <= h)%nat ->
+  dot (2 * h) (rope theta h m (basis 0)) (rope theta h n (basis 0)) = cos ((m - n) * theta 0%nat).
+Proof.
+  intros Hh; rewrite rope_dot_relative, dot_basis_l by lia.
+  pose proof (rope_even theta h (n - m) (basis 0) 0 Hh) as E; simpl Nat.mul in E; rewrite E.
+  unfold rot, basis; cbn [fst snd Nat.eqb].
+  replace ((n - m) * theta 0%nat) with (- ((m - n) * theta 0%nat)) by ring; rewrite cos_neg; ring.
+Qed.
+
+Lemma sin_1_positive : 0 < sin 1.
+Proof. apply sin_gt_0; [lra|]. pose proof PI2_3_2; lra. Qed.
+
+(* cos 2 = 2 cos^2 1 - 1 < 0, from the standard library's Taylor bounds
+   1/2 <= cos 1 <= 13/24 (no floating-point checker). *)
+Lemma cos_2_negative : cos 2 < 0.
+Proof.
+  destruct (pre_cos_bound 1 0) as [L U]; [pose proof PI2_1; lra|pose proof PI2_1; lra|].
+  unfold cos_approx, cos_term in L, U; simpl in L, U.
+  pose proof (cos_2a_cos 1) as D; replace (2 * 1) with 2 in D by ring.
+  rewrite D; nra.
+Qed.
+
 (** ** ROPE-COMPLEX-INNER-PRODUCT *)
 
 (* Reading: <.,.> is the Hermitian product sum_j z_j conj(w_j); q, k in C^d
@@ -172,10 +215,11 @@ Theorem rope_real_part_cos_only :
     Re (Cmult (RtoC (dot d q k)) (cis ((m - n) * theta))) = dot d q k * cos ((m - n) * theta).
 Proof. intros; unfold Re, Cmult, RtoC, cis; cbn [fst snd]; ring. Qed.
 
-(* Extra, role 'literal': the complex reading (the Python ledger's former
-   one, <q, k> = q conj(k) for complex q, k).  Read as an equation of complex
-   numbers it fails, with <q, k> = -i at m = n. *)
-Theorem rope_real_part_cos_only_literal_negation :
+(* An alternative reading, NOT the literal one (the seeds declare q, k in R^d,
+   so the real reading above is the literal reading): <q, k> = q conj(k) for
+   complex q, k.  Named outside the claim's naming scheme (no role) on purpose.
+   Read as an equation of complex numbers it fails, with <q, k> = -i at m = n. *)
+Theorem rope_real_part_cos_only_complex_negation :
   ~ (forall (z w : C) (m n theta : R),
         RtoC (Re (Cmult (Cmult z (Cconj w)) (cis ((m - n) * theta))))
         = Cmult (Cmult z (Cconj w)) (RtoC (cos ((m - n) * theta)))).
@@ -187,26 +231,28 @@ Proof.
 Qed.
 
 (* The complex reading corrected: the imaginary part of <q, k> brings a sine
-   term. *)
-Theorem rope_real_part_cos_only_literal_correction :
+   term (also outside the naming scheme). *)
+Theorem rope_real_part_cos_only_complex_correction :
   forall (z : C) (phi : R), Re (Cmult z (cis phi)) = Re z * cos phi - Im z * sin phi.
 Proof. intros; unfold Re, Im, Cmult, cis; cbn [fst snd]; ring. Qed.
 
 (** ** ROPE-KV-COS-ONLY *)
 
 (* Reading: q, k in R^d (seeds 000/001), R_m the RoPE rotation with the one
-   angle theta the seeds write (constant frequency), every even d. *)
-Theorem rope_kv_cos_only_negation :
-  ~ (forall (h : nat) (q k : vec) (m n theta : R),
-        dot (2 * h) (rope (fun _ => theta) h m q) (rope (fun _ => theta) h n k)
-        = dot (2 * h) q k * cos ((m - n) * theta)).
+   angle theta the seeds write (constant frequency), integer positions m, n.
+   It fails for every even d >= 2, already at theta = theta_0 = 1, the first
+   frequency of the RoPE spectrum: q = e_0, k = e_1, m = 1, n = 0 give the
+   score sin 1 against <q, k> cos 1 = 0. *)
+Theorem rope_kv_cos_only_negation : forall h : nat, (1 <= h)%nat ->
+  ~ (forall (q k : vec) (m n : nat) (theta : R),
+        dot (2 * h) (rope (fun _ => theta) h (INR m) q) (rope (fun _ => theta) h (INR n) k)
+        = dot (2 * h) q k * cos ((INR m - INR n) * theta)).
 Proof.
-  intros H; specialize (H 1%nat (vec2 1 0) (vec2 0 1) 1 0 (PI / 2)).
-  simpl Nat.mul in H; rewrite !dot_2, !rope_h1_0, !rope_h1_1 in H; simpl in H.
-  replace (0 * (PI / 2)) with 0 in H by ring.
-  replace ((1 - 0) * (PI / 2)) with (PI / 2) in H by ring.
-  replace (1 * (PI / 2)) with (PI / 2) in H by ring.
-  rewrite cos_0, sin_0, cos_PI2, sin_PI2 in H; lra.
+  intros h Hh H; specialize (H (basis 0) (basis 1) 1%nat 0%nat (rope_spectrum 10000 h 0)).
+  rewrite rope_score_e0_e1, dot_basis_l in H by lia; cbv beta in H.
+  rewrite rope_spectrum_first in H; unfold basis in H; cbn [Nat.eqb] in H.
+  replace ((INR 1 - INR 0) * 1) with 1 in H by (simpl; ring).
+  pose proof sin_1_positive; lra.
 Qed.
 
 (* Correction: the rotation mixes the two coordinates of each pair and adds a
@@ -374,19 +420,23 @@ Qed.
 (* Reading: as 003 defines RoPE (counter-clockwise), (q_{i,1}, q_{i,2}) the
    two coordinates of pair i; the universal statement over every even d,
    every pair, every position and frequency. *)
-Theorem rope_score_sine_term_003_negation :
-  ~ (forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R) (i : nat),
-        (i < h)%nat ->
-        pair_score theta h m n q k i
-        = dot_pair q k i * cos ((n - m) * theta i) + cross_pair q k i * sin ((n - m) * theta i)).
+(* It fails for every even d >= 2 at the RoPE spectrum (base 10000) and
+   integer positions: pair 0, q = e_0, k = e_1, m = 0, n = 1 give -sin 1 on
+   the left and sin 1 on the right. *)
+Theorem rope_score_sine_term_003_negation : forall h : nat, (1 <= h)%nat ->
+  ~ (forall (q k : vec) (m n i : nat), (i < h)%nat ->
+        pair_score (rope_spectrum 10000 h) h (INR m) (INR n) q k i
+        = dot_pair q k i * cos ((INR n - INR m) * rope_spectrum 10000 h i)
+          + cross_pair q k i * sin ((INR n - INR m) * rope_spectrum 10000 h i)).
 Proof.
-  intros H; specialize (H 1%nat (fun _ => PI / 2) (vec2 1 0) (vec2 0 1) 0 1 0%nat ltac:(lia)).
-  unfold pair_score, dot_pair, cross_pair in H; simpl Nat.mul in H.
-  rewrite !rope_h1_0, !rope_h1_1 in H; simpl in H.
-  replace (0 * (PI / 2)) with 0 in H by ring.
-  replace ((1 - 0) * (PI / 2)) with (PI / 2) in H by ring.
-  replace (1 * (PI / 2)) with (PI / 2) in H by ring.
-  rewrite cos_0, sin_0, cos_PI2, sin_PI2 in H; lra.
+  intros h Hh H; specialize (H (basis 0) (basis 1) 0%nat 1%nat 0%nat ltac:(lia)).
+  rewrite pair_score_relative in H by lia.
+  pose proof (rope_even (rope_spectrum 10000 h) h (INR 1 - INR 0) (basis 1) 0 ltac:(lia)) as E0.
+  pose proof (rope_odd (rope_spectrum 10000 h) h (INR 1 - INR 0) (basis 1) 0 ltac:(lia)) as E1.
+  rewrite E0, E1 in H; rewrite rope_spectrum_first in H.
+  unfold rot, dot_pair, cross_pair, basis in H; cbn [fst snd Nat.mul Nat.add Nat.eqb] in H.
+  replace ((INR 1 - INR 0) * 1) with 1 in H by (simpl; ring).
+  pose proof sin_1_positive; lra.
 Qed.
 
 (* Correction: the sine term carries the opposite cross product. *)
@@ -480,19 +530,21 @@ Qed.
 
 (* "When m = n, we get the full attention strength and conversely as |m - n|
    increases cos oscillates."  Strong reading, in the domain the seeds declare
-   (q, k in R^d, R_m the RoPE rotation): for every q, k the score at m = n is
-   the largest over positions, <R_m q, R_n k> <= <R_n q, R_n k>.  It fails:
-   for q = e_0, k = e_1 the score is 0 at m = n and 1 at an offset. *)
-Theorem rope_full_strength_at_zero_negation :
-  ~ (forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
-        dot (2 * h) (rope theta h m q) (rope theta h n k)
-        <= dot (2 * h) (rope theta h n q) (rope theta h n k)).
+   (q, k in R^d, R_m the RoPE rotation with the RoFormer spectrum, base
+   10000, integer positions): for every q, k the score at m = n is the
+   largest over positions, <R_m q, R_n k> <= <R_n q, R_n k>.  It fails for
+   every even d >= 2: for q = e_0, k = e_1 the score is 0 at m = n = 0 and
+   sin 1 > 0 at m = 1, n = 0 (theta_0 = 1). *)
+Theorem rope_full_strength_at_zero_negation : forall h : nat, (1 <= h)%nat ->
+  ~ (forall (q k : vec) (m n : nat),
+        dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) q) (rope (rope_spectrum 10000 h) h (INR n) k)
+        <= dot (2 * h) (rope (rope_spectrum 10000 h) h (INR n) q) (rope (rope_spectrum 10000 h) h (INR n) k)).
 Proof.
-  intros H; specialize (H 1%nat (fun _ => PI / 2) (vec2 1 0) (vec2 0 1) 1 0).
-  simpl Nat.mul in H; rewrite !dot_2, !rope_h1_0, !rope_h1_1 in H; simpl in H.
-  replace (0 * (PI / 2)) with 0 in H by ring.
-  replace (1 * (PI / 2)) with (PI / 2) in H by ring.
-  rewrite cos_0, sin_0, cos_PI2, sin_PI2 in H; lra.
+  intros h Hh H; specialize (H (basis 0) (basis 1) 1%nat 0%nat).
+  rewrite !rope_score_e0_e1, rope_spectrum_first in H by exact Hh.
+  replace ((INR 1 - INR 0) * 1) with 1 in H by (simpl; ring).
+  replace ((INR 0 - INR 0) * 1) with 0 in H by ring; rewrite sin_0 in H.
+  pose proof sin_1_positive; lra.
 Qed.
 
 (* Literal reading, inside the seeds' own score model <q, k> cos((m - n) theta):
@@ -541,20 +593,21 @@ Qed.
    rotating the (nonnegative) Performer features of query and key keeps every
    linear-attention weight phi(q)^T phi(k) nonnegative, so the normaliser
    stays positive and RoPE drops in 'seamlessly'.  It fails although the
-   rotation preserves norms: nonnegative features rotated by pi apart have a
-   negative product.  (RoFormer Eq. (19) keeps the denominator unrotated for
-   this reason.) *)
-Theorem rope_linear_attention_004_negation :
-  ~ (forall (h : nat) (theta : nat -> R) (m n : R) (u v : vec),
+   rotation preserves norms, for every even d >= 2 at the RoFormer spectrum
+   (base 10000) and integer positions: the nonnegative features u = v = e_0
+   at positions 2 and 0 have the product cos 2 < 0.  (RoFormer Eq. (19) keeps
+   the denominator unrotated for this reason.) *)
+Theorem rope_linear_attention_004_negation : forall h : nat, (1 <= h)%nat ->
+  ~ (forall (m n : nat) (u v : vec),
         (forall j, 0 <= u j) -> (forall j, 0 <= v j) ->
-        0 <= dot (2 * h) (rope theta h m u) (rope theta h n v)).
+        0 <= dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) u) (rope (rope_spectrum 10000 h) h (INR n) v)).
 Proof.
-  intros H.
-  assert (Hnonneg : forall j, 0 <= vec2 1 0 j) by (intros [|[|j]]; simpl; lra).
-  specialize (H 1%nat (fun _ => PI) 1 0 (vec2 1 0) (vec2 1 0) Hnonneg Hnonneg).
-  simpl Nat.mul in H; rewrite !dot_2, !rope_h1_0, !rope_h1_1 in H; simpl in H.
-  replace (0 * PI) with 0 in H by ring; replace (1 * PI) with PI in H by ring.
-  rewrite cos_0, sin_0, cos_PI, sin_PI in H; lra.
+  intros h Hh H.
+  assert (Hnonneg : forall j, 0 <= basis 0 j) by (intros j; unfold basis; destruct (Nat.eqb j 0); lra).
+  specialize (H 2%nat 0%nat (basis 0) (basis 0) Hnonneg Hnonneg).
+  rewrite rope_score_e0_e0, rope_spectrum_first in H by exact Hh.
+  replace ((INR 2 - INR 0) * 1) with 2 in H by (simpl; ring).
+  pose proof cos_2_negative; lra.
 Qed.
 
 (* Literal reading: RoPE can be used in linear-time attention.  For every

@@ -77,7 +77,7 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
         "written by hand: *proved* means coqc accepted the theorem that states the claim and `Print Assumptions` "
         "lists only Coq's standard axioms; *refuted* means the same for a theorem stating its negation; *unknown* "
         "means neither, with the reason. The SymPy engine's derivation is shown beside the kernel's proof. The "
-        "trusted base is listed on {doc}`What is trusted </trusted>`. Refuted claims are collected with their "
+        "trusted base is listed on the *What is trusted* page. Refuted claims are collected with their "
         "corrections in the {doc}`errata </generated/errata>`.",
         "",
         "Cite a claim in these docs with `` {claim}`ROPE-RELATIVE-MATRIX` `` (an unknown ID fails the build).",
@@ -241,11 +241,8 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
     parts += ["## Verdict", "", f"{verdict_badge(verdict)}{_kernel_badge(claim)}: {reason}.", ""]
     if claim.get("literal"):
         literal_reading = claim["literal"]
-        parts += [
-            f"Literal reading: {rich_text(literal_reading.get('reading', ''))} — "
-            f"{verdict_badge(literal_reading.get('verdict', 'unknown'))}.",
-            "",
-        ]
+        words = rich_text(literal_reading.get("reading", "")) or "as stated in Coq (the `literal` theorem below)"
+        parts += [f"Literal reading: {words} — {verdict_badge(literal_reading.get('verdict', 'unknown'))}.", ""]
     parts += _kernel_section(claim)
     parts += [
         "## Engine certificate",
@@ -289,7 +286,7 @@ def _kernel_badge(claim: dict[str, Any]) -> str:
     """" kernel-checked (Coq 8.16.1)" when the verdict rests on a checked theorem."""
     version = claim.get("kernel_version") or "8.16.1"
     if claim["verdict"] in ("proved", "refuted"):
-        return f' <span class="verdict verdict-proved">kernel-checked (Coq {escape(version)})</span>'
+        return f' <span class="verdict verdict-proved">kernel-checked (Coq {version})</span>'
     return ""
 
 
