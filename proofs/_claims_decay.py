@@ -199,8 +199,9 @@ CLAIMS = [
         correction=Correction(
             latex=r"\Big|\sum_{i} h_i e^{i(m-n)\theta_i}\Big| \le \big(\max_i |h_{i+1}-h_i|\big)\sum_{j=1}^{d/2}|S_j|",
             statement=_abel_bound,
-            explanation="What RoFormer proves is an upper bound (Abel summation) that is small on average at "
-            "long distance; the score itself is almost periodic and keeps returning near Σ|hᵢ|.",
+            explanation="What RoFormer proves (and the kernel checks, for every d) is this upper bound from Abel "
+            "summation; the bound is not monotone but stays at or below its value at distance 0. The score itself "
+            "does not tend to 0: for q = k = e₀ some |cos| ≥ 1/2 in every window of 3 distances, at every d.",
         ),
     ),
     Claim(
@@ -212,10 +213,6 @@ CLAIMS = [
         statement=_abel_bound,
         assumptions=("h_i complex", "h_{d/2} = 0", "θ_i any reals", "length d/2 symbolic"),
         sources=(
-            quote(
-                BLOG_004,
-                "In fact, the RoFormer paper proves that the attention scores naturally shrink as distance increases",
-            ),
             quote(ROFORMER, "§3.4.3, Eq. (37): |Σ h_i e^{i(m−n)θ_i}| ≤ (max_i |h_{i+1} − h_i|) Σ_{j=1}^{d/2} |S_j|"),
         ),
     ),
@@ -224,9 +221,9 @@ CLAIMS = [
         title="The relative upper bound (2/d)Σⱼ|Sⱼ| decreases as the relative distance grows",
         topic="decay",
         latex=r"\Delta_1 < \Delta_2 \Rightarrow B(\Delta_2) \le B(\Delta_1),\quad B(\Delta) = "
-        r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (d = 128,\ \text{base } 10000)",
+        r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (\text{every even } d,\ \text{base } 10000)",
         statement=NonPositive(_roformer_bound(19) - _roformer_bound(18), hints=({},), name="B(19) − B(18) ≤ 0"),
-        assumptions=("d = 128, base 10000", "integer distances"),
+        assumptions=("every even d, base 10000 (RoFormer's Fig. 2 shows d = 128)", "integer distances"),
         sources=(
             quote(
                 ROFORMER,
@@ -235,14 +232,17 @@ CLAIMS = [
             ),
             quote(BLOG_004, "causing a gradual decay"),
         ),
-        interpretation="Strong reading: monotone non-increase over integer distances — refuted (B(19) > B(18)).",
+        interpretation="Strong reading: B is non-increasing over integer distances, for every even d — the kernel "
+        "refutes it at d = 4 (B(4) > B(3)). At d = 128 alone, the figure's setting, the engine certifies "
+        "B(19) > B(18) by interval arithmetic, but the kernel does not decide that narrower reading (an `interval` "
+        "proof over 64 partial sums of 64 phases did not finish in budget), so the verdict rests on d = 4.",
         literal="What RoFormer's words support: the bound decays in an envelope — it never exceeds its value at "
         "distance 0, B(Δ) ≤ B(0).",
         correction=Correction(
             latex=r"B(\Delta) \le B(0) = \frac{d+2}{4} \text{ for every } \Delta, \text{ but } B \text{ oscillates}",
             statement=_bound_at_zero,
-            explanation="The bound never exceeds its value at distance 0 and decays in a rough envelope, with "
-            "oscillations: B(19) > B(18) for d = 128.",
+            explanation="The bound never exceeds its value at distance 0 (for every d, θ and Δ) and decays only in a "
+            "rough envelope, with oscillations: B(4) > B(3) at d = 4, and B(19) > B(18) at d = 128 (engine).",
         ),
     ),
     Claim(
@@ -255,7 +255,10 @@ CLAIMS = [
             hints=({},),
             name="|score(12)| − |score(11)| ≤ 0 for q = k = (1, 0, 1, 0, …)",
         ),
-        assumptions=("d = 128, base 10000, q = k with every pair (1, 0)",),
+        assumptions=(
+            "every even d ≥ 2, base 10000, integer positions (the kernel: q = k = e₀)",
+            "the engine's instance: d = 128, q = k with every pair (1, 0)",
+        ),
         sources=(
             quote(NOTE_000, "it induces a natural decay in inter-token dependency as the relative distance increases"),
             quote(
@@ -268,10 +271,10 @@ CLAIMS = [
         ),
         interpretation="Read as: for given q, k, the absolute score is non-increasing in the distance.",
         correction=Correction(
-            latex=r"\text{only the upper bound decays: } |\mathrm{score}| \le (\max_i|h_{i+1}-h_i|)\sum_j|S_j|",
+            latex=r"|\mathrm{score}(m,n)| \le (\max_i|h_{i+1}-h_i|)\sum_j|S_j(m-n)|\ \text{(RoFormer's bound)}",
             statement=_abel_bound,
-            explanation="Scores of particular q, k oscillate with distance; RoFormer proves a bound, and the "
-            "bound itself only decays on average (ROPE-DECAY-BOUND-MONOTONE).",
+            explanation="Scores of particular q, k oscillate with distance. What holds is RoFormer's bound; the "
+            "bound is not monotone either, but never exceeds its value at distance 0 (ROPE-DECAY-BOUND-MONOTONE).",
         ),
     ),
     Claim(

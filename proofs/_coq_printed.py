@@ -76,11 +76,24 @@ def _value(text: str) -> str:
     return _print(value)
 
 
+def _is_reflexive(identity: Identity) -> bool:
+    """Both sides are the same expression: SymPy reduced the statement while building it, so a Coq proof of
+    `X = X` would be evidence of nothing (GUIDE §3)."""
+    return bool(sp.sympify(identity.lhs) == sp.sympify(identity.rhs))
+
+
 def _identity_lemma(statement: object) -> tuple[str, str]:
     if isinstance(statement, Identity):
+        if _is_reflexive(statement):
+            raise CannotPrint("both sides are the same expression after SymPy built them (X = X is not evidence)")
         return identity_statement(statement.lhs, statement.rhs), proof_script(statement.lhs, statement.rhs)
     if isinstance(statement, AllOf) and all(isinstance(p, Identity) for p in statement.parts):
-        parts = [_identity_lemma(p) for p in statement.parts]
+        informative = [p for p in statement.parts if not _is_reflexive(p)]  # type: ignore[arg-type]
+        if not informative:
+            raise CannotPrint("every part is the same expression on both sides (X = X is not evidence)")
+        if len(informative) == 1:
+            return _identity_lemma(informative[0])
+        parts = [_identity_lemma(p) for p in informative]
         text = " /\\ ".join(f"({s})" for s, _ in parts)
         scripts = " | ".join(f"({script.rstrip('.')})" for _, script in parts)
         split = "repeat match goal with |- _ /\\ _ => split end"

@@ -156,9 +156,11 @@ def theorem_base(claim_id: str) -> str:
 def role_of(claim_id: str, theorem: str) -> str | None:
     """The role `theorem` plays for `claim_id`, or None when the name is not one of the claim's.
 
-    `x` and `x_printed` (and printed instances `x_printed_d4`, `x_instance_d8`) are verdicts; `x_negation`,
-    `x_printed_negation` negations; `x_correction` (and `x_correction_…`) corrections; `x_literal` literal
-    readings (and `x_literal_negation`, a negation of the literal reading, also reported as `literal`).
+    `x` is the verdict, `x_negation` the negation, `x_correction` (and `x_correction_…`) corrections, `x_literal`
+    literal readings (and `x_literal_negation`, a negation of the literal reading, also reported as `literal`).
+    Statements printed from SymPy (`x_printed`, `x_printed_negation`, `x_correction_printed`) and explicit
+    instances (`x_instance_d8`, `x_printed_d4`) are `instance`s: kernel-checked and reported, but an instance
+    never decides a claim (GUIDE §3: explicit instances are corollaries, never evidence on their own).
     """
     base = theorem_base(claim_id)
     if theorem == base:
@@ -166,12 +168,12 @@ def role_of(claim_id: str, theorem: str) -> str | None:
     if not theorem.startswith(base + "_"):
         return None
     rest = theorem[len(base) + 1 :]
-    if rest in {"negation", "printed_negation"}:
+    if rest == "negation":
         return "negation"
+    if rest in {"printed", "printed_negation", "correction_printed"} or re.fullmatch(r"(printed_|instance_)d\d+", rest):
+        return "instance"
     if rest == "correction" or rest.startswith("correction_"):
         return "correction"
     if rest == "literal" or rest.startswith("literal_"):
         return "literal"
-    if rest == "printed" or re.fullmatch(r"(printed_|instance_)d\d+", rest):
-        return "verdict"
     return None

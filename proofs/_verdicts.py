@@ -2,9 +2,10 @@
 
 By the naming contract (ISSUE #10), claim `X` (`x` = lower case, `-` → `_`) is
 
-- *proved* when `x` (or, for a printed SymPy statement, `x_printed`) is `checked` — compiled, no
-  `Admitted`/`Axiom` in its file, and `Print Assumptions` lists only standard axioms;
-- *refuted* when `x_negation` (or `x_printed_negation`), a proof of `~ (statement)`, is `checked`;
+- *proved* when `x` is `checked` — compiled, no `Admitted`/`Axiom` in its file, and `Print Assumptions` lists
+  only standard axioms;
+- *refuted* when `x_negation`, a proof of `~ (statement)`, is `checked`;
+- statements printed from SymPy and explicit instances (role `instance`) are checked and reported, never decide;
 - *unknown* otherwise, with the reason: the `(* UNKNOWN X: reason *)` note, the failing theorem's error, or
   the absence of any theorem;
 - *engine only (kernel not run)* when coqc is not installed — never plain "proved".
@@ -106,7 +107,7 @@ def kernel_theorems(claim_id: str, report: DevelopmentReport) -> tuple[KernelThe
             found.append(
                 KernelTheorem(role, status.module, name, status.status, status.axioms, status.message, statement, proof)
             )
-    order = {"verdict": 0, "negation": 1, "correction": 2, "literal": 3}
+    order = {"verdict": 0, "negation": 1, "correction": 2, "literal": 3, "instance": 4}
     return tuple(sorted(found, key=lambda t: (order[t.role], t.printed, t.theorem)))
 
 
@@ -128,8 +129,9 @@ def kernel_verdict(claim_id: str, report: DevelopmentReport | None = None) -> Ke
         literal_verdict = "proved" if _checked(literal) else "refuted" if _checked(literal_negation) else "unknown"
     if not report.ran:
         return KernelVerdict(ENGINE_ONLY, "coqc is not installed", theorems, correction_verdict, literal_verdict)
-    statement = _first(by_name, base, f"{base}_printed")
-    negation = _first(by_name, f"{base}_negation", f"{base}_printed_negation")
+    # Only the general theorems decide: printed statements and explicit instances are reported, never evidence.
+    statement = _first(by_name, base)
+    negation = _first(by_name, f"{base}_negation")
     if _checked(statement) and _checked(negation):
         reason = f"the kernel accepted both {statement.theorem} and {negation.theorem}: the development is inconsistent"  # type: ignore[union-attr]
         return KernelVerdict("unknown", reason, theorems, correction_verdict, literal_verdict)
