@@ -131,20 +131,11 @@ Proof.
     rewrite sum_plus, !sum_scal_l, !sum_pick by lia; ring.
 Qed.
 
-(* A two-coordinate vector and its RoPE at h = 1, for counterexamples. *)
-Definition vec2 (a b : R) : vec := fun j => match j with O => a | S O => b | _ => 0 end.
+Lemma Cmult_pair a b z : Cmult (a, b) z = (a * fst z - b * snd z, a * snd z + b * fst z).
+Proof. reflexivity. Qed.
 
 Lemma dot_2 x y : dot 2 x y = x 0%nat * y 0%nat + x 1%nat * y 1%nat.
 Proof. unfold dot; rewrite !sum_S, sum_0; ring. Qed.
-
-Lemma rope_h1_0 theta m x : rope theta 1 m x 0%nat = x 0%nat * cos (m * theta 0%nat) - x 1%nat * sin (m * theta 0%nat).
-Proof. reflexivity. Qed.
-
-Lemma rope_h1_1 theta m x : rope theta 1 m x 1%nat = x 0%nat * sin (m * theta 0%nat) + x 1%nat * cos (m * theta 0%nat).
-Proof. reflexivity. Qed.
-
-Lemma Cmult_pair a b z : Cmult (a, b) z = (a * fst z - b * snd z, a * snd z + b * fst z).
-Proof. reflexivity. Qed.
 
 (** ** Counterexamples at the RoPE spectrum (base 10000, integer positions) *)
 
