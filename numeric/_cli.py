@@ -4,7 +4,7 @@ Exit codes are part of the interface:
 
 | command | 0 | 1 | 2 | 3 |
 |---|---|---|---|---|
-| `claims` | every claim decided | some claim unknown | bad usage | — |
+| `claims` | every claim checked (an unknown the development records is a verdict) | a theorem failed or a claim has none | bad usage | — |
 | `prove` | proved (kernel-checked; 4: by the engine only) | refuted | bad input | unknown |
 | `audit` | conforms | a property fails | bad usage / target cannot be loaded or called | — |
 
@@ -35,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
 
 # Exit codes per command, as the table in `ropecheck --help` and the README state them.
 EXIT_CODES = {
-    "claims": "0 every claim decided · 1 some claim unknown · 2 bad usage",
+    "claims": "0 every claim checked (proved, refuted, or unknown for a reason the development records) · 1 a "
+    "theorem failed or a claim has none · 2 bad usage",
     "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
 }
@@ -202,8 +203,20 @@ def _run_claims(args: argparse.Namespace) -> int:
             print_claim(entry)
     else:
         print_table(entries)
-    undecided = [e["id"] for e in entries if e["verdict"] == "unknown"]
-    return EXIT_FAIL if undecided and args.view != "show" else EXIT_OK
+    return EXIT_FAIL if unchecked_claims(entries) and args.view != "show" else EXIT_OK
+
+
+def unchecked_claims(entries: list[dict[str, Any]]) -> list[str]:
+    """Claims the kernel could not check: a listed theorem that failed, or an unknown verdict the development
+    does not explain. An unknown the development records with its reason (`(* UNKNOWN X: … *)`, e.g. a claim
+    that needs π irrational) is an honest verdict, not a failure of the run."""
+    out = []
+    for entry in entries:
+        failed = any(t.get("status") == "failed" for t in entry.get("kernel_theorems", []))
+        documented = str(entry.get("verdict_reason", "")).startswith("the kernel cannot close it")
+        if failed or (entry["verdict"] == "unknown" and not documented):
+            out.append(entry["id"])
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ main
