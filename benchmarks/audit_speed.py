@@ -14,7 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from numeric.audit import audit
+from ropecheck.numeric.audit import audit
+
 from tests.audit_corpus.numpy_impls import rope_float32_angles
 
 

@@ -70,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    from proofs._kernel import coq_version
+    from ropecheck.proofs._kernel import coq_version
 
     compile_seconds, ok, files = compile_from_scratch()
     with tempfile.TemporaryDirectory(prefix="ropecheck-bench-cache-") as cache:

@@ -21,7 +21,7 @@ def main() -> None:
     args = parser.parse_args()
 
     start = time.perf_counter()
-    from proofs import all_claims
+    from ropecheck.proofs import all_claims
 
     timings: dict[str, float] = {}
     for claim in all_claims():
@@ -40,9 +40,8 @@ def main() -> None:
     }
     if not args.skip_4096:
         import sympy as sp
-
-        from proofs._formulas import m, n, rotation
-        from proofs._statements import BlockInstances
+        from ropecheck.proofs._formulas import m, n, rotation
+        from ropecheck.proofs._statements import BlockInstances
 
         blocks = BlockInstances(
             lambda t: (rotation(m * t).T * rotation(n * t), rotation((n - m) * t)),

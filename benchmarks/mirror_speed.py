@@ -14,9 +14,9 @@ import argparse
 import json
 import time
 
-from numeric.mirrors import FORMATS, claim_outcomes
-from numeric.mirrors._worst_case_scan import worst_case_limit
-from proofs import all_claims
+from ropecheck.numeric.mirrors import FORMATS, claim_outcomes
+from ropecheck.numeric.mirrors._worst_case_scan import worst_case_limit
+from ropecheck.proofs import all_claims
 
 
 def measure() -> dict[str, float]:

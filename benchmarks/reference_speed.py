@@ -3,7 +3,7 @@
 Times `angles_mod_2pi` on ≥ 10⁷ angles (d = 128, positions spread up to 10⁶), times
 `mpmath_angles_mod_2pi` at 50 digits on a random sample of a few thousand angles and extrapolates its rate.
 The accuracy figure is the largest absolute error against mpmath over two documented sets, reported separately
-and together: the random sample above, and the adversarial set `numeric.reference._angles.ADVERSARIAL_CASES`
+and together: the random sample above, and the adversarial set `ropecheck.numeric.reference._angles.ADVERSARIAL_CASES`
 (the contract's edges |p| = 2⁵³ and |p·θ| = 2⁷³, positions that split into 26-bit halves, products near the ±π
 wrap), against mpmath at 80 digits.
 
@@ -19,10 +19,15 @@ import time
 
 import mpmath
 import numpy as np
-
-from numeric.reference import DoubleDouble, angles_mod_2pi, inverse_frequencies, max_angle_error, mpmath_angles_mod_2pi
-from numeric.reference._angles import ADVERSARIAL_CASES
-from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR
+from ropecheck.numeric.reference import (
+    DoubleDouble,
+    angles_mod_2pi,
+    inverse_frequencies,
+    max_angle_error,
+    mpmath_angles_mod_2pi,
+)
+from ropecheck.numeric.reference._angles import ADVERSARIAL_CASES
+from ropecheck.numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR
 
 HEAD_DIMENSION = 128
 LARGEST_POSITION = 10**6

@@ -1,12 +1,12 @@
 """ropecheck's numeric side: mirrors of the ledger in JAX and mpmath, tolerances, the fast high-precision
-reference and the auditor (`numeric.audit`: `from numeric.audit import audit`).
+reference and the auditor (`ropecheck.numeric.audit`: `from numeric.audit import audit`).
 
-Subpackages: `numeric.reference` (double-double arithmetic, the fast reference, the tolerance model and its
-Gappa proofs) and `numeric.mirrors` (compile, run per dtype, evidence, decay, precision limits).
+Subpackages: `ropecheck.numeric.reference` (double-double arithmetic, the fast reference, the tolerance model and its
+Gappa proofs) and `ropecheck.numeric.mirrors` (compile, run per dtype, evidence, decay, precision limits).
 
 Heavy modules (JAX, torch) load only when a name that needs them is first used, so `import numeric` and the
 pytest plugin stay light. Importing never changes JAX's global configuration: float64 is enabled only inside the
-numeric checks (`numeric.mirrors.x64_enabled`).
+numeric checks (`ropecheck.numeric.mirrors.x64_enabled`).
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def verdict_words(entry: dict[str, Any]) -> str:
 
 
 def _source_short(document: str) -> str:
-    from proofs._source_documents import source_document
+    from ropecheck.proofs._source_documents import source_document
 
     registered = source_document(document)
     return registered.short if registered is not None else document.split(",")[0]
@@ -177,7 +177,7 @@ def print_claim(entry: dict[str, Any], stream: TextIO = sys.stdout) -> None:
     if entry.get("interpretation"):
         out.field("reading", entry["interpretation"])
     out.heading("Sources")
-    from proofs._source_documents import source_title
+    from ropecheck.proofs._source_documents import source_title
 
     for source in entry["sources"]:
         title = source_title(source["document"])

@@ -4,7 +4,7 @@ Exit codes are part of the interface:
 
 | command | 0 | 1 | 2 | 3 |
 |---|---|---|---|---|
-| `claims` | every claim checked (an unknown the development records is a verdict) | a theorem failed or a claim has none | bad usage | — |
+| `claims` | every claim checked (a recorded unknown is a verdict) | a theorem failed or has none | bad usage | — |
 | `prove` | proved (kernel-checked; 4: by the engine only) | refuted | bad input | unknown |
 | `audit` | conforms | a property fails | bad usage / target cannot be loaded or called | — |
 
@@ -118,7 +118,7 @@ def _version() -> str:
 
 # ---------------------------------------------------------------------------------------------- claims
 def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]:
-    from proofs import all_claims, get_claim
+    from ropecheck.proofs import all_claims, get_claim
 
     selected = [get_claim(i) for i in ids] if ids else list(all_claims())
     entries = [claim.to_json() for claim in selected]
@@ -157,7 +157,7 @@ def _trim_engine_statements(entries: list[dict[str, Any]]) -> None:
 
 
 def _run_claims(args: argparse.Namespace) -> int:
-    from proofs import claim_ids
+    from ropecheck.proofs import claim_ids
 
     from ._claims_view import print_claim, print_ids, print_table, resolve_ids
 
@@ -176,7 +176,7 @@ def _run_claims(args: argparse.Namespace) -> int:
         sys.stderr.write(f"ropecheck: error: {errors[0]}\n")
         return EXIT_USAGE
     if args.view == "list":
-        from proofs import all_claims
+        from ropecheck.proofs import all_claims
 
         listing = [{"id": claim.id, "topic": claim.topic, "title": claim.title} for claim in all_claims()]
         if args.json:
@@ -189,7 +189,7 @@ def _run_claims(args: argparse.Namespace) -> int:
     if args.json:
         if not args.full:
             _trim_engine_statements(entries)
-        from proofs import kernel_info
+        from ropecheck.proofs import kernel_info
 
         document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
         if args.numeric and not ids:

@@ -1,6 +1,6 @@
 """`ropecheck prove`: decide a user identity in a killable worker, under a wall-clock limit.
 
-The statement is parsed by `proofs.parse_identity` (a grammar, never `eval`) and decided by the proof engine
+The statement is parsed by `ropecheck.proofs.parse_identity` (a grammar, never `eval`) and decided by the proof engine
 in a forked worker process (the parent has already imported SymPy, so the fork starts warm). The parent
 waits at most `--timeout` seconds in all and then kills the worker (`SIGKILL`): running out is
 "unknown (time limit)". The worker writes nothing to the terminal (its standard streams go to /dev/null),
@@ -8,7 +8,7 @@ may not write files (`RLIMIT_FSIZE = 0`) or start processes (`RLIMIT_NPROC = 0`)
 limit; it sends back one JSON object through a pipe.
 
 When the engine proves the identity, a second worker (in its own process group, killed with its `coqc` at
-the deadline) asks the Coq kernel (`proofs._kernel.check_identity`) to check the printed theorem; only its
+the deadline) asks the Coq kernel (`ropecheck.proofs._kernel.check_identity`) to check the printed theorem; only its
 acceptance makes the answer "proved" (exit 0). Otherwise the answer is "proved by the engine only (kernel
 could not check: reason)", exit 4 — for instance for complex symbols, side conditions (Coq's division is
 total), or functions the printer does not translate.
@@ -99,7 +99,7 @@ def _seconds(text: str) -> float:
 # ------------------------------------------------------------------------------------------------ worker
 def _decide(args: argparse.Namespace) -> dict[str, Any]:
     """Parse and decide (runs in the worker). Returns a JSON-able summary."""
-    from proofs import BadStatement, _procedures, decide_identity, parse_identity
+    from ropecheck.proofs import BadStatement, _procedures, decide_identity, parse_identity
 
     _procedures.procedure_seconds = max(1.0, args.timeout / 3)
     try:
@@ -123,13 +123,13 @@ def _kernel_check(args: argparse.Namespace, budget: float) -> dict[str, Any]:
     """Ask the Coq kernel to check the identity the engine proved (runs in the kernel worker).
 
     The statement is parsed again here (the decision worker may not start processes or write files, which
-    `coqc` needs). `proofs._kernel.check_identity` prints `forall <real binders>, lhs = rhs` and runs coqc;
+    `coqc` needs). `ropecheck.proofs._kernel.check_identity` prints `forall <real binders>, lhs = rhs` and runs coqc;
     only `checked` (compiled, standard axioms only) counts. Coq's division, `sqrt` and `ln` are total
     functions, so a statement that needs side conditions or is about complex numbers is not printed or not
     checked: it stays "proved by the engine only".
     """
-    from proofs import parse_identity
-    from proofs._kernel import check_identity, coq_available
+    from ropecheck.proofs import parse_identity
+    from ropecheck.proofs._kernel import check_identity, coq_available
 
     if not coq_available():
         return {"accepted": False, "status": "not-run", "reason": "Coq (coqc) is not installed"}
@@ -249,8 +249,8 @@ def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Decide in a confined worker, then (when proved) ask the kernel in a second one, all within
     `args.timeout` seconds."""
     # Warm the fork: SymPy, the parser and the engine are imported once, here, before forking.
-    import proofs._engine
-    import proofs._parse  # noqa: F401
+    import ropecheck.proofs._engine
+    import ropecheck.proofs._parse  # noqa: F401
 
     deadline = time.monotonic() + args.timeout
     result = _run_forked(lambda: _decide(args), args.timeout, confine=True)

@@ -3,8 +3,8 @@
 One place for each formula the `sinusoidal`, `bias` and `scores` audit kinds compare against:
 
 - **Sinusoidal tables** (Vaswani et al. 2017, §3.5; SPE-FREQUENCY-004, SPE-WAVELENGTH-RANGE): ωᵢ for the two
-  frequency schemes in use, held in three float64 limbs (`numeric._reference.DoubleDouble`), and the table
-  itself through the double-double angle reduction of `numeric._reference` (p·ωᵢ mod 2π to 1e−25):
+  frequency schemes in use, held in three float64 limbs (`ropecheck.numeric._reference.DoubleDouble`), and the table
+  itself through the double-double angle reduction of `ropecheck.numeric._reference` (p·ωᵢ mod 2π to 1e−25):
   - `standard`: ωᵢ = base^(−2i/d), i = 0…d/2−1 (the seeds, Vaswani et al., Hugging Face Marian, x-transformers);
   - `t2t`: tensor2tensor's `get_timing_signal_1d` (also fairseq and Hugging Face M2M100/Speech2Text):
     ωᵢ = base^(−i/(n−1)), n = d/2, log-spaced timescales from 1 to base, so the last one is exactly 1/base.
@@ -28,9 +28,8 @@ from typing import Literal
 
 import mpmath
 import numpy as np
-
-from numeric.reference import DoubleDouble, inverse_frequencies, reference_cos_sin
-from numeric.reference._angles import _limbs
+from ropecheck.numeric.reference import DoubleDouble, inverse_frequencies, reference_cos_sin
+from ropecheck.numeric.reference._angles import _limbs
 
 __all__ = [
     "LAYOUTS",

@@ -4,7 +4,7 @@ For a closed expression built from rationals, `I`, `+`, `·`, rational powers an
 multiples of π, an annihilating polynomial over ℚ is computed exactly, bottom-up: resultants for sums and
 products, `P(x**q)` for `q`-th roots, Chebyshev polynomials `T_q(x) − (−1)**p` for `cos(pπ/q)`. After each
 step the polynomial is factored over ℚ (exact) and the factors whose interval value at the number certainly
-excludes 0 are dropped (certified, `proofs._box`); only the degree shrinks, never soundness: the number stays
+excludes 0 are dropped (certified, `ropecheck.proofs._box`); only the degree shrinks, never soundness: the number stays
 a root of what is kept. Finally, with `P = x**m · Q(x)`, `Q(0) ≠ 0`:
 
 - `m = 0`: 0 is not a root, so the number is not 0 (`False`);

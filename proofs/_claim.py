@@ -41,7 +41,7 @@ class Claim:
     - `title`: one line.
     - `topic`: `attention`, `sinusoidal`, `relative`, `rope`, `decay`, `cache` or `linear-attention`.
     - `latex`: the statement as people read it.
-    - `statement`: the statement the engine decides (see `proofs._statements`).
+    - `statement`: the statement the engine decides (see `ropecheck.proofs._statements`).
     - `assumptions`: the symbol domains in words (the SymPy symbols carry them as assumptions).
     - `sources`: seed file names (and papers) with the passage quoted.
     - `interpretation`: how a loose or ambiguous source was read.

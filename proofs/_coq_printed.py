@@ -1,7 +1,7 @@
 """Generate `proofs/coq/Printed.v`: every printable ledger statement, printed from its SymPy form.
 
 For each claim whose statement (or correction) is an `Identity`, a conjunction of identities, or an
-explicit-point `Witness`, the SymPy statement is printed (`proofs._coq_print`) as
+explicit-point `Witness`, the SymPy statement is printed (`ropecheck.proofs._coq_print`) as
 
 - `x_printed` — the identity the engine proved (or the witness value, `≠ 0` / `> 0`, for existence claims);
 - `x_printed_negation` — `~ (forall …, lhs = rhs)`, closed at the engine's counterexample with `interval`;

@@ -1,12 +1,12 @@
 """The proof engine: decide `lhs == rhs` as proved, refuted or unknown (GUIDE.md §3).
 
-- **proved** only when an exact procedure (`proofs._procedures`) reduces the residual `lhs − rhs` to the
+- **proved** only when an exact procedure (`ropecheck.proofs._procedures`) reduces the residual `lhs − rhs` to the
   literal `0`, and the statement is defined: every denominator of the statement as written (and every
   denominator a procedure cleared) is either a constant certified non-zero, or a non-constant expression
   that does not vanish identically — reported as a side condition `f != 0` (the identity holds where the
   conditions hold). A denominator that is identically 0 makes the statement undefined: *unknown*.
 - **refuted** only from a point at which the residual is *certified* non-zero by interval arithmetic
-  (`proofs._interval`), inside every symbol's domain and where every denominator is certified non-zero; a
+  (`ropecheck.proofs._interval`), inside every symbol's domain and where every denominator is certified non-zero; a
   point where the statement is undefined is skipped, never counted. Sample points include 0, negative
   values, points with |Im| > π for complex symbols and the branch points of `log` and roots.
 - **unknown** otherwise. `.equals()`, `simplify(e) != 0` and float agreement are never used to decide.
@@ -260,7 +260,7 @@ def decide_identity(
     - `hints`: exact points to try first as counterexamples (they are certified like any other point).
     - `search`: also walk deterministic sample points when the hints do not refute.
     - `denominators`: expressions the statement divides by that SymPy may have simplified away while
-      building it (`proofs.parse_identity` records them); they become side conditions, and a
+      building it (`ropecheck.proofs.parse_identity` records them); they become side conditions, and a
       counterexample must avoid their zeros.
 
     **Returns:** a `Decision`.

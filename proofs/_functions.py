@@ -5,7 +5,7 @@ with low-precision numerics: `floor(cos(10**-200))` becomes `1` (it is 0). The c
 on an exact rational they evaluate exactly, on an argument with free symbols they use only what the declared
 domains imply (`floor(n) = n` for an integer `n`, `sign(x) = 1` for a positive `x`); otherwise they stay
 unevaluated atoms, which the exact procedures
-treat as opaque and `proofs._interval` encloses only when the argument's interval lies strictly inside one
+treat as opaque and `ropecheck.proofs._interval` encloses only when the argument's interval lies strictly inside one
 integer cell (for `sign`: strictly on one side of 0). They print as the usual names.
 """
 

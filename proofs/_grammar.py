@@ -1,7 +1,7 @@
 """The grammar of `ropecheck prove`: a hand-written tokenizer and recursive-descent parser (pure Python).
 
 Nothing here imports SymPy or evaluates anything: the text becomes a small tree of `Node`s that
-`proofs._parse` turns into SymPy objects through a fixed whitelist. The language:
+`ropecheck.proofs._parse` turns into SymPy objects through a fixed whitelist. The language:
 
 ```
 identity  := expr "==" expr

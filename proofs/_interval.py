@@ -1,7 +1,7 @@
 """Certified evaluation of closed SymPy expressions with mpmath interval arithmetic.
 
 A residual at a concrete point is enclosed in a complex interval box (real interval, imaginary interval;
-`proofs._box`); if the box excludes 0 the residual is *certified* non-zero (GUIDE.md §3). Anything the
+`ropecheck.proofs._box`); if the box excludes 0 the residual is *certified* non-zero (GUIDE.md §3). Anything the
 evaluator cannot enclose rigorously (an unsupported function, a division by an interval containing 0, a log
 or root on its branch cut, a `floor` whose argument is not inside one integer cell, a floating-point number)
 raises `NotEnclosable`: the caller then treats the point as inconclusive, never as a counterexample.

@@ -1,6 +1,6 @@
 """Parse a user identity `"LHS == RHS"` for `ropecheck prove` — a grammar, never an evaluator.
 
-`proofs._grammar` turns the text into a parse tree (pure Python); this module builds SymPy objects from that
+`ropecheck.proofs._grammar` turns the text into a parse tree (pure Python); this module builds SymPy objects from that
 tree through a fixed whitelist, by calling SymPy constructors directly: no `eval`, no `sympify`, no `S()`,
 no `parse_expr` ever sees user text. What is admitted:
 
@@ -12,7 +12,7 @@ no `parse_expr` ever sees user text. What is admitted:
   `sign`, `floor`, `ceiling`, `frac`, `Min`, `Max`, `re`, `im`, `conjugate`), `Sum(body, (k, a, b))` with
   integer bounds (expanded term by term) and `Matrix([[a, b], [c, d]])` literals.
 
-Limits (a one-line `BadStatement`): those of `proofs._grammar` (length, nesting, literal digits), exponents
+Limits (a one-line `BadStatement`): those of `ropecheck.proofs._grammar` (length, nesting, literal digits), exponents
 of at most `MAX_EXPONENT` in magnitude, exact numbers computed from powers of at most `MAX_NUMBER_BITS` bits,
 `MAX_SUM_TERMS` expanded summand nodes, matrices of at most `MAX_MATRIX` rows and columns.
 

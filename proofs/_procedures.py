@@ -12,7 +12,7 @@ Procedures, tried in order: `structural`, `expand`, `rational` (rational functio
 (trigonometric and hyperbolic functions as exponentials, a rational function of `exp(·)` atoms),
 `complex-trig` (real and imaginary parts), `positive-powers` (powers of positive bases as
 `exp(exponent·log base)` with `log` split only where SymPy's assumptions allow), `algebraic` (closed
-algebraic numbers through an exact annihilating polynomial, `proofs._algebraic`).
+algebraic numbers through an exact annihilating polynomial, `ropecheck.proofs._algebraic`).
 """
 
 from __future__ import annotations
@@ -286,7 +286,7 @@ _derivative_depth = 0
 
 
 def _prove_by_derivative(residual: sp.Expr) -> tuple[bool, tuple[str, ...]]:
-    """One real variable on a connected open domain, `f` smooth on all of it (`proofs._smooth`), `f′`
+    """One real variable on a connected open domain, `f` smooth on all of it (`ropecheck.proofs._smooth`), `f′`
     proved 0 and `f(x₀) = 0` proved at a point of the domain: then `f ≡ 0` there."""
     global _derivative_depth
     if len(residual.free_symbols) != 1 or _derivative_depth > 0:

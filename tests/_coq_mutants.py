@@ -23,9 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs._coq_sources import read_development, role_of, strip_comments
-from proofs._kernel import COQ_ROOT_NAME, DEVELOPMENT, run_coqc
-from proofs._kernel_build import materialise
+from ropecheck.proofs._coq_sources import read_development, role_of, strip_comments
+from ropecheck.proofs._kernel import COQ_ROOT_NAME, DEVELOPMENT, run_coqc
+from ropecheck.proofs._kernel_build import materialise
 
 MUTANT_TIMEOUT = 300.0
 INDEX_NAMES = ("i", "j", "n", "m", "t", "N", "c", "h", "l", "k", "p", "d")
@@ -216,7 +216,7 @@ def sample(theorems: list[Theorem], deep: bool) -> list[Theorem]:
 
 
 def main(argv: list[str]) -> int:
-    from proofs import claim_ids
+    from ropecheck.proofs import claim_ids
 
     theorems = sample(proved_theorems(claim_ids()), deep="--deep" in argv)
     results = run_mutants(theorems)

@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import mpmath
 import sympy as sp
-
-from numeric.mirrors import Comparison, Node, NotEvaluable, Program, statement_comparisons
+from ropecheck.numeric.mirrors import Comparison, Node, NotEvaluable, Program, statement_comparisons
 
 from ._perturb import PERTURBATIONS
 

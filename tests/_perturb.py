@@ -10,8 +10,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 
 import sympy as sp
-
-from proofs._statements import (
+from ropecheck.proofs._statements import (
     AllOf,
     BlockInstances,
     Derivation,

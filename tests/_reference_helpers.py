@@ -9,9 +9,8 @@ import ml_dtypes
 import mpmath
 import numpy as np
 from hypothesis import strategies as st
-
-from numeric.reference import DoubleDouble, mpmath_angles_mod_2pi
-from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, largest_finite
+from ropecheck.numeric.reference import DoubleDouble, mpmath_angles_mod_2pi
+from ropecheck.numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, largest_finite
 
 #: Positions where precision changes: exact-integer limits of bfloat16 (256), float16 (2048), float16's largest
 #: finite value, float32's limit, a typical long context, and the largest int32.

@@ -10,8 +10,14 @@ import importlib
 
 import numpy as np
 import pytest
-
-from numeric.audit.adapters import AdapterConfig, AdapterSpec, get_adapter, is_available, list_adapters, to_numpy
+from ropecheck.numeric.audit.adapters import (
+    AdapterConfig,
+    AdapterSpec,
+    get_adapter,
+    is_available,
+    list_adapters,
+    to_numpy,
+)
 
 LENGTH = 16
 HEAD_DIM = 64
@@ -49,8 +55,8 @@ def as_float64(y: object) -> np.ndarray:
 def output_tolerance(max_abs_x: float) -> float:
     """Bound for float32 RoPE of positions below LENGTH: angle error ~ position·u, plus a few roundings."""
     tolerances = pytest.importorskip(
-        "numeric.reference.tolerances",
-        reason="numeric.reference.tolerances not there yet: comparison with the reference skipped",
+        "ropecheck.numeric.reference.tolerances",
+        reason="ropecheck.numeric.reference.tolerances not there yet: comparison with the reference skipped",
     )
     return float(tolerances.gamma(2 * LENGTH + 8, "float32")) * 2.0 * max_abs_x
 

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from numeric.audit.cli import main
+from ropecheck.numeric.audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 NP = "tests.audit_corpus.numpy_impls"

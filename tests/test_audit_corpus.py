@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-
-from numeric.audit import PROPERTIES, AuditError, audit
+from ropecheck.numeric.audit import PROPERTIES, AuditError, audit
 
 NP = "tests.audit_corpus.numpy_impls"
 TORCH = "tests.audit_corpus.torch_impls"

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from ropecheck.numeric.audit import audit
 
-from numeric.audit import audit
 from tests.audit_corpus import real_jax, real_numpy, real_torch
 
 SMALL: dict[str, Any] = {"max_position": 4096, "head_dim": 64}

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from numeric.audit import AuditError, audit
-from numeric.audit.kinds.encodings import PROPERTIES
+from ropecheck.numeric.audit import AuditError, audit
+from ropecheck.numeric.audit.kinds.encodings import PROPERTIES
 
 SIN = "tests.audit_corpus.sinusoidal_impls"
 BIAS = "tests.audit_corpus.bias_impls"

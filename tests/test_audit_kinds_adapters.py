@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from numeric.audit import audit
-from numeric.audit.adapters.kinds import find_adapter, list_kind_adapters
+from ropecheck.numeric.audit import audit
+from ropecheck.numeric.audit.adapters.kinds import find_adapter, list_kind_adapters
 
 QUICK = {"max_position": 1024, "dtypes": "float32"}
 
@@ -104,7 +103,7 @@ def _readme_defects() -> list[tuple[list[str], str]]:
 def test_readme_defect_reproduces(argv: list[str], prop: str, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from numeric.audit.cli import main
+    from ropecheck.numeric.audit.cli import main
 
     _available(argv[0])
     assert main([*argv, "--json"]) == 1

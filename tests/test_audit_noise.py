@@ -10,8 +10,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-
-from numeric.audit.noise import NoiseCapture
+from ropecheck.numeric.audit.noise import NoiseCapture
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOWCASE = ["audit", "transformers.yarn", "--scaling", "yarn:8,orig=4096"]

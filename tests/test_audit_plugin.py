@@ -15,7 +15,7 @@ def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     options = ["--rope-max-position", "512", "--rope-head-dim", "16", "--rope-dtypes", "float32"]
     # This checkout's plugin, whatever an installed entry point names (an editable install may predate a move).
-    plugin = ["-p", "no:ropecheck", "-p", "numeric.audit.pytest_plugin"]
+    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.pytest_plugin"]
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *options, *arguments],
         cwd=tmp_path,
@@ -113,7 +113,7 @@ def test_settings_from_pyproject_and_the_command_line_wins(tmp_path: Path) -> No
     )
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck",
-               "-p", "numeric.audit.pytest_plugin", "-rA", "--junitxml", str(tmp_path / "out.xml")]
+               "-p", "ropecheck.numeric.audit.pytest_plugin", "-rA", "--junitxml", str(tmp_path / "out.xml")]
     result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "auditing RoPE target tests.audit_corpus.numpy_impls:rope_half (positions 0…511)" in result.stdout
@@ -153,8 +153,8 @@ def test_xfails_file_marks_known_deviations_strictly(tmp_path: Path) -> None:
 
 def test_per_dtype_items_match_the_findings_the_audit_makes() -> None:
     # The plugin names items before the audit runs; this keeps its per-dtype list true to the properties.
-    from numeric.audit import audit
-    from numeric.audit.pytest_plugin import _PER_DTYPE
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.pytest_plugin import _PER_DTYPE
 
     report = audit(
         "tests.audit_corpus.numpy_impls:rope_half", base=10000, max_position=256, head_dim=16,

@@ -7,8 +7,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-
-from numeric.audit.cli import main
+from ropecheck.numeric.audit.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,8 +7,7 @@ import math
 
 import numpy as np
 import pytest
-
-from numeric.audit.scaling import Scaling, parse_scaling, scaled_inverse_frequencies
+from ropecheck.numeric.audit.scaling import Scaling, parse_scaling, scaled_inverse_frequencies
 
 D, BASE = 64, 10000.0
 

@@ -1,7 +1,7 @@
 """One `test_<claim id>` per ledger claim: the kernel's verdict matches the expected one, and so does the engine.
 
 The expected verdicts below are the *oracle* (what a careful reader concludes). The ledger's verdict comes
-from the Coq kernel (`proofs._verdicts`): proved only with a checked verdict theorem, refuted only with a
+from the Coq kernel (`ropecheck.proofs._verdicts`): proved only with a checked verdict theorem, refuted only with a
 checked negation (and a checked correction). Without coqc every verdict must read "engine only (kernel not
 run)". The SymPy engine's decision is checked beside it: wherever it decides, it agrees with the oracle, and
 its counterexamples are re-checked independently with mpmath at 60 digits.
@@ -15,10 +15,9 @@ from collections.abc import Callable
 import mpmath
 import pytest
 import sympy as sp
-
-from proofs import ENGINE_ONLY, Claim, Verdict, all_claims, coq_available, get_claim
-from proofs._kernel import is_standard_axiom
-from proofs._statements import Identity
+from ropecheck.proofs import ENGINE_ONLY, Claim, Verdict, all_claims, coq_available, get_claim
+from ropecheck.proofs._kernel import is_standard_axiom
+from ropecheck.proofs._statements import Identity
 
 EXPECTED = {
     "ATT-SOFTMAX-PERMUTATION": "proved",
@@ -195,7 +194,7 @@ def test_engine_and_kernel_agree_wherever_both_decide() -> None:
 
 def test_no_verdict_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """With coqc missing, no claim reads plain "proved" or "refuted"."""
-    from proofs import _kernel, _verdicts
+    from ropecheck.proofs import _kernel, _verdicts
 
     monkeypatch.setenv("ROPECHECK_COQC", "")
     for cached in (_kernel.coqc_path, _kernel.coq_version, _verdicts.kernel_report):

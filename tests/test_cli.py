@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from numeric._cli import main
-from proofs import claim_ids
+from ropecheck.numeric._cli import main
+from ropecheck.proofs import claim_ids
 
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 
@@ -22,7 +21,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:
-    from proofs import ENGINE_ONLY, coq_available
+    from ropecheck.proofs import ENGINE_ONLY, coq_available
 
     code = main(["claims", "--json"])
     payload = json.loads(capsys.readouterr().out)
@@ -128,7 +127,7 @@ def test_console_script_prove_and_usage_errors() -> None:
 
 
 def test_prove_says_proved_only_when_the_kernel_accepted(capsys: pytest.CaptureFixture[str]) -> None:
-    from proofs._kernel import coq_available
+    from ropecheck.proofs._kernel import coq_available
 
     code = main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--json"])
     out = json.loads(capsys.readouterr().out)

@@ -7,14 +7,18 @@ import json
 import shlex
 
 import pytest
-
-from numeric.audit import adapters as _adapters
-from numeric.audit import audit
-from numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
-from numeric.audit.adapters.kinds import list_kind_adapters
-from numeric.audit.cli import main
-from numeric.audit.report.conformance import conformance_table, render_markdown, scaling_spec, write_conformance
-from numeric.audit.scaling import parse_scaling
+from ropecheck.numeric.audit import adapters as _adapters
+from ropecheck.numeric.audit import audit
+from ropecheck.numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
+from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
+from ropecheck.numeric.audit.cli import main
+from ropecheck.numeric.audit.report.conformance import (
+    conformance_table,
+    render_markdown,
+    scaling_spec,
+    write_conformance,
+)
+from ropecheck.numeric.audit.scaling import parse_scaling
 
 # Small audits keep the file well inside a minute.
 SMALL = {"max_position": 2048, "dtypes": ("float32",)}
@@ -123,7 +127,7 @@ def test_all_json_and_write_conformance(
     _require("transformers")
     subset = [get_adapter("transformers"), get_adapter("vllm")]
     monkeypatch.setattr(_adapters, "list_adapters", lambda: subset)
-    monkeypatch.setattr("numeric.audit.adapters.kinds.list_kind_adapters", lambda: [])  # RoPE rows only here
+    monkeypatch.setattr("ropecheck.numeric.audit.adapters.kinds.list_kind_adapters", lambda: [])  # RoPE rows only here
     assert main(["--all", "--json", "--max-position", "1024", "--dtypes", "float32"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["max_position"] == 1024 and [row["name"] for row in document["rows"]] == ["transformers", "vllm"]

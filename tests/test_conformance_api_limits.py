@@ -10,9 +10,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
-from numeric.audit.report.api_limits import apply_api_limits
-from numeric.audit.report.conformance import render_markdown
+from ropecheck.numeric.audit.report.api_limits import apply_api_limits
+from ropecheck.numeric.audit.report.conformance import render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED = ROOT / "docs" / "conformance.json"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from numeric.audit.adapters import installed_version, is_available, list_adapters
-from numeric.audit.adapters.kinds import list_kind_adapters
+from ropecheck.numeric.audit.adapters import installed_version, is_available, list_adapters
+from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "docs" / "conformance.json"
 REGENERATE = (

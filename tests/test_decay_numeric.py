@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from numeric.mirrors import store_in
-from numeric.mirrors._decay import abel_bound_check, cosine_sum_statistics, curve_check, roformer_bound_curve
+from ropecheck.numeric.mirrors import store_in
+from ropecheck.numeric.mirrors._decay import abel_bound_check, cosine_sum_statistics, curve_check, roformer_bound_curve
 
 _WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
 

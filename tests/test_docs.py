@@ -54,8 +54,7 @@ def test_docs_build_with_warnings_as_errors(site: DocsBuild) -> None:
 
 
 def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: DocsBuild) -> None:
-    import proofs
-
+    from ropecheck import proofs
     for claim in proofs.all_claims():
         page = site.html / "generated" / "claims" / f"{claim.id}.html"
         assert page.is_file(), f"no page for {claim.id}"
@@ -71,8 +70,7 @@ def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: Doc
 
 
 def test_ledger_links_every_claim_grouped_by_topic(site: DocsBuild) -> None:
-    import proofs
-
+    from ropecheck import proofs
     ledger = site.html / "generated" / "ledger.html"
     hrefs = _links(ledger).hrefs
     for claim_id in proofs.claim_ids():
@@ -81,8 +79,7 @@ def test_ledger_links_every_claim_grouped_by_topic(site: DocsBuild) -> None:
 
 
 def test_errata_list_every_refuted_claim_with_its_correction(site: DocsBuild) -> None:
-    import proofs
-
+    from ropecheck import proofs
     errata = site.html / "generated" / "errata.html"
     hrefs = _links(errata).hrefs
     refuted = [claim for claim in proofs.all_claims() if claim.verdict == "refuted"]
@@ -109,7 +106,7 @@ def test_plots_are_generated(site: DocsBuild) -> None:
 
 
 def test_audit_guide_explains_every_property_and_the_policy(site: DocsBuild) -> None:
-    from numeric.audit.properties import PROPERTIES
+    from ropecheck.numeric.audit.properties import PROPERTIES
 
     text = _text(site.html / "audit-guide.html")
     for name in PROPERTIES:
@@ -122,10 +119,10 @@ def test_audit_guide_explains_every_property_and_the_policy(site: DocsBuild) -> 
 def test_api_reference_documents_proofs_and_numeric(site: DocsBuild) -> None:
     text = _text(site.html / "generated" / "api.html")
     anchors = (
-        'id="proofs.get_claim"',
-        'id="proofs.Claim"',
-        'id="numeric.audit.audit"',
-        'id="numeric.reference.tolerances.gamma"',
+        'id="ropecheck.proofs.get_claim"',
+        'id="ropecheck.proofs.Claim"',
+        'id="ropecheck.numeric.audit.audit"',
+        'id="ropecheck.numeric.reference.tolerances.gamma"',
     )
     for anchor in anchors:
         assert anchor in text, anchor

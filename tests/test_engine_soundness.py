@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sympy as sp
-
-from proofs import Decision, Verdict, decide_identity, parse_identity, prove_zero
-from proofs._engine import certify_counterexample
-from proofs._interval import certify_nonzero
+from ropecheck.proofs import Decision, Verdict, decide_identity, parse_identity, prove_zero
+from ropecheck.proofs._engine import certify_counterexample
+from ropecheck.proofs._interval import certify_nonzero
 
 x = sp.Symbol("x")
 x_real = sp.Symbol("x", real=True)

@@ -9,8 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from numeric.reference.gappa import SCRIPT_DIR, gappa_scripts, run_gappa_proofs
+from ropecheck.numeric.reference.gappa import SCRIPT_DIR, gappa_scripts, run_gappa_proofs
 
 pytestmark = pytest.mark.skipif(
     shutil.which("gappa") is None, reason="gappa is not installed (Debian: apt-get install gappa; .ci/bootstrap does)"

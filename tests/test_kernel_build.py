@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from proofs import _kernel, _kernel_build
-from proofs._kernel_build import DevelopmentReport, TheoremStatus, check_development
-from proofs._verdicts import ENGINE_ONLY, kernel_verdict
+from ropecheck.proofs import _kernel, _kernel_build
+from ropecheck.proofs._kernel_build import DevelopmentReport, TheoremStatus, check_development
+from ropecheck.proofs._verdicts import ENGINE_ONLY, kernel_verdict
 
 needs_coq = pytest.mark.skipif(not _kernel.coq_available(), reason="coqc is not installed")
 

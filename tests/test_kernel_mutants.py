@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-
-from proofs import claim_ids, coq_available
+from ropecheck.proofs import claim_ids, coq_available
 
 from ._coq_mutants import MutantResult, drop_term, flip_sign, off_by_one, proved_theorems, run_mutants, sample
 

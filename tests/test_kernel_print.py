@@ -6,10 +6,9 @@ import re
 
 import pytest
 import sympy as sp
-
-from proofs._coq_print import CannotPrint, identity_statement, print_expr
-from proofs._coq_printed import render
-from proofs._kernel import DEVELOPMENT
+from ropecheck.proofs._coq_print import CannotPrint, identity_statement, print_expr
+from ropecheck.proofs._coq_printed import render
+from ropecheck.proofs._kernel import DEVELOPMENT
 
 x, y = sp.symbols("x y", real=True)
 t = sp.Symbol("t", positive=True)

@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from numeric.reference import library_accuracy
-from numeric.reference.library_accuracy import FUNCTIONS, allowed_units, hard_arguments, load_table, measure_errors
+from ropecheck.numeric.reference import library_accuracy
+from ropecheck.numeric.reference.library_accuracy import (
+    FUNCTIONS,
+    allowed_units,
+    hard_arguments,
+    load_table,
+    measure_errors,
+)
 
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 _WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}

@@ -16,8 +16,7 @@ import pytest
 import sympy as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-
-from numeric.mirrors import (
+from ropecheck.numeric.mirrors import (
     FORMATS,
     REFUTATION_FACTOR,
     Comparison,
@@ -28,8 +27,8 @@ from numeric.mirrors import (
     statement_comparisons,
     store_in,
 )
-from numeric.reference.tolerances import MPMATH_DPS
-from proofs import Verdict, all_claims, claim_ids, get_claim
+from ropecheck.numeric.reference.tolerances import MPMATH_DPS
+from ropecheck.proofs import Verdict, all_claims, claim_ids, get_claim
 
 from ._mirror_helpers import FINDINGS, PROGRAM_PERTURBATIONS, flip_sign, perturbed_comparisons
 
@@ -195,8 +194,8 @@ def test_no_comparison_shares_a_node_between_its_sides() -> None:
 
 
 def test_same_expression_sides_are_reported_not_tested() -> None:
-    from numeric.mirrors import untested_parts
-    from proofs._statements import Identity
+    from ropecheck.numeric.mirrors import untested_parts
+    from ropecheck.proofs._statements import Identity
 
     x = sp.Symbol("x", real=True)
     statement = Identity(x + 1, x + 1, name="x + 1 = x + 1")
@@ -389,7 +388,7 @@ def test_flush_to_zero_term_is_what_makes_tiny_inputs_pass(monkeypatch: pytest.M
     """Meta-test: without the flush-aware underflow term (η = 0, inputs taken as exact) the check fails where the
     products land near float32's smallest normal (q ≈ 2⁻⁶³, k ≈ 2⁻⁶³: error/bound ≈ 9·10⁵, as before issue 15);
     with it, it holds."""
-    from numeric.reference import _node_rules, tolerances
+    from ropecheck.numeric.reference import _node_rules, tolerances
 
     comparison = comparisons(get_claim("ROPE-DOT-PROPERTY-003"))[0]
     points = {}
@@ -406,7 +405,7 @@ def test_flush_to_zero_term_is_what_makes_tiny_inputs_pass(monkeypatch: pytest.M
 
 # ---------------------------------------------------------------------------------------------- marks
 def _outcome(kind: str, measured: float, bound: float, value: float, effect: float, scale: float) -> object:
-    from numeric.mirrors import Outcome
+    from ropecheck.numeric.mirrors import Outcome
 
     x = sp.Symbol("x", real=True)
     comparison = Comparison("synthetic", kind, (x, x + 1) if kind == "holds" else (x,), relation="nonzero")
@@ -418,7 +417,7 @@ def _outcome(kind: str, measured: float, bound: float, value: float, effect: flo
 def test_marks_mean_one_thing_each() -> None:
     """✓ confirmed; ~ effect ≤ u·scale (decided from the effect, not the bound); ? resolvable effect the bound
     cannot certify; ✗ an error beyond its bound; – nothing compared."""
-    from numeric.mirrors import summarise
+    from ropecheck.numeric.mirrors import summarise
 
     u = 2.0**-8
     assert summarise([_outcome("witness", 1e-4, 1e-3, 0.5, 0.5, 1.0)], "proved")["mark"] == "✓"
@@ -429,7 +428,7 @@ def test_marks_mean_one_thing_each() -> None:
 
 
 def test_vacuous_bounds_are_counted() -> None:
-    from numeric.mirrors import summarise
+    from ropecheck.numeric.mirrors import summarise
 
     assert summarise([_outcome("holds", 0.1, 5.0, 0.0, 0.0, 1.0)], "proved")["vacuous_cases"] == 1
     assert summarise([_outcome("holds", 0.1, 0.5, 0.0, 0.0, 1.0)], "proved")["vacuous_cases"] == 0

@@ -1,5 +1,5 @@
 """Importing ropecheck's numeric side leaves JAX's global configuration alone (issue 15): float64 is enabled only
-inside the numeric checks (`numeric.mirrors.x64_enabled`) and restored after."""
+inside the numeric checks (`ropecheck.numeric.mirrors.x64_enabled`) and restored after."""
 
 from __future__ import annotations
 
@@ -40,8 +40,7 @@ def test_mirror_float64_really_is_float64() -> None:
     """Inside the scope the mirror's float64 column is float64 (a float32 stand-in would fail this)."""
     import numpy as np
     import sympy as sp
-
-    from numeric.mirrors import compile_program, run_jax
+    from ropecheck.numeric.mirrors import compile_program, run_jax
 
     x = sp.Symbol("x", real=True)
     (value,) = run_jax(compile_program([x + sp.Rational(1, 3)]), {x: np.array([1.0])}, "float64")

@@ -6,8 +6,7 @@ A check that cannot fail is a defect: these show the engine rejecting near-misse
 from __future__ import annotations
 
 import pytest
-
-from proofs import Verdict, all_claims
+from ropecheck.proofs import Verdict, all_claims
 
 from ._perturb import perturbed_statements
 
@@ -32,9 +31,8 @@ def test_perturbations_cover_all_three_kinds_across_the_ledger() -> None:
 def test_blockwise_over_generalisation_is_not_proved() -> None:
     """vᵀR^d_m v = |v|²cos(mθ₀) holds for d = 2 but not d = 4; a `blockwise` rule name must not lift it."""
     import sympy as sp
-
-    from proofs import Derivation, Identity
-    from proofs._formulas import dot, m, real_vector, rope_frequencies, rope_matrix, rotation, theta
+    from ropecheck.proofs import Derivation, Identity
+    from ropecheck.proofs._formulas import dot, m, real_vector, rope_frequencies, rope_matrix, rotation, theta
 
     v2 = real_vector("v", 2)
     generic = Identity(dot(v2, rotation(m * theta) * v2), dot(v2, v2) * sp.cos(m * theta), name="d = 2 block")
@@ -53,8 +51,7 @@ def test_blockwise_over_generalisation_is_not_proved() -> None:
 
 def test_induction_with_an_unrelated_step_is_not_proved() -> None:
     import sympy as sp
-
-    from proofs import Identity, Induction
+    from ropecheck.proofs import Identity, Induction
 
     x = sp.Symbol("x", real=True)
     # "Σ_{i<n} 1 = n²" with the base case 0 = 0 and a true but unrelated step identity
@@ -64,9 +61,8 @@ def test_induction_with_an_unrelated_step_is_not_proved() -> None:
 
 def test_refutation_by_an_unrelated_identity_is_not_refuted() -> None:
     import sympy as sp
-
-    from proofs import Identity, Refutation
-    from proofs._statements import Claimed
+    from ropecheck.proofs import Identity, Refutation
+    from ropecheck.proofs._statements import Claimed
 
     x = sp.Symbol("x", real=True)
     refutation = Refutation(Claimed("RoPE preserves the norm"), Identity(x, x))

@@ -8,11 +8,10 @@ import itertools
 
 import numpy as np
 import pytest
-
-from numeric.mirrors._typical import typical_relative_errors
-from numeric.mirrors._worst_case_scan import worst_case_limit
-from numeric.mirrors.precision_limits import MODES, largest_position, position_grid, precision_limits_table
-from numeric.reference import tolerances, worst_case_relative_error
+from ropecheck.numeric.mirrors._typical import typical_relative_errors
+from ropecheck.numeric.mirrors._worst_case_scan import worst_case_limit
+from ropecheck.numeric.mirrors.precision_limits import MODES, largest_position, position_grid, precision_limits_table
+from ropecheck.numeric.reference import tolerances, worst_case_relative_error
 
 
 @pytest.fixture(scope="module")

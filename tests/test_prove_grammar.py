@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-
-from proofs import BadStatement, parse_identity
-from proofs._grammar import MAX_DEPTH, MAX_LENGTH, parse_tree
+from ropecheck.proofs import BadStatement, parse_identity
+from ropecheck.proofs._grammar import MAX_DEPTH, MAX_LENGTH, parse_tree
 
 
 def test_decimals_are_exact_rationals() -> None:

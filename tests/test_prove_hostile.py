@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from numeric._cli import main
+from ropecheck.numeric._cli import main
 
 PROVED = "proved"  # exit 0 or 4
 # (statement, flags, expected verdict, expected exit code or None for PROVED, a detail to find in the output)

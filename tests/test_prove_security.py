@@ -18,8 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from proofs import BadStatement, parse_identity
+from ropecheck.proofs import BadStatement, parse_identity
 
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from numeric._cli import commands_table, main
+from ropecheck.numeric._cli import commands_table, main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

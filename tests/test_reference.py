@@ -8,8 +8,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-
-from numeric.reference import (
+from ropecheck.numeric.reference import (
     DoubleDouble,
     angles_mod_2pi,
     inverse_frequencies,
@@ -17,9 +16,10 @@ from numeric.reference import (
     mpmath_angles_mod_2pi,
     reference_cos_sin,
 )
-from numeric.reference._angles import ADVERSARIAL_CASES
-from numeric.reference._double_double import two_product
-from numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
+from ropecheck.numeric.reference._angles import ADVERSARIAL_CASES
+from ropecheck.numeric.reference._double_double import two_product
+from ropecheck.numeric.reference.tolerances import REFERENCE_ANGLE_ABS_ERROR, REFERENCE_COS_SIN_ABS_ERROR
+
 from tests._reference_helpers import PINNED_POSITIONS, assert_angles_match_mpmath
 
 NEGATIVE_AND_HUGE_POSITIONS = (-1, -2049, -(2**31), 2**40 + 3, 2**53 - 1, 2**53)
@@ -178,7 +178,7 @@ def test_beyond_the_contract_is_refused(position: int, theta: float) -> None:
 def test_contract_is_not_too_wide() -> None:
     """Meta-test: the error really grows past the guarantee beyond the contract (so the limit is not arbitrary):
     computed below the check, at |p·θ| ≈ 10²⁶, it exceeds 1e−25."""
-    from numeric.reference import _angles
+    from ropecheck.numeric.reference import _angles
 
     position, theta = 2**53, 1e10
     original = _angles.LARGEST_PRODUCT

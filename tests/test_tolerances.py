@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from ropecheck.numeric.reference import inverse_frequencies, tolerances
+from ropecheck.numeric.reference.tolerances import DTYPES
 
-from numeric.reference import inverse_frequencies, tolerances
-from numeric.reference.tolerances import DTYPES
 from tests._reference_helpers import NUMPY_DTYPES, PINNED_POSITIONS, as_dtype, floats_in
 
 THETAS = inverse_frequencies(32).hi

@@ -1,7 +1,7 @@
-"""`numeric.audit`: black-box certification of positional-encoding implementations by extraction (GUIDE §5).
+"""`ropecheck.numeric.audit`: black-box certification of positional-encoding implementations by extraction (GUIDE §5).
 
 ```python
-from numeric.audit import audit
+from ropecheck.numeric.audit import audit
 
 report = audit("tests.audit_corpus.numpy_impls:rope_half", base=10000)
 report.verdict, report.summary        # "pass" / "fail", and one paragraph: verdict, root cause(s), fix
@@ -21,17 +21,17 @@ from importlib import import_module
 from typing import Any
 
 _LAZY = {
-    "audit": ("numeric.audit.runner", "audit"),
-    "AuditReport": ("numeric.audit.results", "AuditReport"),
-    "Finding": ("numeric.audit.results", "Finding"),
-    "AuditError": ("numeric.audit.calls", "AuditError"),
-    "EXIT_OK": ("numeric.audit.results", "EXIT_OK"),
-    "EXIT_FAIL": ("numeric.audit.results", "EXIT_FAIL"),
-    "EXIT_USAGE": ("numeric.audit.results", "EXIT_USAGE"),
-    "DEFAULT_DTYPES": ("numeric.audit.options", "DEFAULT_DTYPES"),
-    "PROPERTIES": ("numeric.audit.properties", "PROPERTIES"),
-    "CLAIMS": ("numeric.audit.properties", "CLAIMS"),
-    "KINDS": ("numeric.audit.kinds", "KINDS"),
+    "audit": ("ropecheck.numeric.audit.runner", "audit"),
+    "AuditReport": ("ropecheck.numeric.audit.results", "AuditReport"),
+    "Finding": ("ropecheck.numeric.audit.results", "Finding"),
+    "AuditError": ("ropecheck.numeric.audit.calls", "AuditError"),
+    "EXIT_OK": ("ropecheck.numeric.audit.results", "EXIT_OK"),
+    "EXIT_FAIL": ("ropecheck.numeric.audit.results", "EXIT_FAIL"),
+    "EXIT_USAGE": ("ropecheck.numeric.audit.results", "EXIT_USAGE"),
+    "DEFAULT_DTYPES": ("ropecheck.numeric.audit.options", "DEFAULT_DTYPES"),
+    "PROPERTIES": ("ropecheck.numeric.audit.properties", "PROPERTIES"),
+    "CLAIMS": ("ropecheck.numeric.audit.properties", "CLAIMS"),
+    "KINDS": ("ropecheck.numeric.audit.kinds", "KINDS"),
 }
 
 __all__ = sorted(_LAZY)
@@ -39,6 +39,6 @@ __all__ = sorted(_LAZY)
 
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
-        raise AttributeError(f"module 'numeric.audit' has no attribute {name!r}")
+        raise AttributeError(f"module 'ropecheck.numeric.audit' has no attribute {name!r}")
     module_name, attribute = _LAZY[name]
     return getattr(import_module(module_name), attribute)

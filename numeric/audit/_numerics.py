@@ -6,6 +6,6 @@ re-exported here, so a move of those modules changes one import block.
 
 from __future__ import annotations
 
-from numeric.reference import DoubleDouble, reference_cos_sin, tolerances
+from ropecheck.numeric.reference import DoubleDouble, reference_cos_sin, tolerances
 
 __all__ = ["DoubleDouble", "reference_cos_sin", "tolerances"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
 

@@ -8,7 +8,7 @@ command that reproduces it.
 Exit codes: 0 the target conforms, 1 a property fails, 2 bad usage or a target that cannot be loaded, called,
 or that hangs (one line on stderr, no traceback). `--json` prints one object (the `AuditReport.to_json()`
 schema) and nothing else on stdout. While the audit runs, what libraries print (C extensions, Python warnings,
-`logging`) is captured (`numeric.audit.noise`) and summarised after the report in one stderr line (`--verbose`
+`logging`) is captured (`ropecheck.numeric.audit.noise`) and summarised after the report in one stderr line (`--verbose`
 prints it all); a terminal's stderr shows a status line meanwhile. A reader that closes the pipe (`| head`) does
 not change the exit code.
 """
@@ -22,9 +22,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from numeric.audit.noise import NoiseCapture
-from numeric.audit.report.json import json_safe
-from numeric.audit.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
+from ropecheck.numeric.audit.noise import NoiseCapture
+from ropecheck.numeric.audit.report.json import json_safe
+from ropecheck.numeric.audit.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,7 +56,7 @@ a target that raises beyond position N-1 (a fixed-length table) is audited on 0.
 
 def build_parser() -> argparse.ArgumentParser:
     """The `ropecheck audit` argument parser."""
-    from numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 
     parser = _Parser(
         prog="ropecheck audit",
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--budget", type=float, default=DEFAULT_SCORE_BUDGET, help="relative score-error budget (default 2^-6)"
     )
-    from numeric.audit.kinds.cli_options import add_kind_arguments
+    from ropecheck.numeric.audit.kinds.cli_options import add_kind_arguments
 
     add_kind_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -165,9 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _usage("the following arguments are required: target (or --list, or --all)")
     if args.markdown:
         return _usage("--markdown applies to --all only")
-    from numeric.audit import audit
-    from numeric.audit.calls import AuditError
-    from numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
 
     if rope_only_flags(args):
         return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"ropecheck audit: error: the audit stopped: {type(error).__name__}: {message}\n")
         return EXIT_USAGE
     if args.report:
-        from numeric.audit.report import write_report
+        from ropecheck.numeric.audit.report import write_report
 
         try:
             write_report(report, args.report)
@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write("\n")
             sys.stdout.flush()
         else:
-            from numeric.audit.report.terminal import print_summary
+            from ropecheck.numeric.audit.report.terminal import print_summary
 
             print_summary(report)
     except BrokenPipeError:  # output piped into e.g. `head`: the verdict stands
@@ -254,7 +254,7 @@ def _list(as_json: bool, noise: NoiseCapture) -> int:
 
 def _list_rows() -> list[dict[str, str]]:
     """The rows of `--list` (importing the libraries to read their versions)."""
-    from numeric.audit.adapters import installed_version, is_available, list_adapters
+    from ropecheck.numeric.audit.adapters import installed_version, is_available, list_adapters
 
     rows = []
     for spec in list_adapters():
@@ -273,7 +273,7 @@ def _list_rows() -> list[dict[str, str]]:
                 "wraps": spec.wraps,
             }
         )
-    from numeric.audit.kinds.conformance import kind_list_rows
+    from ropecheck.numeric.audit.kinds.conformance import kind_list_rows
 
     return rows + kind_list_rows()
 
@@ -295,7 +295,7 @@ def _print_list(rows: list[dict[str, str]], as_json: bool) -> None:
 
 def _all(args: argparse.Namespace, noise: NoiseCapture) -> int:
     """`--all`: audit every built-in with its defaults; print the table (text, --json or --markdown)."""
-    from numeric.audit.report.conformance import (
+    from ropecheck.numeric.audit.report.conformance import (
         CONFORMANCE_DTYPES,
         DEFAULT_MAX_POSITION,
         conformance_table,

@@ -10,13 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.calls import CallFailed
-from numeric.audit.extract import entry_bound
-from numeric.audit.options import Options
-from numeric.audit.properties import claims_of
-from numeric.audit.results import Finding
-from numeric.audit.session import SEED, Session
+from ropecheck.numeric.audit.calls import CallFailed
+from ropecheck.numeric.audit.extract import entry_bound
+from ropecheck.numeric.audit.options import Options
+from ropecheck.numeric.audit.properties import claims_of
+from ropecheck.numeric.audit.results import Finding
+from ropecheck.numeric.audit.session import SEED, Session
 
 __all__ = ["AuditContext"]
 

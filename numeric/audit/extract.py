@@ -16,9 +16,8 @@ import dataclasses
 import math
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.calls import Caller
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.calls import Caller
 
 __all__ = [
     "Structure",

@@ -6,12 +6,11 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit._numerics import reference_cos_sin
-from numeric.audit.calls import numpy_dtype
-from numeric.audit.extract import Structure
-from numeric.audit.scaling import Scaling, scaled_inverse_frequencies
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit._numerics import reference_cos_sin
+from ropecheck.numeric.audit.calls import numpy_dtype
+from ropecheck.numeric.audit.extract import Structure
+from ropecheck.numeric.audit.scaling import Scaling, scaled_inverse_frequencies
 
 __all__ = [
     "Ideal",

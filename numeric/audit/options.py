@@ -6,9 +6,9 @@ import dataclasses
 import math
 from typing import Any
 
-from numeric.audit._numerics import tolerances
-from numeric.audit.calls import FRAMEWORKS, AuditError
-from numeric.audit.scaling import Scaling, parse_scaling
+from ropecheck.numeric.audit._numerics import tolerances
+from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError
+from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
 
 __all__ = ["ALL_DTYPES", "DEFAULT_DTYPES", "DIRECTIONS", "PARTIAL_PLACEMENTS", "PRECISION_ORDER", "Options", "validate"]
 

@@ -29,7 +29,7 @@ where `angle_dtype` is float64 for float64 outputs and float32 otherwise, `u_ang
 k_θ = `frequency_error_units(base)` the relative error, in units u_angle, that computing θᵢ = base^(−2i/d)
 in the angle dtype may carry: the exponent −2i/d is rounded (relative u), which `pow`/`exp` amplifies by
 |ln θᵢ| ≤ ln(base) (plus ln of a scaling factor), plus about two units for `pow` itself, one for a reciprocal and
-two for a scaling formula. The reference (`numeric._reference.reference_cos_sin`) is itself within
+two for a scaling formula. The reference (`ropecheck.numeric._reference.reference_cos_sin`) is itself within
 `REFERENCE_COS_SIN_ABS_ERROR` of the exact cos/sin, so that term is added rather than ignored.
 
 - **Output rounding** to the target dtype is accepted: `rotation_output_bound` already charges the cast of
@@ -63,8 +63,7 @@ import math
 from typing import Any
 
 import numpy as np
-
-from numeric.audit._numerics import tolerances
+from ropecheck.numeric.audit._numerics import tolerances
 
 REFERENCE_COS_SIN_ABS_ERROR = tolerances.REFERENCE_COS_SIN_ABS_ERROR
 rotation_output_bound = tolerances.rotation_output_bound

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from numeric.audit.properties import PROPERTIES
+from ropecheck.numeric.audit.properties import PROPERTIES
 
 _AUDIT_KEY = "_ropecheck_audit"
 _DEFAULT_DTYPES = "float32,bfloat16,float16"
@@ -117,8 +116,8 @@ def pytest_configure(config: pytest.Config) -> None:
     target = rope_option(config, "impl")
     if not target:
         return
-    from numeric.audit.calls import AuditError
-    from numeric.audit.targets import load_target
+    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.targets import load_target
 
     try:
         load_target(target)
@@ -177,7 +176,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 
 def _item_names(config: pytest.Config) -> Iterator[tuple[str, str | None]]:
     """(property, dtype or None) for each item, in the audit's order."""
-    from numeric.audit.kinds.names import KIND_PROPERTIES
+    from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
 
     kind = rope_option(config, "kind")
     dtypes = [d.strip() for d in (rope_option(config, "dtypes") or _DEFAULT_DTYPES).split(",") if d.strip()]
@@ -271,9 +270,9 @@ def _run_audit(config: pytest.Config) -> Any:
     cached = getattr(config, _AUDIT_KEY, None)
     if cached is not None:
         return cached
-    from numeric.audit import audit
-    from numeric.audit.calls import AuditError
-    from numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 
     kind = rope_option(config, "kind")
     budget = rope_option(config, "budget")

@@ -78,8 +78,8 @@ class AuditReport:
     - `findings`: list of `Finding`.
     - `certified`: per dtype the largest position certified at the score-error budget.
     - `seconds`, `target_seconds`: wall time of the audit and time spent inside the target.
-    - `kind`: what was audited (`numeric.audit.kinds`).
-    - `summary`: one paragraph — verdict, root cause(s), fix (`numeric.audit.attribution`).
+    - `kind`: what was audited (`ropecheck.numeric.audit.kinds`).
+    - `summary`: one paragraph — verdict, root cause(s), fix (`ropecheck.numeric.audit.attribution`).
     - `root_causes`: `{"property", "dtype", "detail", "fix"}` per root cause.
     - `table_positions`: N when the target accepts only positions 0…N−1 (a fixed-length table), else None.
     - `notes`: loud remarks that are not failures (an undeclared base, a table length).

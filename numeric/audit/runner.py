@@ -1,7 +1,7 @@
 """`audit()`: load the target, validate the options, run the kind's properties, and assemble the `AuditReport`.
 
 ```python
-from numeric.audit import audit
+from ropecheck.numeric.audit import audit
 
 report = audit(my_rope, base=10000, layout="half", max_position=32768)
 report.verdict            # "pass" or "fail"
@@ -10,7 +10,7 @@ report.to_json()          # the same object `ropecheck audit --json` prints
 ```
 
 The audited callable is `fn(x, positions) -> y` with x of shape `(..., L, d)`, integer positions of shape
-`(L,)` and y of x's shape (NumPy, PyTorch or JAX). The kind (`numeric.audit.kinds`) says what is probed; the
+`(L,)` and y of x's shape (NumPy, PyTorch or JAX). The kind (`ropecheck.numeric.audit.kinds`) says what is probed; the
 properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.policy`.
 """
 
@@ -22,17 +22,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.attribution import attribute_root_causes
-from numeric.audit.calls import AuditError, CallFailed, Worker
-from numeric.audit.context import AuditContext
-from numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
-from numeric.audit.options import Options, validate
-from numeric.audit.results import AuditReport
-from numeric.audit.scaling import Scaling
-from numeric.audit.session import Session
-from numeric.audit.targets import LoadedTarget, load_target
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.attribution import attribute_root_causes
+from ropecheck.numeric.audit.calls import AuditError, CallFailed, Worker
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
+from ropecheck.numeric.audit.options import Options, validate
+from ropecheck.numeric.audit.results import AuditReport
+from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.session import Session
+from ropecheck.numeric.audit.targets import LoadedTarget, load_target
 
 __all__ = ["audit"]
 
@@ -72,7 +71,7 @@ def audit(
       `path/to/file.py:attr`, a built-in adapter name).
     - `base`: the expected θ base; None infers it from the spectrum (reported as `base_source="inferred"`).
     - `layout`: the expected pairing, `"interleaved"` or `"half"`; None detects and reports it.
-    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `numeric.audit.scaling`) or None.
+    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.scaling`) or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
     - `max_position`: the context length audited: every position 0…max_position−1.
     - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string;
@@ -93,7 +92,7 @@ def audit(
       interleaved among them, θ from r) or `"p-rope"` (pairs (i, i + d/2) for i < r/2, θᵢ = base^(−2i/d));
       None detects either.
     - `strict`: an undeclared base is a failure (the pytest plugin's default), not only a loud note.
-    - `kind`: what the target is (`numeric.audit.kinds.ALL_KINDS`; default `"rope"`). `"sinusoidal"`, `"bias"`
+    - `kind`: what the target is (`ropecheck.numeric.audit.kinds.ALL_KINDS`; default `"rope"`). `"sinusoidal"`, `"bias"`
       and `"scores"` are audited by `numeric.audit.kinds.encodings` with the options below (and `base`, `layout`,
       `max_position`, `dtypes`, `framework`, `head_dim`, `timeout`, `budget`, `name`).
     - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
@@ -110,7 +109,7 @@ def audit(
     """
     started = time.perf_counter()
     if kind in ENCODING_KINDS:
-        from numeric.audit.kinds.encodings import audit_encoding
+        from ropecheck.numeric.audit.kinds.encodings import audit_encoding
 
         return audit_encoding(
             fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,

@@ -42,8 +42,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
-
-from numeric.audit._numerics import DoubleDouble
+from ropecheck.numeric.audit._numerics import DoubleDouble
 
 __all__ = ["SCALING_KINDS", "Scaling", "parse_scaling", "scaled_inverse_frequencies"]
 
@@ -315,7 +314,7 @@ def scaled_inverse_frequencies_mp(
 def scaled_inverse_frequencies(
     rotary_dim: int, base: float, scaling: Scaling | None, sequence_length: int = 1
 ) -> DoubleDouble:
-    """θᵢ′ in three float64 limbs, ready for `numeric._reference.reference_cos_sin` (ROPE-FREQUENCIES).
+    """θᵢ′ in three float64 limbs, ready for `ropecheck.numeric._reference.reference_cos_sin` (ROPE-FREQUENCIES).
 
     **Arguments:**
 

@@ -10,11 +10,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
-from numeric.audit.options import Options
-from numeric.audit.scaling import Scaling
-from numeric.audit.targets import LoadedTarget, framework_hints
+from ropecheck.numeric.audit.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
+from ropecheck.numeric.audit.options import Options
+from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints
 
 __all__ = ["HEAD_DIMS", "SEED", "Progress", "Session"]
 
@@ -47,7 +46,7 @@ class Session:
         instantiated; a plain function is returned as is. `scaling` applies to built-ins only."""
         obj, options = self.loaded.obj, self.options
         if self.loaded.adapter is not None:
-            from numeric.audit.adapters import AdapterConfig
+            from ropecheck.numeric.audit.adapters import AdapterConfig
 
             config = AdapterConfig(
                 head_dim=head_dim,
@@ -209,7 +208,7 @@ class Session:
 def _numpy_output(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """An MLX adapter's outputs as NumPy arrays of the same dtype, converted (and so evaluated) inside the call:
     MLX streams belong to the thread that made the array, and NumPy has no MLX bfloat16."""
-    from numeric.audit.adapters import to_numpy
+    from ropecheck.numeric.audit.adapters import to_numpy
 
     def call(x: Any, positions: Any) -> Any:
         return to_numpy(fn(x, positions))

@@ -13,7 +13,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from numeric.audit.calls import FRAMEWORKS, AuditError, one_line
+from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError, one_line
 
 __all__ = ["LoadedTarget", "framework_hints", "load_target"]
 
@@ -99,9 +99,9 @@ def _load_file(path: Path) -> types.ModuleType:
 
 
 def _load_builtin(name: str) -> LoadedTarget:
-    if importlib.util.find_spec("numeric.audit.adapters") is None:
+    if importlib.util.find_spec("ropecheck.numeric.audit.adapters") is None:
         raise AuditError(f"unknown target {name!r} (expected package.module:attr or path/to/file.py:attr)")
-    from numeric.audit.adapters import get_adapter, is_available
+    from ropecheck.numeric.audit.adapters import get_adapter, is_available
 
     try:
         spec = get_adapter(name)

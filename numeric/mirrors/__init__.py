@@ -1,5 +1,5 @@
 """Numeric mirrors of the ledger: the registry's own SymPy statements evaluated in JAX (float16, bfloat16, float32,
-float64) and mpmath, with the error model of `numeric.reference.tolerances` applied node by node.
+float64) and mpmath, with the error model of `ropecheck.numeric.reference.tolerances` applied node by node.
 
 A mirror never restates a formula. `compile_program` turns the SymPy objects a claim holds into a straight-line
 program, each side of a comparison on its own (no node shared between the sides); three backends run it:

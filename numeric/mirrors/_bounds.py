@@ -1,4 +1,4 @@
-"""The error model over a program, node by node (the node rules of `numeric.reference.tolerances`): the exact
+"""The error model over a program, node by node (the node rules of `ropecheck.numeric.reference.tolerances`): the exact
 value of every node and a bound on how far the computed value can be from it."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def bounds_and_scale(
     """The error model over a program: for every output, (exact value, bound on |computed − exact|) in the format.
 
     The exact values are carried in float64 (they only size the bounds); the rules are in
-    the node rules of `numeric.tolerances`. Inputs are exact (already stored in the format).
+    the node rules of `ropecheck.numeric.tolerances`. Inputs are exact (already stored in the format).
 
     **Arguments:**
 

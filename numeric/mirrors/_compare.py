@@ -39,7 +39,7 @@ class Outcome:
       or |value| of a witness.
     - `scales`: per case, the largest exact magnitude in the computation; the format resolves an effect only
       when it exceeds u·scale.
-    - `ok`: whether the comparison agrees with its kind (see `numeric.mirrors._comparisons`).
+    - `ok`: whether the comparison agrees with its kind (see `ropecheck.numeric.mirrors._comparisons`).
     """
 
     comparison: Comparison

@@ -64,7 +64,7 @@ def claim_outcomes(claim: Any, fmt: str, *, cases: int = EVIDENCE_CASES) -> list
 
     **Arguments:**
 
-    - `claim`: a `proofs.Claim`.
+    - `claim`: a `ropecheck.proofs.Claim`.
     - `fmt`: one of `float16`, `bfloat16`, `float32`, `float64`, `mpmath`.
     - `cases`: sampled points per identity.
 
@@ -159,7 +159,7 @@ def numeric_evidence(claim: Any) -> dict[str, Any]:
 
     **Arguments:**
 
-    - `claim`: a `proofs.Claim`.
+    - `claim`: a `ropecheck.proofs.Claim`.
 
     **Returns:**
 
@@ -180,7 +180,7 @@ def undecided_rows(claims: list[Any]) -> list[tuple[str, str, dict[str, Any]]]:
 
     **Arguments:**
 
-    - `claims`: `proofs.Claim` objects.
+    - `claims`: `ropecheck.proofs.Claim` objects.
 
     **Returns:**
 

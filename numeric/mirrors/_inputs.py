@@ -45,7 +45,7 @@ def draw_points(
     - `seed`: the random seed.
     - `position_limit`: the largest |position|; `compare` passes a sixteenth of the dtype's exact-integer limit
       (at most 256), so sums of positions stay exact and angles informative (larger positions are the subject
-      of `numeric.mirrors.precision_limits`).
+      of `ropecheck.numeric.mirrors.precision_limits`).
 
     **Returns:**
 

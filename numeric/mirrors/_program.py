@@ -3,7 +3,7 @@
 Each expression given to `compile_program` (each side of a comparison) is compiled on its own: subexpressions are
 shared within one side, never across sides, so the two sides of a comparison are computed independently and a
 mirror can fail. A comparison whose sides are structurally equal SymPy expressions is not compiled at all
-(`numeric.mirrors._comparisons` reports it "not numerically tested").
+(`ropecheck.numeric.mirrors._comparisons` reports it "not numerically tested").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The typical-case precision measurement: the ledger's per-pair score (ROPE-DOT-PROPERTY-003's generic block,
 ROPE-PREFIX-REPHASE's score part) evaluated in a dtype for a few Gaussian q, k on the grid 2ᵏ, 3·2ᵏ⁻¹, summed over
 the pairs pairwise in the dtype. Labelled *typical* wherever it is published: it depends on the seed and the grid;
-the certified limits are the worst case of `numeric.mirrors._worst_case_scan`.
+the certified limits are the worst case of `ropecheck.numeric.mirrors._worst_case_scan`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _OFFSETS = OFFSETS
 def ledger_identity(claim_id: str, symbol_names: set[str]) -> Any:
     """The first identity in a claim's statement tree whose lhs has exactly these free symbols (by name); the
     search walks parts, steps, base/step and refutations, so it survives a reshaped statement tree."""
-    from proofs import get_claim
+    from ropecheck.proofs import get_claim
 
     pending = [get_claim(claim_id).statement]
     while pending:
@@ -64,7 +64,7 @@ def sum_in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
 
 @functools.cache
 def _thetas() -> np.ndarray:
-    from proofs._formulas import rope_frequencies
+    from ropecheck.proofs._formulas import rope_frequencies
 
     return np.array([float(t) for t in rope_frequencies(DIMENSION)])
 

@@ -11,10 +11,10 @@ Three pipelines:
 Each row carries three figures:
 
 - **`worst_case`** — the published, certified limit: for *every* unit q, k and every position up to it
-  (`numeric.mirrors._worst_case_scan`: every position scanned, or the model's monotone bound bisected where a
+  (`ropecheck.numeric.mirrors._worst_case_scan`: every position scanned, or the model's monotone bound bisected where a
   scan is unaffordable, labelled in `worst_case_method`). Seed-independent: no random input enters.
 - **`typical`** — labelled *typical*: 4 Gaussian q, k (seed 0), offsets n − m ∈ {1, 5, 37}, positions on the
-  grid 2ᵏ, 3·2ᵏ⁻¹ only (`numeric.mirrors._typical`). Users must not read it as a limit.
+  grid 2ᵏ, 3·2ᵏ⁻¹ only (`ropecheck.numeric.mirrors._typical`). Users must not read it as a limit.
 - **`predicted`** — the error model's worst-case prediction (`tolerances.largest_position_within`,
   `rephased_score_bound`); the certified limit is at least this wherever the model is sound.
 

@@ -2,7 +2,7 @@
 
 - `inverse_frequencies`, `angles_mod_2pi`, `reference_cos_sin`, `DoubleDouble`: the fast high-precision reference
   for RoPE angles p·θ mod 2π (double-double arithmetic on NumPy float64), with its contract (ranges of θ and p
-  where the 1e−25 guarantee holds) in `numeric.reference._angles`.
+  where the 1e−25 guarantee holds) in `ropecheck.numeric.reference._angles`.
 - `mpmath_angles_mod_2pi`, `max_angle_error`: the slow mpmath reference and the circle distance used to validate it.
 - `worst_case_relative_error`: the worst case over unit q, k of the relative-identity error of computed angles —
   the one definition of a certified context shared by the precision limits and the audit.

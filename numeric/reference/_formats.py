@@ -1,5 +1,5 @@
 """Formats, unit roundoff, γ_n, the underflow term and library accuracy: the base of the error model
-(`numeric.reference.tolerances` re-exports it; the model is described there)."""
+(`ropecheck.numeric.reference.tolerances` re-exports it; the model is described there)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ __all__ = ["IMPLEMENTATION_ERROR_UNITS", "implementation_units", "library_error_
 
 def library_error_units(function: str, fmt: str) -> float:
     """The error of one library call, in units u, that the model allows: from the measured table of
-    `numeric.reference.library_accuracy` (absolute for cos/sin, relative for sin on |x| ≤ 1, exp, log, sqrt).
+    `ropecheck.numeric.reference.library_accuracy` (absolute for cos/sin, relative for sin on |x| ≤ 1, exp, log, sqrt).
 
     **Arguments:**
 

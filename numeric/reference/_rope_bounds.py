@@ -1,5 +1,5 @@
 """Bounds for RoPE computations: the angle m·θ formed in a dtype, one pair's rotation, the relative score, a
-re-phased cached key, the decay factor's partial sums, softmax rows (`numeric.reference.tolerances` re-exports
+re-phased cached key, the decay factor's partial sums, softmax rows (`ropecheck.numeric.reference.tolerances` re-exports
 them; the model is described there)."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def angle_relative_error(
 ) -> FloatOrArray:
     """The relative part of `angle_error_bound`: γ_j + c·u·(1 + γ_j), j = 1 (the product) or 2 (the position
     rounded too), c = `theta_error_units` (the frequency's own error). Certified per dtype by the Gappa scripts
-    of `numeric.reference.gappa`.
+    of `ropecheck.numeric.reference.gappa`.
 
     **Arguments:**
 

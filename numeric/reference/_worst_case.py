@@ -95,7 +95,7 @@ def worst_case_relative_error(
 
     - `cos_hat`, `sin_hat`: float64 arrays `(positions, pairs)`: an implementation's cos and sin (or its
       rotation's entries) at every position of interest, converted exactly to float64.
-    - `exact_angles`: the exact angles p·θᵢ mod 2π, same shape (`numeric.reference.angles_mod_2pi`).
+    - `exact_angles`: the exact angles p·θᵢ mod 2π, same shape (`ropecheck.numeric.reference.angles_mod_2pi`).
     - `factors`: 2 for the relative identity, 3 for KV re-phasing (see `worst_case_from_statistics`).
 
     **Returns:**

@@ -28,7 +28,7 @@ recursive summation of n terms is off by at most γ_(n−1)·Σ|terms| and a dot
 already carries no guarantee).
 
 **Elementary functions.** Nothing is assumed: cos, sin, exp, log and sqrt are charged the error *measured* on
-this backend per dtype against mpmath on hard arguments (`numeric.reference.library_accuracy`, one committed
+this backend per dtype against mpmath on hard arguments (`ropecheck.numeric.reference.library_accuracy`, one committed
 table, re-measured by a test): absolute for cos and sin (values in [−1, 1]), relative for sin on |x| ≤ 1, exp,
 log and sqrt (`library_error_units`). The RoPE bounds, which also serve the audit of implementations whose
 libraries cannot be measured here, take the larger of that and one ulp (`implementation_units`).
@@ -39,7 +39,7 @@ is already 2048 in float16). An angle error Δφ moves cos and sin by at most Δ
 (x₁, x₂) is off per coordinate by (|x₁| + |x₂|)·(Δφ + cos/sin error + cast of cos/sin to the data dtype), plus
 the multiply-add, γ₂ in the data dtype.
 
-**Ground truth.** mpmath at ≥ 50 digits, or the fast reference (`numeric.reference`) within
+**Ground truth.** mpmath at ≥ 50 digits, or the fast reference (`ropecheck.numeric.reference`) within
 `REFERENCE_ANGLE_ABS_ERROR` of it; mpmath checks themselves use `mpmath_tolerance(dps)`, which follows the
 working precision.
 """

@@ -58,7 +58,7 @@ def _write(path: Path, text: str) -> None:
 # ------------------------------------------------------------------------------------------------ guide parts
 def properties_part() -> str:
     """A table: every audit property, what it checks, and the claims it transfers."""
-    from numeric.audit.properties import CLAIMS, PROPERTIES
+    from ropecheck.numeric.audit.properties import CLAIMS, PROPERTIES
 
     missing = [name for name in PROPERTIES if name not in PROPERTY_EXPLANATIONS]
     if missing:
@@ -72,7 +72,7 @@ def properties_part() -> str:
 
 def policy_part() -> str:
     """The tolerance policy: the docstring of `numeric.audit.policy`, headings moved under the guide's section."""
-    import numeric.audit.policy as policy
+    import ropecheck.numeric.audit.policy as policy
 
     lines = []
     for line in (policy.__doc__ or "").strip().splitlines():
@@ -113,7 +113,7 @@ def _angle_error_plot(report: Any, path: Path, title: str) -> None:
 
 def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
     """Audit the two example implementations; findings, certified context and error-vs-position plots."""
-    from numeric.audit import audit
+    from ropecheck.numeric.audit import audit
 
     from . import audit_examples
 
@@ -171,7 +171,7 @@ def examples_part(plots_dir: Path) -> tuple[str, dict[str, Path]]:
             list_table(["property", "dtype", "ok", "max error", "bound", "detail"], rows, [10, 9, 4, 9, 9, 59]),
             "",
         ]
-        from numeric.audit.report.markdown import certified_text
+        from ropecheck.numeric.audit.report.markdown import certified_text
 
         certified_rows = [[literal(dtype), escape(certified_text(report, dtype))] for dtype in report.certified]
         parts += [

@@ -25,7 +25,7 @@ def _conformance_results(app: Sphinx) -> tuple[list[dict[str, Any]] | None, str]
         payload = json.loads((Path(app.confdir) / configured).read_text(encoding="utf-8"))
         source = f"read from {literal(Path(configured).name)}"
     elif os.environ.get("ROPECHECK_DOCS_RUN_AUDIT") == "1":
-        from numeric.audit.report.conformance import write_conformance
+        from ropecheck.numeric.audit.report.conformance import write_conformance
 
         payload = write_conformance(Path(app.outdir).parent / "conformance.json")
         source = "audited while these docs were built"
@@ -44,7 +44,7 @@ def _conformance_results(app: Sphinx) -> tuple[list[dict[str, Any]] | None, str]
                 break
     if not isinstance(payload, list):
         raise ValueError("the conformance JSON is neither a list of rows nor {'rows': [...]}")
-    from numeric.audit.report.api_limits import apply_api_limits
+    from ropecheck.numeric.audit.report.api_limits import apply_api_limits
 
     return [apply_api_limits(row) if "failures" in row else row for row in payload], source
 
@@ -167,7 +167,7 @@ def _defects_part(results: list[dict[str, Any]]) -> list[str]:
 
 def conformance_page(app: Sphinx) -> str:
     """The conformance table of real libraries, or the adapters registry with how to generate the table."""
-    from numeric.audit.adapters._registry import installed_version, list_adapters
+    from ropecheck.numeric.audit.adapters._registry import installed_version, list_adapters
 
     specs = list_adapters()
     parts = [

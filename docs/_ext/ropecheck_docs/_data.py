@@ -34,14 +34,14 @@ class ClaimDataError(ValueError):
 
 def source_title(document: str) -> str:
     """The source document's own title (a paper's citation string is its own title)."""
-    from proofs._source_documents import source_title as title
+    from ropecheck.proofs._source_documents import source_title as title
 
     return title(document)
 
 
 def short_source(document: str) -> str:
     """A short label for tables: `Note 001` for a seed file, the author–year part of a paper."""
-    from proofs._source_documents import source_document
+    from ropecheck.proofs._source_documents import source_document
 
     registered = source_document(document)
     return registered.short if registered is not None else document.split(",")[0]
@@ -53,11 +53,11 @@ def is_seed(document: str) -> bool:
 
 
 def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:
-    """`numeric.mirrors.numeric_evidence`, or None while that module does not exist yet."""
+    """`ropecheck.numeric.mirrors.numeric_evidence`, or None while that module does not exist yet."""
     try:
-        from numeric.mirrors import numeric_evidence
+        from ropecheck.numeric.mirrors import numeric_evidence
     except ModuleNotFoundError as error:
-        if error.name != "numeric.mirrors":
+        if error.name != "ropecheck.numeric.mirrors":
             raise  # a missing dependency inside the module is a real failure
         return None
     return numeric_evidence
@@ -65,8 +65,7 @@ def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:
 
 def registry_payload() -> dict[str, Any]:
     """`{"claims": [...]}` from the live registry, with numeric evidence merged where available."""
-    import proofs
-
+    from ropecheck import proofs
     evidence = _evidence_function()
     claims: list[dict[str, Any]] = []
     for claim in proofs.all_claims():

@@ -1,6 +1,6 @@
 """Figures made at build time from numbers computed here (NumPy in each dtype via ml_dtypes, mpmath as reference).
 
-The error bounds drawn come from `numeric.reference.tolerances`, the same model the tests and the auditor use:
+The error bounds drawn come from `ropecheck.numeric.reference.tolerances`, the same model the tests and the auditor use:
 
 - `decay_bound.png`: RoFormer's long-term decay factor B(Δ) = (1/(d/2))·Σⱼ|Sⱼ| for d = 128, computed in float16,
   bfloat16, float32 and float64 and checked against mpmath, with each dtype's error beside its bound.
@@ -125,8 +125,7 @@ def _save(figure: object, path: Path) -> None:
 def plot_decay_bound(path: Path) -> None:
     """`decay_bound.png` (see the module docstring)."""
     import matplotlib.pyplot as plt
-
-    from numeric.reference.tolerances import partial_sums_modulus_bound
+    from ropecheck.numeric.reference.tolerances import partial_sums_modulus_bound
 
     distances = np.arange(0, 2049)
     sampled = distances[::16]
@@ -183,9 +182,12 @@ def plot_dot_product_far(path: Path) -> None:
 def plot_relative_identity(path: Path) -> None:
     """`relative_identity.png` (see the module docstring)."""
     import matplotlib.pyplot as plt
-
-    from numeric.audit.policy import DEFAULT_SCORE_BUDGET
-    from numeric.reference.tolerances import exact_integer_limit, largest_position_within, relative_score_bound
+    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.reference.tolerances import (
+        exact_integer_limit,
+        largest_position_within,
+        relative_score_bound,
+    )
 
     rng = np.random.default_rng(7)
     q, k = rng.standard_normal(D), rng.standard_normal(D)

@@ -5,7 +5,7 @@ library's API takes no positions, the adapter says so in `AdapterSpec.wraps` and
 instead of emulating them. Libraries are imported only when an adapter is built.
 
 ```python
-from numeric.audit.adapters import AdapterConfig, get_adapter, is_available
+from ropecheck.numeric.audit.adapters import AdapterConfig, get_adapter, is_available
 
 spec = get_adapter("transformers.yarn")
 ok, reason = is_available(spec)
@@ -15,9 +15,9 @@ y_numpy = to_numpy(y)  # same dtype, bfloat16 through ml_dtypes
 ```
 """
 
-from numeric.audit.adapters._common import to_numpy
-from numeric.audit.adapters._registry import get_adapter, installed_version, is_available, list_adapters
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec
+from ropecheck.numeric.audit.adapters._common import to_numpy
+from ropecheck.numeric.audit.adapters._registry import get_adapter, installed_version, is_available, list_adapters
+from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec
 
 __all__ = [
     "AdapterConfig",

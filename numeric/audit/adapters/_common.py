@@ -12,8 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction
+from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction
 
 # x reshaped to (batch=1, heads, L, d): the `(B, H, T, head_dim)` layout of attention code in torch libraries.
 HeadsApply = Callable[[Any, Any], Any]

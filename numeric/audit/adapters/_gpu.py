@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import cast_module, first_position, torch_dtype, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, define_adapter
-from numeric.audit.adapters._transformers import llama_config
+from ropecheck.numeric.audit.adapters._common import cast_module, first_position, torch_dtype, torch_rope
+from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, define_adapter
+from ropecheck.numeric.audit.adapters._transformers import llama_config
 
 
 def build_flash_attn(spec: AdapterSpec, config: AdapterConfig) -> RopeFunction:

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import import_keras, scaling_value, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family, standard_scalings
+from ropecheck.numeric.audit.adapters._common import import_keras, scaling_value, torch_rope
+from ropecheck.numeric.audit.adapters._spec import (
+    AdapterConfig,
+    AdapterSpec,
+    RopeFunction,
+    adapter_family,
+    standard_scalings,
+)
 
 
 def layer_arguments(spec: AdapterSpec, scaling: dict[str, Any] | None) -> dict[str, Any]:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import cast_module, scaling_value, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family, standard_scalings
+from ropecheck.numeric.audit.adapters._common import cast_module, scaling_value, torch_rope
+from ropecheck.numeric.audit.adapters._spec import (
+    AdapterConfig,
+    AdapterSpec,
+    RopeFunction,
+    adapter_family,
+    standard_scalings,
+)
 
 # `rope_adjustments` keys LitGPT reads for each scaling type, under their Hugging Face names.
 _ADJUSTMENT_KEYS = {

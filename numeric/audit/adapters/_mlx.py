@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import first_position, numpy_array
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, define_adapter
+from ropecheck.numeric.audit.adapters._common import first_position, numpy_array
+from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, define_adapter
 
 
 def build(spec: AdapterSpec, config: AdapterConfig, traditional: bool) -> RopeFunction:

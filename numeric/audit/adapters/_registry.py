@@ -6,7 +6,7 @@ import functools
 import importlib.metadata
 import importlib.util
 
-from numeric.audit.adapters import (
+from ropecheck.numeric.audit.adapters import (
     _equinox,
     _gpu,
     _keras_hub,
@@ -17,7 +17,7 @@ from numeric.audit.adapters import (
     _transformers,
     _x_transformers,
 )
-from numeric.audit.adapters._spec import AdapterSpec
+from ropecheck.numeric.audit.adapters._spec import AdapterSpec
 
 _MODULES = (
     _transformers,

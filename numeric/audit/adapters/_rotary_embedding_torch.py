@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import cast_module, first_position, linear_factor, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family, standard_scalings
+from ropecheck.numeric.audit.adapters._common import cast_module, first_position, linear_factor, torch_rope
+from ropecheck.numeric.audit.adapters._spec import (
+    AdapterConfig,
+    AdapterSpec,
+    RopeFunction,
+    adapter_family,
+    standard_scalings,
+)
 
 
 def build(spec: AdapterSpec, config: AdapterConfig) -> RopeFunction:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters._common import cast_module, scaling_value, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family
+from ropecheck.numeric.audit.adapters._common import cast_module, scaling_value, torch_rope
+from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family
 
 # torchtune's own defaults for Llama3ScaledRoPE (Llama 3.1), under the Hugging Face key names.
 _LLAMA3_DEFAULTS = {

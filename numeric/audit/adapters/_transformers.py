@@ -5,8 +5,14 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from numeric.audit.adapters._common import cast_module, torch_rope
-from numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, adapter_family, standard_scalings
+from ropecheck.numeric.audit.adapters._common import cast_module, torch_rope
+from ropecheck.numeric.audit.adapters._spec import (
+    AdapterConfig,
+    AdapterSpec,
+    RopeFunction,
+    adapter_family,
+    standard_scalings,
+)
 
 _WRAPS = (
     "transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(LlamaConfig)(x, position_ids)"

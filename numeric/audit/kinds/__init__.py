@@ -3,15 +3,15 @@
 A *kind* says what is probed and which properties apply. It is an object with:
 
 - `name`: the kind's name in reports (`AuditReport.kind`), e.g. `"rope"`;
-- `properties`: the property names it reports, in report order (modules of `numeric.audit.properties`, or its
+- `properties`: the property names it reports, in report order (modules of `ropecheck.numeric.audit.properties`, or its
   own, each with `NAME`, `CLAIMS` and a check taking an `AuditContext`);
 - `run(ctx) -> dict`: probe the target through `ctx.call` (a raise is "could not call", never a mathematical
   failure), record findings with `ctx.add`, and return the kind's header fields for `AuditReport`
   (for RoPE: layout, direction, base, base_source, rotary_dim; a kind leaves the ones it has no use for unset).
 
 The report types (`Finding`, `AuditReport`, the verdict "pass"/"fail", exit codes 0/1/2, the JSON shape) are
-shared by every kind (`numeric.audit.results`); root-cause attribution and the summary paragraph
-(`numeric.audit.attribution`) work on findings only. Register a kind in `KINDS` below; `audit(..., kind=NAME)`
+shared by every kind (`ropecheck.numeric.audit.results`); root-cause attribution and the summary paragraph
+(`ropecheck.numeric.audit.attribution`) work on findings only. Register a kind in `KINDS` below; `audit(..., kind=NAME)`
 selects it (default `"rope"`).
 """
 
@@ -35,7 +35,7 @@ class Kind(Protocol):
 
 
 #: Kind name → "module:attribute" of its instance (loaded on first use).
-KINDS: dict[str, str] = {"rope": "numeric.audit.kinds.rope:KIND"}
+KINDS: dict[str, str] = {"rope": "ropecheck.numeric.audit.kinds.rope:KIND"}
 
 
 def get_kind(name: str) -> Kind:
@@ -46,9 +46,9 @@ def get_kind(name: str) -> Kind:
 
 #: The kinds with their own probes and report fields (`numeric.audit.kinds.encodings`): kind → "module:function".
 ENCODING_KINDS: dict[str, str] = {
-    "sinusoidal": "numeric.audit.kinds.sinusoidal:audit_sinusoidal",
-    "bias": "numeric.audit.kinds.bias:audit_bias",
-    "scores": "numeric.audit.kinds.scores:audit_scores",
+    "sinusoidal": "ropecheck.numeric.audit.kinds.sinusoidal:audit_sinusoidal",
+    "bias": "ropecheck.numeric.audit.kinds.bias:audit_bias",
+    "scores": "ropecheck.numeric.audit.kinds.scores:audit_scores",
 }
 
 #: Every kind `audit(..., kind=...)` and `ropecheck audit --kind` accept.

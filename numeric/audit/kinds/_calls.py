@@ -19,8 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.calls import (
+from ropecheck.numeric.audit.calls import (
     FRAMEWORKS,
     AuditError,
     BadOutput,
@@ -32,7 +31,7 @@ from numeric.audit.calls import (
     one_line,
     to_float64,
 )
-from numeric.audit.targets import LoadedTarget, framework_hints, load_target
+from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints, load_target
 
 __all__ = [
     "KindSession",
@@ -51,7 +50,7 @@ Probe = tuple[Any, ...]
 def resolve_target(target: Any, name: str | None, kind: str) -> LoadedTarget:
     """A `LoadedTarget` from a TARGET string, a built-in `KindAdapter`, or a callable/class."""
     if isinstance(target, str):
-        from numeric.audit.adapters.kinds import find_adapter
+        from ropecheck.numeric.audit.adapters.kinds import find_adapter
 
         adapter = find_adapter(target)
         if adapter is not None:

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.calls import AuditError, Caller, CallFailed, TargetHung
-from numeric.audit.kinds._calls import call_framework, convert, framework_copy
-from numeric.reference import tolerances
+from ropecheck.numeric.audit.calls import AuditError, Caller, CallFailed, TargetHung
+from ropecheck.numeric.audit.kinds._calls import call_framework, convert, framework_copy
+from ropecheck.numeric.reference import tolerances
 
 __all__ = ["SEED", "check_dtypes", "modifies_arguments", "precision_order", "random_positions", "sentence"]
 

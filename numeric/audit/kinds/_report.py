@@ -15,7 +15,7 @@ import dataclasses
 import math
 from typing import Any
 
-from numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["FindingLog", "KindFinding", "KindReport", "make_report"]
 

@@ -23,13 +23,12 @@ import re
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.calls import AuditError, BadOutput, CallFailed
-from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
-from numeric.audit.kinds._report import FindingLog, KindReport, make_report
-from numeric.audit.policy import DEFAULT_SCORE_BUDGET
-from numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
+from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
+from ropecheck.numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
+from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
+from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+from ropecheck.numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_bias", "parse_scheme"]
 

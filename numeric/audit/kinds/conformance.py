@@ -1,7 +1,7 @@
 """Conformance rows of the sinusoidal, bias and scores built-ins: `ropecheck audit --list` and `--all`.
 
-Each built-in (`numeric.audit.adapters.kinds`) is audited against the options its library's defaults declare;
-rows have the keys of the RoPE conformance rows (`numeric.audit.report.conformance`), `layout` holding the
+Each built-in (`ropecheck.numeric.audit.adapters.kinds`) is audited against the options its library's defaults declare;
+rows have the keys of the RoPE conformance rows (`ropecheck.numeric.audit.report.conformance`), `layout` holding the
 detected layout or scheme and `direction` None, plus `kind`. Every failing finding carries its claims and the
 one-line command that reproduces it.
 """
@@ -18,7 +18,7 @@ __all__ = ["kind_conformance_rows", "kind_list_rows", "reproduce_kind_command"]
 
 def kind_list_rows() -> list[dict[str, Any]]:
     """`--list` rows: name, library, version, kind, what is called."""
-    from numeric.audit.adapters.kinds import list_kind_adapters
+    from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
 
     rows = []
     for adapter in list_kind_adapters():
@@ -52,8 +52,8 @@ def kind_conformance_rows(
     progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Audit every built-in of the three kinds with its library's defaults; one row each."""
-    from numeric.audit import AuditError, audit
-    from numeric.audit.adapters.kinds import list_kind_adapters
+    from ropecheck.numeric.audit import AuditError, audit
+    from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
 
     rows = []
     for adapter in list_kind_adapters():

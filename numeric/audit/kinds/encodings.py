@@ -1,13 +1,13 @@
 """Audit kinds beyond RoPE: sinusoidal tables, relative position biases (T5 buckets, ALiBi), relative scores.
 
 ```python
-from numeric.audit.kinds.encodings import audit_kind
+from ropecheck.numeric.audit.kinds.encodings import audit_kind
 
 report = audit_kind("mypkg.pe:table", kind="sinusoidal", layout="concat", frequencies="t2t", offset=2)
 report.verdict, report.root_cause, report.to_json()
 ```
 
-`ropecheck audit TARGET --kind sinusoidal|bias|scores` and `numeric.audit(..., kind=...)` call `audit_kind`.
+`ropecheck audit TARGET --kind sinusoidal|bias|scores` and `ropecheck.numeric.audit(..., kind=...)` call `audit_kind`.
 Each kind lists its properties in evaluation order (`PROPERTIES[kind]`); the first failing one is the root cause.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.kinds._report import KindFinding, KindReport
-from numeric.audit.kinds.names import KIND_PROPERTIES
+from ropecheck.numeric.audit.kinds._report import KindFinding, KindReport
+from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
 
 __all__ = ["PROPERTIES", "KindFinding", "KindReport", "audit_encoding", "audit_kind"]
 
@@ -39,20 +39,20 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
     """
     import time
 
-    from numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.calls import AuditError
 
     started = time.perf_counter()
     if kind == "sinusoidal":
-        from numeric.audit.kinds.sinusoidal import audit_sinusoidal as run
+        from ropecheck.numeric.audit.kinds.sinusoidal import audit_sinusoidal as run
     elif kind == "bias":
-        from numeric.audit.kinds.bias import audit_bias as run
+        from ropecheck.numeric.audit.kinds.bias import audit_bias as run
     elif kind == "scores":
-        from numeric.audit.kinds.scores import audit_scores as run
+        from ropecheck.numeric.audit.kinds.scores import audit_scores as run
     else:
         raise AuditError(f"--kind must be rope, sinusoidal, bias or scores, got {kind!r}")
     adapter = None
     if isinstance(target, str):
-        from numeric.audit.adapters.kinds import find_adapter
+        from ropecheck.numeric.audit.adapters.kinds import find_adapter
 
         adapter = find_adapter(target)
     elif type(target).__name__ == "KindAdapter":
@@ -84,8 +84,8 @@ def audit_encoding(
 
     A `KindReport`. **Raises:** `AuditError` for an option the kind does not take, or as `audit_kind`.
     """
-    from numeric.audit.calls import AuditError
-    from numeric.audit.options import DEFAULT_DTYPES
+    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.options import DEFAULT_DTYPES
 
     given = {"base": base, "layout": layout, "frequencies": frequencies, "offset": offset or None,
              "scheme": scheme, "clip": clip, "head_dim": head_dim}

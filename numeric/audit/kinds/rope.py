@@ -11,25 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.calls import AuditError
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import extract_matrices, find_structure
-from numeric.audit.ideal import Ideal, sample_positions
-from numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
-from numeric.audit.properties import PROPERTIES
-from numeric.audit.properties.contract import check_contract
-from numeric.audit.properties.direction import check_direction
-from numeric.audit.properties.identity import check_identity, measure_offset
-from numeric.audit.properties.linearity import check_linearity
-from numeric.audit.properties.norm import measure_gain
-from numeric.audit.properties.pairing import check_pairing
-from numeric.audit.properties.positions import check_positions
-from numeric.audit.properties.precision import check_precision
-from numeric.audit.properties.relative import check_relative
-from numeric.audit.properties.spectrum import check_spectrum
-from numeric.audit.properties.state import check_state
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.calls import AuditError
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import extract_matrices, find_structure
+from ropecheck.numeric.audit.ideal import Ideal, sample_positions
+from ropecheck.numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
+from ropecheck.numeric.audit.properties import PROPERTIES
+from ropecheck.numeric.audit.properties.contract import check_contract
+from ropecheck.numeric.audit.properties.direction import check_direction
+from ropecheck.numeric.audit.properties.identity import check_identity, measure_offset
+from ropecheck.numeric.audit.properties.linearity import check_linearity
+from ropecheck.numeric.audit.properties.norm import measure_gain
+from ropecheck.numeric.audit.properties.pairing import check_pairing
+from ropecheck.numeric.audit.properties.positions import check_positions
+from ropecheck.numeric.audit.properties.precision import check_precision
+from ropecheck.numeric.audit.properties.relative import check_relative
+from ropecheck.numeric.audit.properties.spectrum import check_spectrum
+from ropecheck.numeric.audit.properties.state import check_state
 
 __all__ = ["KIND", "RopeKind"]
 

@@ -24,14 +24,13 @@ import math
 from typing import Any
 
 import numpy as np
-
-from numeric._encoding_reference import LAYOUTS, SCHEMES
-from numeric.audit.calls import AuditError, BadOutput, CallFailed
-from numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
-from numeric.audit.kinds._report import FindingLog, KindReport, make_report
-from numeric.audit.policy import DEFAULT_SCORE_BUDGET
-from numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
+from ropecheck.numeric._encoding_reference import LAYOUTS, SCHEMES
+from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
+from ropecheck.numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
+from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
+from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+from ropecheck.numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_sinusoidal"]
 

@@ -12,15 +12,14 @@ import warnings
 from typing import Any
 
 import numpy as np
-
-from numeric._encoding_reference import alibi_slopes
-from numeric.audit.calls import BadOutput, Caller, CallFailed
-from numeric.audit.kinds._calls import call_float64
-from numeric.audit.kinds._common import SEED, unit_roundoff
-from numeric.audit.kinds._report import FindingLog
-from numeric.audit.kinds.names import KIND_PROPERTIES
-from numeric.audit.properties.bias_alibi import describe_form, explain_slopes, measure_slopes, slope_tolerance
-from numeric.audit.properties.bias_t5 import compare_partition, diagnose, read_table, view_buckets
+from ropecheck.numeric._encoding_reference import alibi_slopes
+from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.kinds._calls import call_float64
+from ropecheck.numeric.audit.kinds._common import SEED, unit_roundoff
+from ropecheck.numeric.audit.kinds._report import FindingLog
+from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
+from ropecheck.numeric.audit.properties.bias_alibi import describe_form, explain_slopes, measure_slopes, slope_tolerance
+from ropecheck.numeric.audit.properties.bias_t5 import compare_partition, diagnose, read_table, view_buckets
 
 __all__ = ["CLAIMS", "PROPERTIES", "BiasProperties"]
 
@@ -60,7 +59,7 @@ def _row_residual(got: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.n
 
 def _alibi_precision_hint(far: np.ndarray, slopes: np.ndarray, distance: np.ndarray, dtype: str) -> str:
     """Name the 16-bit step when the values are those of slopes and/or distances rounded to a 16-bit type."""
-    from numeric.audit.calls import numpy_dtype
+    from ropecheck.numeric.audit.calls import numpy_dtype
 
     candidates = [(dtype, "the slopes and k − q are held in the output dtype (a cast module multiplies in "
                           f"{dtype})")] if dtype in ("float16", "bfloat16") else []

@@ -11,8 +11,7 @@ Serves the `slopes` and `sign` properties (RPE-SHIFT-INVARIANCE).
 from __future__ import annotations
 
 import numpy as np
-
-from numeric._encoding_reference import alibi_slopes, naive_alibi_slopes
+from ropecheck.numeric._encoding_reference import alibi_slopes, naive_alibi_slopes
 
 __all__ = ["describe_form", "explain_slopes", "measure_slopes", "slope_tolerance"]
 

@@ -4,7 +4,7 @@ A T5 bias is `table[bucket(k − q), h]`: every head's value is a function of th
 the bias gives, for each relative position r, the vector v(r) of its H head values; relative positions with the
 same bucket must share one vector, and different buckets (rows of a randomly initialised table) have different
 vectors. So the observed *partition* of r-values is compared with the reference partition
-(`numeric._encoding_reference.t5_buckets`). When the target exposes its table (`relative_attention_bias`, as
+(`ropecheck.numeric._encoding_reference.t5_buckets`). When the target exposes its table (`relative_attention_bias`, as
 transformers and x-transformers do), the bucket *indices* are read too, which also decides the sign convention
 of the bidirectional split (the partition alone is symmetric in r ↦ −r there).
 
@@ -17,8 +17,7 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-
-from numeric._encoding_reference import t5_buckets
+from ropecheck.numeric._encoding_reference import t5_buckets
 
 __all__ = ["BucketView", "compare_partition", "observed_buckets", "read_table", "view_buckets"]
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-
-from numeric.audit.calls import BadOutput, CallFailed, to_float64
-from numeric.audit.context import AuditContext
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.calls import BadOutput, CallFailed, to_float64
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.ideal import (
     bound_ratio,
     framework_copy,
     largest,

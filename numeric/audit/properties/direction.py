@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import Structure
-from numeric.audit.ideal import Ideal
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import Structure
+from ropecheck.numeric.audit.ideal import Ideal
 
 __all__ = ["CLAIMS", "NAME", "check_direction"]
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     block_angles,
     entry_bound,
     estimate_frequencies,
     extract_matrices,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
 )
 

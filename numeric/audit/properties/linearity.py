@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-
-from numeric.audit.context import AuditContext
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
     largest,

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     Structure,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     half_pairs,
     interleaved_pairs,

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     sweep_probes,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
     largest,
     round_to,
     structure_of,
 )
-from numeric.audit.session import SEED
+from ropecheck.numeric.audit.session import SEED
 
 __all__ = ["CLAIMS", "NAME"]
 

@@ -5,24 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit._numerics import tolerances
-from numeric.audit.attribution import PRECISION_CLASS_PREFIX
-from numeric.audit.calls import CallFailed, numpy_dtype
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit._numerics import tolerances
+from ropecheck.numeric.audit.attribution import PRECISION_CLASS_PREFIX
+from ropecheck.numeric.audit.calls import CallFailed, numpy_dtype
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     sweep_probes,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     as_index,
     bound_ratio,
     round_to,
     structure_of,
 )
-from numeric.audit.properties.norm import check_norm
-from numeric.audit.session import Progress
+from ropecheck.numeric.audit.properties.norm import check_norm
+from ropecheck.numeric.audit.session import Progress
 
 __all__ = ["CLAIMS", "NAME"]
 

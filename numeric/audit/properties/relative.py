@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.context import AuditContext
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
     round_to,

@@ -10,22 +10,21 @@ import math
 from typing import Any
 
 import numpy as np
-
-from numeric._encoding_reference import SCHEMES, sinusoidal_frequencies
-from numeric.audit.calls import BadOutput, Caller, CallFailed
-from numeric.audit.kinds._calls import KindSession, call_float64, caller_call
-from numeric.audit.kinds._common import SEED, random_positions, sentence
-from numeric.audit.kinds._report import FindingLog
-from numeric.audit.kinds.names import KIND_PROPERTIES
-from numeric.audit.properties.sinusoidal_hints import column_indexed, position_rounding_hint, write_into
-from numeric.audit.properties.sinusoidal_numeric import (
+from ropecheck.numeric._encoding_reference import SCHEMES, sinusoidal_frequencies
+from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, caller_call
+from ropecheck.numeric.audit.kinds._common import SEED, random_positions, sentence
+from ropecheck.numeric.audit.kinds._report import FindingLog
+from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
+from ropecheck.numeric.audit.properties.sinusoidal_hints import column_indexed, position_rounding_hint, write_into
+from ropecheck.numeric.audit.properties.sinusoidal_numeric import (
     certified_position,
     gram_shift_check,
     precision_sweep,
     shift_check,
     transferred_bound,
 )
-from numeric.audit.properties.sinusoidal_structure import (
+from ropecheck.numeric.audit.properties.sinusoidal_structure import (
     Structure,
     angle_bound,
     estimate_frequencies,

@@ -1,13 +1,12 @@
 """Hints of the sinusoidal kind: name what a failing table does (a 16-bit position class, a column-indexed
-frequency), and the in-place write that probes aliasing. Used by `numeric.audit.properties.sinusoidal`."""
+frequency), and the in-place write that probes aliasing. Used by `ropecheck.numeric.audit.properties.sinusoidal`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-
-from numeric.audit.properties.sinusoidal_structure import Structure, expected_table
+from ropecheck.numeric.audit.properties.sinusoidal_structure import Structure, expected_table
 
 __all__ = ["column_indexed", "position_rounding_hint", "write_into"]
 

@@ -1,7 +1,7 @@
 """The numeric checks of the sinusoidal kind: precision sweep, SPE-DOT-RELATIVE and SPE-SHIFT-ROTATION transferred.
 
 - **precision** (per dtype): every row of positions 0…N−1 against the reference in double-double
-  (`numeric._encoding_reference.sinusoidal_table`) in the target's own pairing, orientation, scale and offset,
+  (`ropecheck.numeric._encoding_reference.sinusoidal_table`) in the target's own pairing, orientation, scale and offset,
   under the policy bound `angle_bound` (angles in float32, float64 for float64 tables).
 - **certified position**: with e_p = PE_target(p)/g − PE(p) measured, SPE-DOT-RELATIVE
   (⟨PE(p), PE(q)⟩ = Σᵢ cos ωᵢ(p − q)) transfers with |error| ≤ 2·‖PE‖·E + E², ‖PE‖ = √(d/2), E = max ‖e_p‖₂ over
@@ -17,9 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-from numeric.audit.properties.sinusoidal_structure import Structure, angle_bound, expected_table, pairs_of
-from numeric.reference import tolerances
+from ropecheck.numeric.audit.properties.sinusoidal_structure import Structure, angle_bound, expected_table, pairs_of
+from ropecheck.numeric.reference import tolerances
 
 __all__ = ["certified_position", "gram_shift_check", "precision_sweep", "shift_check"]
 
@@ -42,7 +41,7 @@ def precision_sweep(
         rows = table_for(chunk)  # type: ignore[operator]
         wanted = expected_table(chunk, structure, d, base, scheme, offset)
         if omegas is None:
-            from numeric._encoding_reference import sinusoidal_frequencies
+            from ropecheck.numeric._encoding_reference import sinusoidal_frequencies
 
             omegas = sinusoidal_frequencies(d, base, scheme).hi
         bound = angle_bound(chunk + offset, omegas, dtype, base, scheme) * structure.scale

@@ -6,20 +6,19 @@ import dataclasses
 import math
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     Structure,
     block_angles,
     estimate_frequencies,
     nice_candidates,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
 )
-from numeric.audit.scaling import scaled_inverse_frequencies_mp
+from ropecheck.numeric.audit.scaling import scaled_inverse_frequencies_mp
 
 __all__ = ["CLAIMS", "NAME"]
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-
-from numeric.audit import policy
-from numeric.audit.calls import AuditError, CallFailed, one_line
-from numeric.audit.context import AuditContext
-from numeric.audit.extract import (
+from ropecheck.numeric.audit import policy
+from ropecheck.numeric.audit.calls import AuditError, CallFailed, one_line
+from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.extract import (
     sweep_probes,
 )
-from numeric.audit.ideal import (
+from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
     half_pairs,
@@ -23,8 +22,8 @@ from numeric.audit.ideal import (
     scaling_factor,
     structure_of,
 )
-from numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
-from numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
+from ropecheck.numeric.audit.scaling import Scaling
 
 __all__ = ["CLAIMS", "NAME"]
 

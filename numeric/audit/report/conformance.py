@@ -7,7 +7,7 @@ reference the spectrum is checked against (`numeric.audit.scaling`, ROPE-FREQUEN
 the ledger claims it breaks and a one-line `ropecheck audit …` command that reproduces it.
 
 ```python
-from numeric.audit.report.conformance import conformance_table, render_markdown
+from ropecheck.numeric.audit.report.conformance import conformance_table, render_markdown
 
 rows = conformance_table(["transformers", "equinox"], max_position=2048, dtypes=("float32",))
 print(render_markdown(rows))
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from numeric.audit.report.api_limits import apply_api_limits, limits_summary
+from ropecheck.numeric.audit.report.api_limits import apply_api_limits, limits_summary
 
 __all__ = [
     "CONFORMANCE_DTYPES",
@@ -122,8 +122,8 @@ def _row(
     module_cast: bool,
     timeout: float,
 ) -> dict[str, Any]:
-    from numeric.audit import AuditError, audit
-    from numeric.audit.adapters import installed_version, is_available
+    from ropecheck.numeric.audit import AuditError, audit
+    from ropecheck.numeric.audit.adapters import installed_version, is_available
 
     scaling = scaling_spec(spec.default_scaling)
     row: dict[str, Any] = {
@@ -232,7 +232,7 @@ def conformance_table(
 
     `KeyError` for an unknown name; `ValueError` for an unknown dtype.
     """
-    from numeric.audit.adapters import get_adapter, list_adapters
+    from ropecheck.numeric.audit.adapters import get_adapter, list_adapters
 
     if isinstance(dtypes, str):
         dtypes = [part.strip() for part in dtypes.split(",") if part.strip()]
@@ -248,7 +248,7 @@ def conformance_table(
         rows.append(_row(spec, max_position=max_position, dtypes=dtypes, module_cast=module_cast, timeout=timeout))
     if names is None:
         # The sinusoidal, bias and scores built-ins (issue #13), audited with their libraries' defaults.
-        from numeric.audit.kinds.conformance import kind_conformance_rows
+        from ropecheck.numeric.audit.kinds.conformance import kind_conformance_rows
 
         rows += kind_conformance_rows(max_position=max_position, dtypes=dtypes, timeout=timeout, progress=progress)
     # A documented API limit (an offset-only positions API) shows as n/a, not as a failure (issue #14).
@@ -357,7 +357,7 @@ def write_conformance(path: str | Path, **kwargs: Any) -> dict[str, Any]:
         "rows": rows,
         "markdown": render_markdown(rows, max_position=max_position),
     }
-    from numeric.audit.report.json import json_safe
+    from ropecheck.numeric.audit.report.json import json_safe
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

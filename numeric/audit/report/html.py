@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from numeric.audit.report.markdown import (
+from ropecheck.numeric.audit.report.markdown import (
     _STATUS,
     certified_text,
     claim_url,
@@ -12,7 +12,7 @@ from numeric.audit.report.markdown import (
     header_lines,
     ordered_findings,
 )
-from numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["render_html"]
 

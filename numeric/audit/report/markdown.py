@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["certified_text", "claim_url", "fmt", "header_lines", "ordered_findings", "render_markdown"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters.kinds._common import by_runs
-from numeric.audit.adapters.kinds._spec import KindAdapter
+from ropecheck.numeric.audit.adapters.kinds._common import by_runs
+from ropecheck.numeric.audit.adapters.kinds._spec import KindAdapter
 
 __all__ = ["ADAPTERS"]
 
@@ -19,7 +19,7 @@ _HEADS = 12
 
 
 def _sine(dtype: str) -> Any:
-    from numeric.audit.adapters._common import import_keras
+    from ropecheck.numeric.audit.adapters._common import import_keras
 
     import_keras("torch")
     import torch
@@ -34,7 +34,7 @@ def _sine(dtype: str) -> Any:
 
 
 def _alibi(dtype: str) -> Any:
-    from numeric.audit.adapters._common import import_keras
+    from ropecheck.numeric.audit.adapters._common import import_keras
 
     import_keras("torch")
     import torch

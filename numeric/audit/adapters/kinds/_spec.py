@@ -59,7 +59,7 @@ class KindAdapter:
 
 def list_kind_adapters() -> list[KindAdapter]:
     """Every built-in target of the three kinds, in a stable order."""
-    from numeric.audit.adapters.kinds import _keras_hub, _transformers, _x_transformers
+    from ropecheck.numeric.audit.adapters.kinds import _keras_hub, _transformers, _x_transformers
 
     return [*_x_transformers.ADAPTERS, *_transformers.ADAPTERS, *_keras_hub.ADAPTERS]
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from numeric.audit.adapters.kinds._common import by_runs, torch_dtype
-from numeric.audit.adapters.kinds._spec import KindAdapter
+from ropecheck.numeric.audit.adapters.kinds._common import by_runs, torch_dtype
+from ropecheck.numeric.audit.adapters.kinds._spec import KindAdapter
 
 __all__ = ["ADAPTERS"]
 
