@@ -92,7 +92,11 @@ def _version() -> str:
 release = version = _version()
 ropecheck_commit = _commit()
 ropecheck_build_date = _build_date()
-html_context = {"ropecheck_commit": ropecheck_commit, "ropecheck_build_date": ropecheck_build_date}
+html_context = {
+    "ropecheck_commit": ropecheck_commit,
+    "ropecheck_build_date": ropecheck_build_date,
+    "default_mode": "light",  # pydata-sphinx-theme logs a console error when no mode is set
+}
 html_show_sourcelink = False
 
 # The conformance table of real libraries: the committed result of `ropecheck audit --all --json` (regenerated with

@@ -80,7 +80,7 @@ def _sources(entry: dict[str, Any]) -> str:
     return ", ".join(dict.fromkeys(_source_short(s["document"]) for s in entry["sources"]))
 
 
-def print_table(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) -> None:
+def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None) -> None:
     """The ledger: ID, verdict, numeric marks and title; fitted to the terminal, or one tab-separated line each.
 
     **Arguments:**
@@ -88,6 +88,7 @@ def print_table(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) 
     - `entries`: claims as `Claim.to_json()` gives them (with `numeric` when measured).
     - `stream`: where to write (a terminal gets a fitted table; anything else plain lines).
     """
+    stream = sys.stdout if stream is None else stream
     has_numeric = any("numeric" in entry for entry in entries)
     width = terminal_width(stream)
     if width is None:
@@ -132,8 +133,9 @@ def print_table(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) 
         console.print(Text(NUMERIC_LEGEND), overflow="fold")
 
 
-def print_ids(entries: Sequence[dict[str, Any]], stream: TextIO = sys.stdout) -> None:
+def print_ids(entries: Sequence[dict[str, Any]], stream: TextIO | None = None) -> None:
     """`claims list`: one line per claim, `ID  topic  title` (no verdicts: listing decides nothing)."""
+    stream = sys.stdout if stream is None else stream
     for entry in entries:
         stream.write(f"{entry['id']}\t{entry['topic']}\t{entry['title']}\n")
 
@@ -164,9 +166,10 @@ def _fold(claim_id: str) -> str:
     return claim_id.strip().upper().replace("_", "-")
 
 
-def print_claim(entry: dict[str, Any], stream: TextIO = sys.stdout) -> None:
+def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     """`claims show ID`: statement, reading, sources with quotes, verdict and certificate in words,
     counterexample, correction, kernel status and numeric evidence — wrapped to the terminal, plain otherwise."""
+    stream = sys.stdout if stream is None else stream
     width = terminal_width(stream)
     out = _Writer(stream, width)
     out.heading(f"{entry['id']} — {entry['title']}")

@@ -222,7 +222,12 @@ CLAIMS = [
         topic="decay",
         latex=r"\Delta_1 < \Delta_2 \Rightarrow B(\Delta_2) \le B(\Delta_1),\quad B(\Delta) = "
         r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (\text{every even } d,\ \text{base } 10000)",
-        statement=NonPositive(_roformer_bound(19) - _roformer_bound(18), hints=({},), name="B(19) − B(18) ≤ 0"),
+        statement=NonPositive(
+            _roformer_bound(19) - _roformer_bound(18),
+            hints=({},),
+            name="B(19) − B(18) ≤ 0",
+            terms={"B(18)": _roformer_bound(18), "B(19)": _roformer_bound(19)},
+        ),
         assumptions=("every even d, base 10000 (RoFormer's Fig. 2 shows d = 128)", "integer distances"),
         sources=(
             quote(

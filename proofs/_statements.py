@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
 
@@ -87,10 +87,20 @@ class NonPositive:
     expr: sp.Expr
     hints: Sequence[Mapping[sp.Symbol, sp.Expr]]
     name: str = "inequality"
+    terms: Mapping[str, sp.Expr] = field(default_factory=dict)
+    """Named quantities the inequality compares (`{"B(18)": …, "B(19)": …}`): their values are shown with a
+    counterexample, in words, for readers (display only; the certificate is the enclosure of `expr`)."""
 
     @property
     def latex(self) -> str:
         return f"{_latex(self.expr)} \\le 0"
+
+    def _describe(self, hint: Mapping[sp.Symbol, sp.Expr]) -> str:
+        values = []
+        for label, term in self.terms.items():
+            value = sp.sympify(term).xreplace(dict(hint))
+            values.append(f"{label} = {sp.N(value, 12)}")
+        return ", ".join(values)
 
     def decide(self) -> Decision:
         for hint in self.hints:
@@ -103,7 +113,7 @@ class NonPositive:
                 return Decision(
                     Verdict.REFUTED,
                     "interval-counterexample",
-                    counterexample=counterexample_from(hint, value, box, bits),
+                    counterexample=counterexample_from(hint, value, box, bits, self._describe(hint)),
                 )
         return Decision(Verdict.UNKNOWN, "no certified positive value at the hinted points")
 

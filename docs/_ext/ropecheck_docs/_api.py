@@ -66,8 +66,10 @@ def api_page() -> str:
         if name == "main":
             continue  # the console script; its usage is in the README and `ropecheck --help`
         module = importlib.import_module(module_name, "ropecheck.numeric")
+        if attribute is None and callable(getattr(module, name, None)):
+            attribute = name  # a subpackage named after its entry point (`audit.audit`): document the function
         obj = module if attribute is None else getattr(module, attribute)
-        qualified = module.__name__ if attribute is None else f"ropecheck.numeric.{name}"
+        qualified = module.__name__ if attribute is None else f"{module.__name__}.{attribute}"
         parts += [_directive(qualified, obj), ""]
     if pending:
         parts += [

@@ -308,7 +308,7 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
         if theorem["status"] == "checked":
             axioms = theorem.get("axioms") or []
             listing = "\n".join(axioms) if axioms else "Closed under the global context"
-            out += [f"`Print Assumptions {theorem['theorem']}.`", "", "```text", listing, "```", ""]
+            out += [f"Print Assumptions of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
     return out
 
 
