@@ -44,6 +44,43 @@ PAGES = {
     "generated/api.html": False,
 }
 SCREENSHOT_PAGE = "generated/claims/ROPE-DECAY-TO-ZERO.html"
+# After MathJax typeset: elements that stick out of the viewport without a scrolling ancestor (a scroll box is
+# fine: wide math and tables scroll inside their own box), and Markdown/MyST syntax left in the visible text.
+LAYOUT_PROBE = """
+(async () => {
+  for (let i = 0; i < 200 && document.querySelector('script[src*="mathjax"]') &&
+       !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++) {
+    await new Promise(r => setTimeout(r, 50));
+  }
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') return true;
+    }
+    return false;
+  };
+  const over = [];
+  for (const el of document.querySelectorAll('.bd-main *')) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > width + 1 && !scrolls(el)) {
+      over.push(el.tagName.toLowerCase() + '.' + el.className + ' right=' + Math.round(r.right));
+      if (over.length > 5) break;
+    }
+  }
+  // Syntax shown on purpose (inline code, code blocks, formulas) is not raw markup.
+  const article = document.querySelector('.bd-article');
+  let text = '';
+  if (article) {
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll('code, pre, mjx-container, .math').forEach(e => e.remove());
+    text = copy.textContent;
+  }
+  const raw = ['{claim}', '{doc}', '](', '$$', ':::', '```'].filter(d => text.includes(d));
+  return {page_width: document.documentElement.scrollWidth, width: width, overflow: over, raw: raw};
+})()
+"""
 # Waits for MathJax's first typeset, then reports what the reader would see.
 PROBE = """
 (async () => {
@@ -201,8 +238,11 @@ def browser() -> Iterator[DevTools]:
             tools.close()
 
 
-def _visit(tools: DevTools, url: str, screenshot: Path | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Open `url` in a fresh tab; return MathJax's report and the events (console, log, network) of the visit."""
+def _visit(
+    tools: DevTools, url: str, screenshot: Path | None = None, width: int = 1280, probe: str = PROBE
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Open `url` in a fresh tab `width` pixels wide; return the probe's report and the events (console, log,
+    network) of the visit."""
     target = tools.send("Target.createTarget", {"url": "about:blank"})["targetId"]
     session = tools.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     tools.events.clear()
@@ -210,14 +250,14 @@ def _visit(tools: DevTools, url: str, screenshot: Path | None = None) -> tuple[d
         tools.send(f"{domain}.enable", session=session)
     tools.send(
         "Emulation.setDeviceMetricsOverride",
-        {"width": 1280, "height": 2000, "deviceScaleFactor": 1, "mobile": False},
+        {"width": width, "height": 2000, "deviceScaleFactor": 1, "mobile": width < 600},
         session=session,
     )
     tools.send("Page.navigate", {"url": url}, session=session)
     tools.wait_for("Page.loadEventFired")
     probe = tools.send(
         "Runtime.evaluate",
-        {"expression": PROBE, "awaitPromise": True, "returnByValue": True},
+        {"expression": probe, "awaitPromise": True, "returnByValue": True},
         session=session,
         timeout=60,
     )
@@ -270,3 +310,29 @@ def test_page_renders_offline_without_errors(page: str, server: str, browser: De
     assert not report["errors"], f"{page}: MathJax could not typeset: {report['errors'][:5]}"
     if screenshot is not None:
         assert screenshot.stat().st_size > 20_000, "the screenshot is (nearly) empty"
+
+
+def _all_pages(site: DocsBuild) -> list[str]:
+    skip = {"genindex.html", "search.html", "py-modindex.html"}
+    return sorted(
+        str(path.relative_to(site.html)) for path in site.html.rglob("*.html")
+        if path.name not in skip and "_static" not in path.parts and "_sources" not in path.parts
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop-1280", "phone-390"])
+def test_every_page_fits_its_width_without_raw_markup(width: int, site: DocsBuild, server: str,
+                                                      browser: DevTools) -> None:
+    problems = []
+    for page in _all_pages(site):
+        report, events = _visit(browser, server + page, width=width, probe=LAYOUT_PROBE)
+        errors, outside = _problems(events)
+        if outside:
+            problems.append(f"{page}: requests off the machine: {outside[:3]}")
+        if errors:
+            problems.append(f"{page}: {errors[:3]}")
+        if report.get("page_width", 0) > report.get("width", width) + 1 or report.get("overflow"):
+            problems.append(f"{page}: wider than {width}px: {report.get('overflow')}")
+        if report.get("raw"):
+            problems.append(f"{page}: raw markup in the text: {report['raw']}")
+    assert not problems, f"{len(problems)} problems at {width}px:\n" + "\n".join(problems[:30])
