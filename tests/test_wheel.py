@@ -1,0 +1,76 @@
+"""The package as a user installs it: a wheel builds, installs into a fresh virtual environment, adds exactly one
+top-level import name (`ropecheck`), and `import ropecheck` and `ropecheck claims` work there.
+
+The fresh environment sees the dependencies (SymPy, JAX, …) of the test environment through a `.pth` line, but not
+its editable install of this repository, and runs from a directory outside the checkout: what it imports comes
+from the wheel alone.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    completed = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    (built,) = out.glob("ropecheck-*.whl")
+    return built
+
+
+def test_wheel_has_one_top_level_name_and_the_coq_development(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"ropecheck"}, top
+    assert "ropecheck/py.typed" in names
+    assert "ropecheck/proofs/coq/_CoqProject" in names and "ropecheck/proofs/coq/Rope.v" in names
+    assert "ropecheck/numeric/reference/library_accuracy.json" in names
+
+
+def test_wheel_installs_and_runs_in_a_fresh_environment(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip())
+    # The dependencies of the test environment, as a plain path (its .pth files, among them the editable install
+    # of this checkout, are not processed from there).
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "-q", "--target", str(site),
+         str(wheel)], capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert install.returncode == 0, install.stdout + install.stderr
+    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "PYTHONHOME"}}
+    script = "\n".join([
+        "import importlib.util, ropecheck",
+        "assert importlib.util.find_spec('proofs') is None and importlib.util.find_spec('numeric') is None",
+        f"assert ropecheck.__file__.startswith({str(site)!r}), ropecheck.__file__",
+        "print(len(ropecheck.ledger()), ropecheck.prove('sin(x)**2 + cos(x)**2 == 1', real=['x']).verdict)",
+    ])
+    run = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                         env=env, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    count, verdict = run.stdout.split()
+    assert int(count) >= 40 and verdict == "proved"
+    claims = subprocess.run([str(python), "-m", "ropecheck", "claims", "list"], capture_output=True,
+                            text=True, timeout=300, cwd=tmp_path, env=env, check=False)
+    assert claims.returncode == 0, claims.stderr
+    assert "ROPE-RELATIVE-MATRIX" in claims.stdout
