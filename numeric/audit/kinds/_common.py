@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,6 +15,34 @@ __all__ = ["SEED", "check_dtypes", "modifies_arguments", "precision_order", "ran
 #: Every random probe of the three kinds comes from this seed (reports are reproducible).
 SEED = 20240611
 _ORDER = ("float64", "float32", "float16", "bfloat16")
+
+
+def contract_each_dtype(
+    session: Any,
+    wanted: Sequence[str],
+    contract: Callable[[Any, str | None], dict[str, Any]],
+    on_supported: Callable[[str, Any, dict[str, Any]], None],
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Run a kind's contract probe in every requested dtype (once, dtype-less, when the target does not take a
+    dtype) and hand each supported dtype to `on_supported(label, caller, outcome)`.
+
+    **Returns:** `(dtype_info, usable)`: per dtype label its status (and reason), and the labels that passed.
+    """
+    dtype_info: dict[str, dict[str, Any]] = {}
+    usable: list[str] = []
+    for dtype in wanted if session.controls_dtype else (None,):
+        caller = session.caller(dtype)
+        reason = caller.supports(dtype) if dtype else None
+        if reason:
+            dtype_info[str(dtype)] = {"status": "unsupported", "reason": reason}
+            continue
+        outcome = contract(caller, dtype)
+        label = outcome.get("dtype", str(dtype))
+        dtype_info[label] = outcome
+        if outcome["status"] == "supported":
+            usable.append(label)
+            on_supported(label, caller, outcome)
+    return dtype_info, usable
 
 
 def check_dtypes(dtypes: Sequence[str] | str) -> tuple[str, ...]:

@@ -25,7 +25,13 @@ from typing import Any
 import numpy as np
 from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
-from ropecheck.numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
+from ropecheck.numeric.audit.kinds._common import (
+    check_dtypes,
+    contract_each_dtype,
+    modifies_arguments,
+    precision_order,
+    sentence,
+)
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
@@ -106,20 +112,10 @@ def audit_bias(
     options = {"scheme": parsed, "max_position": max_position, "dtypes": list(wanted), "budget": budget}
     log = FindingLog(CLAIMS)
     runner = BiasProperties(options, log, session.caller(None).fn)
-    dtype_info: dict[str, dict[str, Any]] = {}
-    usable: list[str] = []
-    for dtype in wanted if session.controls_dtype else (None,):
-        caller = session.caller(dtype)
-        reason = caller.supports(dtype) if dtype else None
-        if reason:
-            dtype_info[str(dtype)] = {"status": "unsupported", "reason": reason}
-            continue
-        outcome = _contract(caller, dtype, log)
-        label = outcome.get("dtype", str(dtype))
-        dtype_info[label] = outcome
-        if outcome["status"] == "supported":
-            usable.append(label)
-            runner.add_dtype(label, caller, outcome["heads"])
+    dtype_info, usable = contract_each_dtype(
+        session, wanted, lambda caller, dtype: _contract(caller, dtype, log),
+        lambda label, caller, outcome: runner.add_dtype(label, caller, outcome["heads"]),
+    )
     if not usable and not log.findings:
         reasons = "; ".join(sorted({info.get("reason", "") for info in dtype_info.values()}))
         raise AuditError(f"the target cannot be called in any requested dtype: {reasons}")
