@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import shutil
 import sys
 from collections.abc import Sequence
@@ -19,6 +20,23 @@ NUMERIC_LEGEND = (
     "numeric f16·bf16·f32·f64·mp: ✓ confirms the verdict · ~ effect below what the format resolves · "
     "? bound too loose to decide · ✗ contradiction · - not numerically tested · · not measured"
 )
+
+
+# TeX commands of claim titles, as the terminal shows them (the docs typeset the `$…$` math instead).
+_TEX_TO_TEXT = {
+    r"\mathrm": "", r"\langle": "⟨", r"\rangle": "⟩", r"^\top": "ᵀ", r"\top": "ᵀ", r"\theta": "θ",
+    r"\omega": "ω", r"\alpha": "α", r"\phi": "φ", r"\sum": "Σ", r"\cos": "cos", r"\sin": "sin", "\\": "",
+}
+
+
+def plain_title(title: str) -> str:
+    """A title for the terminal: its `$…$` math in plain text (`$\\omega_i$` → `ω_i`), without the dollar signs."""
+    if "$" not in title:
+        return title
+    text = re.sub(r"\\mathrm\{([^{}]*)\}", r"\1", title.replace("$", ""))
+    for tex, plain in _TEX_TO_TEXT.items():
+        text = text.replace(tex, plain)
+    return text.replace("{", "").replace("}", "") if "_{" not in text and "^{" not in text else text
 
 
 def terminal_width(stream: TextIO) -> int | None:
@@ -96,7 +114,7 @@ def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None)
             cells = [entry["id"], verdict_words(entry), "kernel " + kernel_cell(entry)]
             if has_numeric:
                 cells.append(numeric_cell(entry.get("numeric")))
-            cells += [_sources(entry), entry["title"]]
+            cells += [_sources(entry), plain_title(entry["title"])]
             stream.write("\t".join(cells) + "\n")
         if has_numeric:
             stream.write(NUMERIC_LEGEND + "\n")
@@ -125,7 +143,7 @@ def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None)
             row.append(Text(numeric_cell(entry.get("numeric"))))
         if width >= 100:
             row.append(Text(_sources(entry)))
-        row.append(Text(entry["title"]))
+        row.append(Text(plain_title(entry["title"])))
         table.add_row(*row)
     console = Console(file=stream, width=width, markup=False, highlight=False, emoji=False)
     console.print(table)
@@ -137,7 +155,7 @@ def print_ids(entries: Sequence[dict[str, Any]], stream: TextIO | None = None) -
     """`claims list`: one line per claim, `ID  topic  title` (no verdicts: listing decides nothing)."""
     stream = sys.stdout if stream is None else stream
     for entry in entries:
-        stream.write(f"{entry['id']}\t{entry['topic']}\t{entry['title']}\n")
+        stream.write(f"{entry['id']}\t{entry['topic']}\t{plain_title(entry['title'])}\n")
 
 
 def resolve_ids(requested: Sequence[str], known: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -172,7 +190,7 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     stream = sys.stdout if stream is None else stream
     width = terminal_width(stream)
     out = _Writer(stream, width)
-    out.heading(f"{entry['id']} — {entry['title']}")
+    out.heading(f"{entry['id']} — {plain_title(entry['title'])}")
     out.field("verdict", f"{verdict_words(entry)}, by {entry.get('method', '?')}")
     out.field("statement", entry["statement"])
     for item in entry.get("assumptions", []):

@@ -284,7 +284,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-LINEAR-ATTENTION-SEED",
-        title="With φ(q, m) = φ(R_m q), linear attention keeps RoPE's relative-position property",
+        title=r"With $\phi(q, m) = \phi(R_m q)$, linear attention keeps RoPE's relative-position property",
         topic="linear-attention",
         latex=r"\phi(R_{m+\delta}q)^\top\phi(R_{n+\delta}k) = \phi(R_m q)^\top\phi(R_n k),\ \phi = "
         r"\mathrm{elu}+1",

@@ -96,7 +96,7 @@ CLAIMS = [
     ),
     Claim(
         id="ATT-CAUSAL-ROW",
-        title="Decoding step t: y_t = Σ_{j=1}^{t−1} α_tj V_j",
+        title=r"Decoding step t: $y_t = \sum_{j=1}^{t-1} \alpha_{tj} V_j$",
         topic="attention",
         latex=r"y_t = \sum_{j=1}^{t-1} \alpha_{tj}\,\mathcal V_j,\quad \alpha_{tj} = \mathrm{softmax}_j(e_{tj})",
         statement=Identity(_cache_only, _causal_row, hints=({_e1: 0, _e2: 0, _v1: 0, _v2: 1},)),

@@ -106,7 +106,7 @@ def _shift_invariance(thetas: list[sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
 CLAIMS = [
     Claim(
         id="ROPE-COMPLEX-INNER-PRODUCT",
-        title="Rotating q and k by e^{imθ}, e^{inθ} multiplies ⟨q, k⟩ by e^{i(m−n)θ}",
+        title=r"Rotating q and k by $e^{im\theta}$, $e^{in\theta}$ multiplies ⟨q, k⟩ by $e^{i(m-n)\theta}$",
         topic="rope",
         latex=r"\langle q\,e^{im\theta}, k\,e^{in\theta}\rangle = \langle q, k\rangle\,e^{i(m-n)\theta}",
         statement=Identity(
@@ -129,7 +129,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-REAL-PART-COS-ONLY",
-        title="Re[⟨q,k⟩·e^{i(m−n)θ}] = ⟨q,k⟩·cos((m−n)θ) for q, k ∈ ℝᵈ",
+        title=r"$\mathrm{Re}[\langle q,k\rangle e^{i(m-n)\theta}] = \langle q,k\rangle\cos((m-n)\theta)$ for q, k ∈ ℝᵈ",
         topic="rope",
         latex=r"\mathrm{Re}\big[\langle q,k\rangle e^{i(m-n)\theta}\big] = \langle q,k\rangle\cos((m-n)\theta)",
         statement=Identity(sp.re(_real_dot * sp.exp(sp.I * _phi)), _real_dot * sp.cos(_phi)),
@@ -158,7 +158,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-KV-COS-ONLY",
-        title="⟨R_m q, R_n k⟩ = ⟨q,k⟩·cos((m−n)θ)",
+        title=r"$\langle R_m q, R_n k\rangle = \langle q,k\rangle\cos((m-n)\theta)$",
         topic="rope",
         latex=r"\langle R_m q, R_n k\rangle = \langle q,k\rangle\cos((m-n)\theta)",
         statement=Identity(_score(_q, _k, [theta], m, n), dot(_q, _k) * sp.cos(_phi), hints=(_unit_hint,)),
@@ -238,7 +238,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-QK-RELATIVE",
-        title="q_mᵀk_n = x_mᵀW_qᵀ R_{n−m} W_k x_n",
+        title=r"$q_m^\top k_n = x_m^\top W_q^\top R_{n-m} W_k x_n$",
         topic="rope",
         latex=r"q_m^\top k_n = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n",
         statement=Derivation(
@@ -258,7 +258,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-GENERAL-FORM",
-        title="⟨f_q(x_m,m), f_k(x_n,n)⟩ = Re[(W_q x_m)(W_k x_n)* e^{i(m−n)θ}]",
+        title=r"$\langle f_q(x_m,m), f_k(x_n,n)\rangle = \mathrm{Re}[(W_q x_m)(W_k x_n)^* e^{i(m-n)\theta}]$",
         topic="rope",
         latex=r"\langle f_q(x_m,m), f_k(x_n,n)\rangle = \mathrm{Re}\big[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}\big]",
         statement=Identity(
@@ -279,7 +279,8 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-SCORE-SINE-TERM-003",
-        title="003: scoreᵢ = (qᵢᵀkᵢ)cos((n−m)θᵢ) + (q_{i,1}k_{i,2} − q_{i,2}k_{i,1})sin((n−m)θᵢ)",
+        title=r"003: $\mathrm{score}_i = (q_i^\top k_i)\cos((n-m)\theta_i) + "
+        r"(q_{i,1}k_{i,2} - q_{i,2}k_{i,1})\sin((n-m)\theta_i)$",
         topic="rope",
         latex=r"\langle\mathrm{RoPE}(q,m,i),\mathrm{RoPE}(k,n,i)\rangle = (q_i^\top k_i)\cos((n-m)\theta_i) + "
         r"(q_{i,1}k_{i,2} - q_{i,2}k_{i,1})\sin((n-m)\theta_i)",
@@ -309,7 +310,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-DOT-PROPERTY-003",
-        title="003: ⟨RoPE(q,m,i), RoPE(k,n,i)⟩ = qᵢᵀ R_{(n−m)θᵢ} kᵢ",
+        title=r"003: $\langle \mathrm{RoPE}(q,m,i), \mathrm{RoPE}(k,n,i)\rangle = q_i^\top R_{(n-m)\theta_i} k_i$",
         topic="rope",
         latex=r"\langle\mathrm{RoPE}(q,m,i),\mathrm{RoPE}(k,n,i)\rangle = q_i^\top R_{(n-m)\theta_i} k_i",
         statement=_per_block_and_instances(_dot_property, r"\langle R_m q, R_n k\rangle = q^\top R_{n-m} k"),
@@ -362,7 +363,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-FREQUENCIES",
-        title="θᵢ = 10000^{−2(i−1)/d}, i = 1…d/2, is the sinusoidal encoding's spectrum",
+        title=r"$\theta_i = 10000^{-2(i-1)/d}$, i = 1…d/2, is the sinusoidal encoding's spectrum",
         topic="rope",
         latex=r"\{10000^{-2(i-1)/d}\}_{i=1}^{d/2} = \{\omega_j = 10000^{-2j/d}\}_{j=0}^{d/2-1}",
         statement=Derivation(

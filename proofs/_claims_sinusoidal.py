@@ -265,7 +265,7 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-SHIFT-ROTATION-004",
-        title="004: PE_{p+k} is the counter-clockwise rotation R(kθ) of PE_p",
+        title=r"004: $PE_{p+k}$ is the counter-clockwise rotation $R(k\theta)$ of $PE_p$",
         topic="sinusoidal",
         latex=r"PE_{p+k} = \begin{bmatrix}\cos k\theta & -\sin k\theta\\ \sin k\theta & \cos k\theta"
         r"\end{bmatrix} PE_p",
@@ -290,7 +290,7 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-FREQUENCY-004",
-        title="004: the frequency of index i is ω_i = 10000^{2i/d}",
+        title=r"004: the frequency of index i is $\omega_i = 10000^{2i/d}$",
         topic="sinusoidal",
         latex=r"\sin(\omega_i p) = \sin\!\big(p / 10000^{2i/d}\big) \text{ with } \omega_i = 10000^{2i/d}",
         statement=_frequency_as_written,
@@ -394,7 +394,7 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-SHIFT-LINEAR-004",
-        title="004: PE_{p+k} is a linear function of PE_p (a fixed matrix per offset k)",
+        title=r"004: $PE_{p+k}$ is a linear function of $PE_p$ (a fixed matrix per offset k)",
         topic="sinusoidal",
         latex=r"\exists M_k \text{ independent of } p:\ PE_{p+k} = M_k\,PE_p",
         statement=Identity(

@@ -86,7 +86,7 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
         in_topic = [claim for claim in claims if claim["topic"] == topic]
         parts += ["", f"## {escape(TOPIC_TITLES.get(topic, topic))}", ""]
         rows = [
-            [claim_ref(claim["id"]), escape(claim["title"]), verdict_badge(claim["verdict"]), _sources_cell(claim)]
+            [claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"]), _sources_cell(claim)]
             for claim in in_topic
         ]
         parts.append(list_table(["ID", "Title", "Verdict", "Sources"], rows, widths=[22, 48, 10, 20]))
@@ -218,7 +218,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         f"({claim_label(claim_id)})=",
         f"# {claim_id}",
         "",
-        f"**{escape(claim['title'])}**",
+        f"**{rich_text(claim['title'])}**",
         "",
         f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {escape(claim.get('verdict_reason', ''))}. "
         f"Topic: {escape(TOPIC_TITLES.get(claim['topic'], claim['topic']))}. Test: {literal(claim.get('test', ''))}.",
@@ -349,7 +349,7 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
                 fixed += f"\n\n({verdict_badge(correction.get('verdict', 'unknown'))})"
             else:
                 fixed = "*no correction recorded*"
-            rows.append([f"{claim_ref(claim['id'])}\n\n{escape(claim['title'])}", stated, fixed])
+            rows.append([f"{claim_ref(claim['id'])}\n\n{rich_text(claim['title'])}", stated, fixed])
         return rows
 
     for document in sorted(by_document):

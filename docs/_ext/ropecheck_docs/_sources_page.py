@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._markdown import claim_ref, escape, list_table, literal, verdict_badge
+from ._markdown import claim_ref, escape, list_table, literal, rich_text, verdict_badge
 
 
 def sources_page(claims: list[dict[str, Any]]) -> str:
@@ -48,7 +48,7 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
                 f"- seed file: {literal(file)}",
                 "",
             ]
-        rows = [[claim_ref(claim["id"]), escape(claim["title"]), verdict_badge(claim["verdict"])] for claim in
+        rows = [[claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"])] for claim in
                 citing.get(file, [])]
         if rows:
             parts += [list_table(["claim", "title", "verdict"], rows, widths=[28, 58, 14]), ""]
