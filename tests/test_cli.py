@@ -158,3 +158,11 @@ def test_prove_says_proved_only_when_the_kernel_accepted(capsys: pytest.CaptureF
     # --no-kernel skips it, and the text says why
     assert main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--no-kernel"]) == 4
     assert "proved by the engine only" in capsys.readouterr().out
+
+
+def test_a_statement_starting_with_a_minus_sign_is_the_statement(capsys: pytest.CaptureFixture[str]) -> None:
+    # Found by the CLI fuzz test: argparse read "-x" as an option and asked for the statement.
+    assert main(["prove", "-x == -x", "--no-kernel"]) == PROVED_CODES["engine-proved"]
+    assert capsys.readouterr().out.startswith("proved by the engine only")
+    assert main(["prove", "-x", "--timeout", "5", "--no-kernel"]) == 2
+    assert capsys.readouterr().err.startswith("ropecheck: bad statement:")
