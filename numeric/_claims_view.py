@@ -18,7 +18,7 @@ from typing import Any, TextIO
 NUMERIC_KEYS = ("float16", "bfloat16", "float32", "float64", "mpmath")
 NUMERIC_LEGEND = (
     "numeric f16·bf16·f32·f64·mp: ✓ confirms the verdict · ~ effect below what the format resolves · "
-    "? bound too loose to decide · ✗ contradiction · - not numerically tested · · not measured"
+    "? bound too loose to decide · ✗ contradiction · – not numerically tested · · not measured"
 )
 
 
@@ -53,7 +53,7 @@ def numeric_mark(check: dict[str, Any] | None) -> str:
     if isinstance(check.get("mark"), str) and check["mark"]:
         return str(check["mark"])
     if check.get("tested") is False:
-        return "-"
+        return "–"
     if check.get("agrees"):
         return "✓"
     within = check.get("ratio", math.inf) <= 1
