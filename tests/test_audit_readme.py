@@ -1,4 +1,5 @@
-"""The README's audit showcase: every command passes or fails exactly as its comment says (issue #12)."""
+"""The audit showcase (docs/audit-reference.md, moved there from the README): every command passes or fails
+exactly as its comment says (issue #12)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _showcase() -> list[tuple[list[str], int, str]]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "audit-reference.md").read_text(encoding="utf-8")
     block = text.split("<!-- showcase -->", 1)[1].split("<!-- /showcase -->", 1)[0]
     rows = []
     for line in block.strip().splitlines():
