@@ -1,4 +1,12 @@
-"""pytest plugin: `pytest --rope-impl TARGET` runs ropecheck's conformance checks inside any test suite.
+"""pytest plugin: ropecheck's conformance checks inside any project's test suite (docs: `docs/pytest-plugin.md`).
+
+Several targets of several kinds: list them in the ini key `rope_targets`, one per line, each a target followed by
+`ropecheck audit` options (`mypkg/rope.py:apply_rope --base 10000`, `mypkg/alibi.py:bias --kind bias
+--max-position 1024`; `plugin_targets`), or add lines with `--rope-target LINE`; one more target with
+`--rope-impl TARGET` and the `--rope-*` options below. The items follow pytest's own selection: they are collected
+when pytest runs the whole suite (no paths given, `testpaths`, or a directory holding the rootdir), when a path
+is `ropecheck::…`, or when `--rope-impl` is given on the command line; `pytest tests/test_alibi.py` runs that file
+only.
 
 The target's items are collected with the rest of the suite (so "collected N items" is what runs), one per
 property, or one per property and dtype where the property is checked in each dtype:
@@ -28,7 +36,6 @@ from typing import Any
 import pytest
 from ropecheck.numeric.audit.properties import PROPERTIES
 
-_AUDIT_KEY = "_ropecheck_audit"
 _DEFAULT_DTYPES = "float32,bfloat16,float16"
 
 
@@ -82,6 +89,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="let an undeclared base pass with a note (by default it fails: declare --rope-base) [ini: rope_no_strict]",
     )
     parser.addini("rope_no_strict", "let an undeclared base pass with a note", default="")
+    group.addoption(
+        "--rope-target", action="append", default=None, metavar="LINE",
+        help="audit this target too: 'TARGET [ropecheck audit options]' (repeatable) [ini: rope_targets, one per line]",
+    )
+    parser.addini("rope_targets", "targets to audit, one per line: TARGET [ropecheck audit options]", type="linelist")
 
 
 def rope_option(config: pytest.Config, name: str) -> Any:
@@ -112,32 +124,69 @@ def rope_option(config: pytest.Config, name: str) -> Any:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """A target that cannot be loaded is one usage error here, before any item exists."""
-    target = rope_option(config, "impl")
-    if not target:
+    """Every target is loaded here: one that cannot be is one usage error, before any item exists."""
+    targets = _read_targets(config)
+    config.stash[_TARGETS] = targets
+    if not targets:
         return
     from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.plugin_targets import plugin_wording, selection_includes_plugin
     from ropecheck.numeric.audit.targets import load_target
 
-    try:
-        load_target(target)
-    except AuditError as error:
-        raise pytest.UsageError(f"--rope-impl {target}: {error}") from None
-    for name in _OPTIONS:  # an ini value of the wrong type is a usage error now, not in a later hook
-        rope_option(config, name)
-    budget = rope_option(config, "budget")
-    if budget is not None and not budget > 0:
-        raise pytest.UsageError(f"--rope-budget must be positive, got {budget}")
+    for target in targets:
+        try:
+            if target.kind == "rope":
+                load_target(target.load)
+            else:
+                from ropecheck.numeric.audit.kinds._calls import resolve_target
+
+                resolve_target(target.load, None, target.kind)
+        except AuditError as error:
+            where = f"--rope-impl {target.name}" if target.origin == "--rope-impl" else target.origin
+            raise pytest.UsageError(f"{where}: {plugin_wording(str(error), target.origin)}") from None
     config.stash[_XFAILS] = _read_xfails(config)
     # `pytest ropecheck::TARGET::direction` (the node ID pytest prints) reruns that item: pytest would look for
-    # a file of that name, so such arguments are taken out of the paths and select among the target's items.
+    # a file of that name, so such arguments are taken out of the paths and select among the targets' items.
     selected = [arg for arg in config.args if arg.startswith("ropecheck::")]
+    config.stash[_WANTED] = selection_includes_plugin(config, selected)
     config.args[:] = [arg for arg in config.args if not arg.startswith("ropecheck::")]
     config.stash[_SELECTED] = tuple(selected)
 
 
 _XFAILS = pytest.StashKey[frozenset[str]]()
 _SELECTED = pytest.StashKey[tuple[str, ...]]()
+_TARGETS = pytest.StashKey[list[Any]]()
+_WANTED = pytest.StashKey[bool]()
+
+
+def _read_targets(config: pytest.Config) -> list[Any]:
+    """The `PluginTarget`s: `--rope-impl` with the `--rope-*` options, then each `rope_targets` / `--rope-target`
+    line; a bad option value, a bad line or a target listed twice is a usage error."""
+    from ropecheck.numeric.audit.plugin_targets import PluginTarget, TargetLineError, parse_target_line
+
+    targets = []
+    impl = rope_option(config, "impl")
+    if impl:
+        for name in _OPTIONS:  # an ini value of the wrong type is a usage error now, not in a later hook
+            rope_option(config, name)
+        budget = rope_option(config, "budget")
+        if budget is not None and not budget > 0:
+            raise pytest.UsageError(f"--rope-budget must be positive, got {budget}")
+        targets.append(PluginTarget(name=impl, keywords=_impl_keywords(config), load=impl, origin="--rope-impl"))
+    lines = [*config.getini("rope_targets"), *(config.getoption("--rope-target") or ())]
+    strict = not rope_option(config, "no_strict")
+    for number, line in enumerate(lines, 1):
+        if not line.split("#", 1)[0].strip():
+            continue
+        try:
+            targets.append(parse_target_line(line, number, config.rootpath, strict))
+        except TargetLineError as error:
+            raise pytest.UsageError(str(error)) from None
+    names = [target.name for target in targets]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise pytest.UsageError(f"target {twice[0]} is listed twice (rope_targets / --rope-target / --rope-impl)")
+    return targets
 
 
 def _is_selected(nodeid: str, selected: tuple[str, ...]) -> bool:
@@ -165,34 +214,35 @@ def _read_xfails(config: pytest.Config) -> frozenset[str]:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
-    target = rope_option(config, "impl")
-    if not target:
-        return None
-    kind = rope_option(config, "kind")
-    top = rope_option(config, "max_position") - 1
-    what = "RoPE" if kind == "rope" else kind
-    return [f"ropecheck: auditing {what} target {target} (positions 0…{top})"]
+    lines = []
+    for target in config.stash.get(_TARGETS, []):
+        what = "RoPE" if target.kind == "rope" else target.kind
+        top = target.keywords["max_position"] - 1
+        lines.append(f"ropecheck: auditing {what} target {target.name} (positions 0…{top})")
+    return lines or None
 
 
-def _item_names(config: pytest.Config) -> Iterator[tuple[str, str | None]]:
-    """(property, dtype or None) for each item, in the audit's order."""
+def _item_names(target: Any) -> Iterator[tuple[str, str | None]]:
+    """(property, dtype or None) for each item of a `PluginTarget`, in the audit's order."""
     from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
 
-    kind = rope_option(config, "kind")
-    dtypes = [d.strip() for d in (rope_option(config, "dtypes") or _DEFAULT_DTYPES).split(",") if d.strip()]
-    for prop in KIND_PROPERTIES.get(kind, PROPERTIES):
-        if prop in _PER_DTYPE.get(kind, frozenset()):
-            for dtype in dtypes:
+    for prop in KIND_PROPERTIES.get(target.kind, PROPERTIES):
+        if prop in _PER_DTYPE.get(target.kind, frozenset()):
+            for dtype in target.dtypes:
                 yield prop, dtype
         else:
             yield prop, None
 
 
 class RopeAuditCollector(pytest.Collector):
-    """The items of the audited target."""
+    """The items of one audited target."""
+
+    def __init__(self, *, target: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target = target
 
     def collect(self) -> Iterator[pytest.Item]:
-        names = list(_item_names(self.config))
+        names = list(_item_names(self.target))
         dtypes_of: dict[str, list[str]] = {}
         for prop, dtype in names:
             if dtype is not None:
@@ -216,6 +266,7 @@ class RopePropertyItem(pytest.Item):
         self.dtype = dtype
         self.collected_dtypes = collected_dtypes
         self.gathers_rest = gathers_rest
+        self.target = self.parent.target  # type: ignore[union-attr]
 
     def _findings(self, outcome: Any) -> list[Any]:
         """This item's findings; the first item of a property also takes those of dtypes no item names."""
@@ -228,17 +279,14 @@ class RopePropertyItem(pytest.Item):
         ]
 
     def runtest(self) -> None:
-        outcome = _run_audit(self.config)
+        from ropecheck.numeric.audit.plugin_targets import plugin_wording, skip_reason
+
+        outcome = _run_audit(self.config, self.target)
         if isinstance(outcome, str):
-            raise RopeAuditFailure(f"the audit could not run: {outcome}")
+            raise RopeAuditFailure(f"the audit could not run: {plugin_wording(outcome, self.target.origin)}")
         findings = self._findings(outcome)
-        not_evaluated = getattr(outcome, "not_evaluated", {})
-        if not findings and self.prop in not_evaluated:
-            pytest.skip(f"{self.prop} was not evaluated: {not_evaluated[self.prop]}")
-        if not findings and self.dtype is not None and any(f.property == self.prop for f in outcome.findings):
-            pytest.skip(f"{self.prop} was not audited in {self.dtype} (see the audit's dtypes)")
         if not findings:
-            pytest.skip(f"{self.prop} was not evaluated (the target failed its contract)")
+            pytest.skip(skip_reason(outcome, self.prop, self.dtype))
         certified = getattr(outcome, "certified", {}).get(self.dtype) if self.prop == "precision" else None
         if certified:  # the certified context under --rope-budget, for junit XML and report hooks
             self.user_properties.append(("budget", certified.get("budget")))
@@ -248,13 +296,14 @@ class RopePropertyItem(pytest.Item):
             lines = []
             for finding in failing:
                 where = f"[{finding.dtype}] " if finding.dtype else ""
-                fix = f" Fix: {finding.fix}." if finding.fix else ""
-                lines.append(f"{where}{finding.detail}{fix} (claims: {', '.join(finding.claims)})")
+                fix = f" Fix: {plugin_wording(finding.fix, self.target.origin)}." if finding.fix else ""
+                detail = finding.detail.replace("(--strict)", "(strict is the plugin's default; --rope-no-strict)")
+                lines.append(f"{where}{detail}{fix} (claims: {', '.join(finding.claims)})")
             raise RopeAuditFailure("\n".join(lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, RopeAuditFailure):
-            return f"ropecheck {self.name} fails for {rope_option(self.config, 'impl')}:\n{excinfo.value}"
+            return f"ropecheck {self.name} fails for {self.target.name}:\n{excinfo.value}"
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int | None, str]:
@@ -265,13 +314,8 @@ class RopeAuditFailure(Exception):
     """A property of the audited target fails (reported without a traceback)."""
 
 
-def _run_audit(config: pytest.Config) -> Any:
-    """The audit of `--rope-impl`, run once per session: an `AuditReport`, or the one-line error as a string."""
-    cached = getattr(config, _AUDIT_KEY, None)
-    if cached is not None:
-        return cached
-    from ropecheck.numeric.audit import audit
-    from ropecheck.numeric.audit.calls import AuditError
+def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
+    """The `audit()` keywords of `--rope-impl` from the `--rope-*` options (and their ini keys)."""
     from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 
     kind = rope_option(config, "kind")
@@ -293,34 +337,54 @@ def _run_audit(config: pytest.Config) -> Any:
         names = ("scaling", "rotary_dim", "head_dim", "direction", "partial")
         extra = {name: rope_option(config, name) for name in names}
         extra["strict"] = not rope_option(config, "no_strict")
+    return {**common, **extra}
+
+
+_AUDITS = pytest.StashKey[dict[str, Any]]()
+
+
+def _run_audit(config: pytest.Config, target: Any) -> Any:
+    """The audit of one `PluginTarget`, run once per session: an `AuditReport`, or the one-line error."""
+    audits = config.stash.setdefault(_AUDITS, {})
+    if target.name in audits:
+        return audits[target.name]
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.calls import AuditError
+
     try:
-        outcome: Any = audit(rope_option(config, "impl"), **common, **extra)
+        outcome: Any = audit(target.load, name=target.name, **target.keywords)
     except AuditError as error:
         outcome = str(error)
-    setattr(config, _AUDIT_KEY, outcome)
+    except ValueError as error:  # an option value the audit refuses (e.g. a --kind bias max_position below 640)
+        outcome = str(error)
+    audits[target.name] = outcome
     return outcome
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add the target's items (reported as collected, before `-k`/`-m` deselection) and mark the listed xfails."""
-    target = rope_option(config, "impl")
-    if not target:
+    """Add the targets' items (reported as collected, before `-k`/`-m` deselection) when pytest's selection takes
+    them in, and mark the listed xfails."""
+    targets = config.stash.get(_TARGETS, [])
+    if not targets or not config.stash.get(_WANTED, False):
         return
     from _pytest.runner import collect_one_node
 
-    collector = RopeAuditCollector.from_parent(session, name=f"ropecheck::{target}", nodeid=f"ropecheck::{target}")
-    report = collect_one_node(collector)
-    config.hook.pytest_collectreport(report=report)
-    if report.failed:
-        return
     xfails = config.stash.get(_XFAILS, frozenset())
     selected = config.stash.get(_SELECTED, ())
-    unselected = [item for item in report.result if not _is_selected(item.nodeid, selected)]
-    if unselected:
-        config.hook.pytest_deselected(items=unselected)
-    for item in report.result:
-        if isinstance(item, RopePropertyItem) and _is_selected(item.nodeid, selected):
-            if item.nodeid in xfails or item.name in xfails:
-                item.add_marker(pytest.mark.xfail(strict=True, reason="a known deviation listed in the xfails file"))
-            items.append(item)
+    for target in targets:
+        node = f"ropecheck::{target.name}"
+        collector = RopeAuditCollector.from_parent(session, name=node, nodeid=node, target=target)
+        report = collect_one_node(collector)
+        config.hook.pytest_collectreport(report=report)
+        if report.failed:
+            continue
+        unselected = [item for item in report.result if not _is_selected(item.nodeid, selected)]
+        if unselected:
+            config.hook.pytest_deselected(items=unselected)
+        for item in report.result:
+            if isinstance(item, RopePropertyItem) and _is_selected(item.nodeid, selected):
+                if item.nodeid in xfails or item.name in xfails:
+                    reason = "a known deviation listed in the xfails file"
+                    item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
+                items.append(item)

@@ -84,6 +84,8 @@ class AuditReport:
     - `table_positions`: N when the target accepts only positions 0…N−1 (a fixed-length table), else None.
     - `notes`: loud remarks that are not failures (an undeclared base, a table length).
     - `angle_error`: per dtype, the largest angle error of any pair at each position (for plots).
+
+    **Properties:** `ok` (alias `passed`): whether the target conforms; `failures()`: the failing findings.
     """
 
     target: str
@@ -111,8 +113,13 @@ class AuditReport:
 
     @property
     def ok(self) -> bool:
-        """Whether the target conforms."""
+        """Whether the target conforms (`verdict == "pass"`); `passed` is the same."""
         return self.verdict == "pass"
+
+    @property
+    def passed(self) -> bool:
+        """Alias of `ok`, the name users guess: whether the target conforms."""
+        return self.ok
 
     def failures(self) -> list[Finding]:
         """The findings that fail."""

@@ -5,9 +5,11 @@ which framework a callable is likely to use.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib
 import importlib.util
 import inspect
+import re
 import sys
 import types
 from pathlib import Path
@@ -15,7 +17,7 @@ from typing import Any
 
 from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError, one_line
 
-__all__ = ["LoadedTarget", "framework_hints", "load_target"]
+__all__ = ["LoadedTarget", "did_you_mean", "framework_hints", "load_target"]
 
 
 @dataclasses.dataclass
@@ -71,7 +73,8 @@ def load_target(spec: str) -> LoadedTarget:
     obj: Any = module
     for part in attribute.split("."):
         if not hasattr(obj, part):
-            raise AuditError(f"{module_part!r} has no attribute {attribute!r}")
+            public = [name for name in dir(obj) if not name.startswith("_") and callable(getattr(obj, name, None))]
+            raise AuditError(f"{module_part!r} has no attribute {attribute!r}{did_you_mean(part, public)}")
         obj = getattr(obj, part)
     if not callable(obj):
         raise AuditError(f"{spec!r} is a {type(obj).__name__}, not a callable fn(x, positions)")
@@ -108,11 +111,64 @@ def _load_builtin(name: str) -> LoadedTarget:
     except KeyError:
         raise AuditError(
             f"unknown target {name!r}: not a built-in adapter, and not package.module:attr or path/to/file.py:attr"
+            f"{did_you_mean(name, _builtin_names()) or _defined_here(name)}"
         ) from None
     available, reason = is_available(spec)
     if not available:
         raise AuditError(f"built-in target {name!r} cannot run here: {reason}")
     return LoadedTarget(name=name, obj=spec, adapter=spec)
+
+
+def did_you_mean(word: str, candidates: list[str]) -> str:
+    """`" (did you mean 'x'?)"` for the closest candidates (difflib, case-insensitive), or `""`.
+
+    **Arguments:**
+
+    - `word`: what the user typed.
+    - `candidates`: the names that exist.
+
+    **Returns:**
+
+    The suffix to append to an error message.
+    """
+    folded = {candidate.lower(): candidate for candidate in candidates}
+    close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
+    close += [key for key in folded if key.startswith(word.lower()) and key not in close][: 3 - len(close)]
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(repr(folded[key]) for key in close) + "?)"
+
+
+def _defined_here(name: str) -> str:
+    """`" (did you mean 'rope.py:NAME'?)"` when a Python file in the working directory (or one below it) defines
+    a function or class `NAME` (read as text, never imported), else a reminder of the TARGET forms."""
+    if not name.isidentifier():
+        return ""
+    pattern = re.compile(rf"^\s*(?:async\s+def|def|class)\s+{re.escape(name)}\b", re.MULTILINE)
+    found = []
+    for path in sorted([*Path.cwd().glob("*.py"), *Path.cwd().glob("*/*.py")])[:500]:
+        try:
+            if pattern.search(path.read_text(encoding="utf-8", errors="replace")):
+                found.append(f"{path.relative_to(Path.cwd()).as_posix()}:{name}")
+        except OSError:
+            continue
+    if found:
+        return " (did you mean " + " or ".join(repr(target) for target in found[:3]) + "?)"
+    return f" (a function in a file is path/to/file.py:{name})"
+
+
+def _builtin_names() -> list[str]:
+    """Every built-in target name: RoPE adapters and the other kinds' built-ins."""
+    from ropecheck.numeric.audit.adapters import list_adapters
+
+    names = [spec.name for spec in list_adapters()]
+    try:
+        from ropecheck.numeric.audit.adapters.kinds._spec import list_kind_adapters
+
+        names += [adapter.name for adapter in list_kind_adapters()]
+    except ImportError:
+        pass
+    return names
 
 
 def framework_hints(obj: Any) -> list[str]:
