@@ -14,6 +14,7 @@ Bad input never shows a traceback: one line on stderr and the exit code.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
@@ -64,13 +65,16 @@ def commands_table() -> str:
 
 
 def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
+    from ._help import HelpFormatter
+
     parser = _Parser(
         prog="ropecheck",
         description="Verify claims about positional encodings; audit RoPE code.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"ropecheck {_version()}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    commands.add_parser = functools.partial(commands.add_parser, formatter_class=HelpFormatter)  # type: ignore[method-assign]
 
     claims = commands.add_parser(
         "claims",
@@ -102,8 +106,9 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
         help="certify an implementation: RoPE, sinusoidal table, position bias or scores (see 'audit --help')",
         add_help=False,
     )
-    if with_epilog:
-        parser.epilog = "commands:\n\n" + commands_table()
+    if with_epilog:  # plain text laid out for the terminal; the Markdown table is in docs/reference.md
+        codes = "\n".join(f"  {name}  {text}" for name, text in EXIT_CODES.items())
+        parser.epilog = f"exit codes:\n\n{codes}\n\n'ropecheck COMMAND --help' shows a command's options."
     return parser
 
 

@@ -54,11 +54,13 @@ counterexample certified by interval arithmetic), 3 unknown (including the time 
 
 def add_prove_parser(commands: Any) -> None:
     """Register the `prove` subcommand on an argparse subparsers object."""
+    from ._help import HelpFormatter
+
     prove = commands.add_parser(
         "prove",
         help="decide an identity 'LHS == RHS' with the proof engine",
         description=_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     prove.add_argument("statement", help="e.g. 'sin(x)**2 + cos(x)**2 == 1'")
     for domain in ("real", "positive", "integer"):

@@ -33,34 +33,38 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-#: The declarable conventions, as `--help` prints them (the README and docs/audit-guide.md say the same).
+#: The declarable conventions, defaults and limits, as `--help` prints them (laid out for the terminal's width by
+#: `numeric._help`; docs/audit-reference.md and docs/audit-guide.md say the same).
 CONVENTIONS = """\
 declarable conventions (each is a real convention, not a bug, when the model was trained with it):
-  --direction clockwise   the rotation (x1 cos + x2 sin, -x1 sin + x2 cos): equivalent to counter-clockwise up
-                          to the sign of W_k; without it a clockwise target fails `direction` (one root cause)
-  --rotary-dim R --partial first
-                          partial rotary on the first R coordinates (half-split or interleaved among them),
-                          theta_i = base^(-2i/R), the rest passed through (GPT-NeoX rotary_pct, Phi)
-  --rotary-dim R --partial p-rope
-                          p-RoPE: pairs (i, i + d/2) for i < R/2 with theta_i = base^(-2i/d), the rest unrotated
-  --scaling yarn:F,orig=N,truncate=false
-                          YaRN without rounding the correction range (HF's `truncate: False`)
-  --scaling yarn:F,...,attn=G | attn=softmax
-                          YaRN's attention factor: G overrides 0.1 ln F + 1 in cos/sin; `softmax` declares that it
-                          is applied in the softmax scale instead, so cos/sin carry none
+
+  --direction clockwise  the rotation (x1 cos + x2 sin, -x1 sin + x2 cos): equivalent to counter-clockwise up to
+    the sign of W_k; without it a clockwise target fails `direction` (one root cause)
+  --rotary-dim R --partial first  partial rotary on the first R coordinates (half-split or interleaved among
+    them), theta_i = base^(-2i/R), the rest passed through (GPT-NeoX rotary_pct, Phi)
+  --rotary-dim R --partial p-rope  p-RoPE: pairs (i, i + d/2) for i < R/2 with theta_i = base^(-2i/d), the rest
+    unrotated
+  --scaling yarn:F,orig=N,truncate=false  YaRN without rounding the correction range (HF's `truncate: False`)
+  --scaling yarn:F,...,attn=G | attn=softmax  YaRN's attention factor: G overrides 0.1 ln F + 1 in cos/sin;
+    `softmax` declares that it is applied in the softmax scale instead, so cos/sin carry none
+
 defaults: the dtypes models run in (float32, bfloat16, float16; float64 with --dtypes, or alone when the target
-returns float64 for float32 input); an undeclared base is inferred and said loudly (a failure with --strict);
-a target that raises beyond position N-1 (a fixed-length table) is audited on 0...N-1 and the report says so.
+returns float64 for float32 input); an undeclared base is inferred and said loudly (a failure with --strict); a
+target that raises beyond position N-1 (a fixed-length table) is audited on 0...N-1 and the report says so.
+
+limits: --max-position N audits positions 0...N-1, N from 2 to 2^31 (rope), at least 64 for --kind sinusoidal,
+260 for --kind scores and 640 for --kind bias.
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The `ropecheck audit` argument parser."""
+    from ropecheck.numeric._help import HelpFormatter
     from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 
     parser = _Parser(
         prog="ropecheck audit",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         epilog=CONVENTIONS,
         description=(
             "Certify a RoPE implementation fn(x, positions) -> y (x: (..., L, d), positions: (L,) integers) by"
@@ -99,7 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
-    parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
+    parser.add_argument(
+        "--max-position", type=int,
+        help="audit positions 0…N−1 (default 32768; 8192 with --all); N at least 2, 64 for --kind sinusoidal, 260"
+        " for --kind scores, 640 for --kind bias",
+    )
     parser.add_argument(
         "--dtypes",
         help="comma-separated dtypes (default: float32,bfloat16,float16 — float64 on request, or alone for a"
@@ -168,12 +176,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ropecheck.numeric.audit import audit
     from ropecheck.numeric.audit.calls import AuditError
     from ropecheck.numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
+    from ropecheck.numeric.audit.wording import cli_wording
 
     if rope_only_flags(args):
         return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
     noise = NoiseCapture(status=None if args.json else f"auditing {args.target} …")
     try:
-        with noise:
+        with noise, cli_wording():
             report = audit(
                 args.target,
                 **kind_keywords(args),

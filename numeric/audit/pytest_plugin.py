@@ -350,9 +350,11 @@ def _run_audit(config: pytest.Config, target: Any) -> Any:
         return audits[target.name]
     from ropecheck.numeric.audit import audit
     from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.wording import cli_wording
 
     try:
-        outcome: Any = audit(target.load, name=target.name, **target.keywords)
+        with cli_wording():  # the messages name flags; the items reword them as the plugin's options
+            outcome: Any = audit(target.load, name=target.name, **target.keywords)
     except AuditError as error:
         outcome = str(error)
     except ValueError as error:  # an option value the audit refuses (e.g. a --kind bias max_position below 640)

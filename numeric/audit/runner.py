@@ -32,10 +32,12 @@ from ropecheck.numeric.audit.results import AuditReport
 from ropecheck.numeric.audit.scaling import Scaling
 from ropecheck.numeric.audit.session import Session
 from ropecheck.numeric.audit.targets import LoadedTarget, load_target
+from ropecheck.numeric.audit.wording import api_errors
 
 __all__ = ["audit"]
 
 
+@api_errors
 def audit(
     fn: Any,
     *,
@@ -73,7 +75,8 @@ def audit(
     - `layout`: the expected pairing, `"interleaved"` or `"half"`; None detects and reports it.
     - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.scaling`) or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
-    - `max_position`: the context length audited: every position 0…max_position−1.
+    - `max_position`: the context length audited: every position 0…max_position−1; at least 2 (up to 2³¹), and at
+      least 64 for `kind="sinusoidal"`, 260 for `kind="scores"`, 640 for `kind="bias"`.
     - `dtypes`: dtypes to audit (subset of float64, float32, float16, bfloat16), or a comma-separated string;
       None: the dtypes models run in (`DEFAULT_DTYPES`: float32, bfloat16, float16), or float64 alone when the
       target is float64-native (returns float64 for float32 input).
@@ -105,7 +108,8 @@ def audit(
 
     **Raises:**
 
-    `AuditError` (one-line message) for bad options, or a target that cannot be loaded, called or that hangs.
+    `AuditError` (one-line message, naming these keywords: `max_position`, `kind='bias'`) for bad options, or a
+    target that cannot be loaded, called or that hangs.
     """
     started = time.perf_counter()
     if kind in ENCODING_KINDS:

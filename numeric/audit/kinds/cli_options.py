@@ -28,7 +28,9 @@ def add_kind_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--offset", type=int, default=0, help="sinusoidal: row of position p is PE(p + K) (default 0)")
     parser.add_argument(
-        "--scheme", help="bias: t5[:buckets=32,max_distance=128,bidirectional=true|false] or alibi (default: detected)"
+        "--scheme",
+        help="bias: t5 or alibi (default: detected); t5 settings follow a colon, comma-separated, e.g."
+        " t5:buckets=32,max_distance=128 (also bidirectional=true|false)",
     )
     parser.add_argument("--clip", type=int, help="scores: the declared Shaw clipping distance (default: detected)")
 

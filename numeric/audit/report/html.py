@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from ropecheck.numeric.audit.report.claims_cited import claims_html
 from ropecheck.numeric.audit.report.markdown import (
     _STATUS,
     certified_text,
@@ -60,5 +61,5 @@ def render_html(markdown_text: str, report: AuditReport, plots: list[str]) -> st
         f"<style>{_STYLE}</style></head><body><h1>ropecheck audit report</h1>"
         f"<p class='summary verdict-{report.verdict}'>{html.escape(report.summary)}</p><ul>{header}</ul>"
         f"{failing}{passing}<h2>Certified context</h2><table><tr><th>dtype</th><th>certified</th><th>budget</th></tr>"
-        f"{certified}</table><h2>Plots</h2>{images}</body></html>\n"
+        f"{certified}</table><h2>Plots</h2>{images}{claims_html(report)}</body></html>\n"
     )

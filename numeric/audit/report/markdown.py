@@ -1,31 +1,26 @@
 """The report as Markdown: the summary paragraph and fix first, failing findings next, passes folded.
 
-Claim IDs link to their page in the docs (`claim_url`). Internal bookkeeping (`all_audited`, the policy model's
-prediction) stays in the JSON and is never shown here.
+Claim IDs link to their entry under "Claims cited" at the end of the report (`claim_url`, `claims_cited`).
+Internal bookkeeping (`all_audited`, the policy model's prediction) stays in the JSON and is never shown here.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 from typing import Any
 
+from ropecheck.numeric.audit.report.claims_cited import anchor, claims_markdown
 from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["certified_text", "claim_url", "fmt", "header_lines", "ordered_findings", "render_markdown"]
 
-#: Where a claim's page lives under the built docs (docs/_ext/ropecheck_docs: `generated/claims/<ID>`).
-CLAIM_PAGE = "generated/claims/{claim}.html"
 _STATUS = {"fail": "FAIL", "could not call": "could not call", "explained": "ok (explained)", "pass": "ok"}
 
 
 def claim_url(claim: str) -> str:
-    """The URL of a claim's docs page: under `$ROPECHECK_DOCS_URL` when set, else this checkout's built docs."""
-    base = os.environ.get("ROPECHECK_DOCS_URL")
-    if not base:
-        base = (Path(__file__).resolve().parents[3] / "docs" / "_build" / "html").as_uri() + "/"
-    return base.rstrip("/") + "/" + CLAIM_PAGE.format(claim=claim)
+    """A claim's link in a report: its entry under "Claims cited" in the report itself (`claims_cited`), so the
+    report works wherever it is copied; never a `file://` path."""
+    return anchor(claim)
 
 
 def fmt(value: Any) -> str:
@@ -120,4 +115,5 @@ def render_markdown(report: AuditReport, plots: list[str]) -> str:
             lines.append(f"| {dtype} | {certified_text(report, dtype)} | {c['budget']:.3g} |")
     if plots:
         lines += ["", "## Plots", "", *(f"![{name}]({name})" for name in plots)]
+    lines += claims_markdown(report)
     return "\n".join(lines) + "\n"

@@ -1,5 +1,8 @@
 """The terminal summary of an `AuditReport` (rich): the summary paragraph, failing findings with their fix, the
-passing properties folded to one line each, the certified context in words."""
+passing properties folded to one line each, the certified context in words.
+
+In a terminal, lines wrap at its width with continuation lines indented under their finding; piped (not a
+terminal), each record is one line, never wrapped."""
 
 from __future__ import annotations
 
@@ -24,9 +27,9 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
 
     console = Console(file=file, highlight=False)
     colour = "green" if report.ok else "red"
-    console.print(f"[bold {colour}]{escape(report.summary)}[/]")
+    _hanging(console, "", f"[bold {colour}]{escape(report.summary)}[/]")
     for line in header_lines(report):
-        console.print(f"  {escape(line)}")
+        _hanging(console, "  ", escape(line))
     folded: dict[str, list[str]] = {}
     for finding in ordered_findings(report):
         where = f" [{finding.dtype}]" if finding.dtype else ""
@@ -35,10 +38,11 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
             numbers = ""
             if finding.max_error is not None and finding.bound is not None:
                 numbers = f" (error {fmt(finding.max_error)}, bound {fmt(finding.bound)})"
-            console.print(f"  [red]{label}[/] {finding.property}{escape(where)}: {escape(finding.detail)}{numbers}")
+            body = f"{finding.property}{escape(where)}: {escape(finding.detail)}{numbers}"
+            _hanging(console, f"  [red]{label}[/] ", body)
             if finding.fix:
-                console.print(f"       fix: {escape(finding.fix)}")
-            console.print(f"       claims: {', '.join(finding.claims)}")
+                _hanging(console, "       fix: ", escape(finding.fix))
+            _hanging(console, "       claims: ", ", ".join(finding.claims))
         else:
             folded.setdefault(finding.property, []).append(finding.dtype or "")
     for prop, dtypes in folded.items():
@@ -46,6 +50,22 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
         console.print(f"  [green]ok[/]   {prop}" + (escape(f" [{shown}]") if shown else ""))
     for dtype, info in report.dtypes.items():
         if info.get("status") != "supported":
-            console.print(f"  {dtype}: {info.get('status')} — {escape(info.get('reason', ''))}")
+            _hanging(console, "  ", f"{dtype}: {info.get('status')} — {escape(info.get('reason', ''))}")
     for dtype in report.certified:
-        console.print(f"  certified context {dtype}: {certified_text(report, dtype)}")
+        _hanging(console, "  ", f"certified context {dtype}: {certified_text(report, dtype)}")
+
+
+def _hanging(console: Any, label: str, body: str) -> None:
+    """Print `label` then `body` (rich markup): in a terminal wrapped at its width with every continuation line
+    under the body's first character; piped, as one line."""
+    if not console.is_terminal:
+        console.print(label + body, soft_wrap=True)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table.grid(padding=0)
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(Text.from_markup(label), Text.from_markup(body))
+    console.print(grid)

@@ -1,0 +1,40 @@
+"""`.ci/bootstrap` is not silent (issue #24): it says on stderr what it installs and why, ticks while pip works,
+and says when there is nothing to do. Run in a copy of the set-up files with a stand-in `.venv/bin/python` whose
+`pip install` only waits, so nothing is installed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STAND_IN = "#!/bin/sh\n[ \"$2\" = pip ] && sleep 2.5\nexit 0\n"
+
+
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="without Coq the bootstrap would try apt (as root)")
+def test_bootstrap_says_what_it_installs_and_ticks(tmp_path: Path) -> None:
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(ROOT / ".ci" / "bootstrap", tmp_path / ".ci" / "bootstrap")
+    for name in ("pyproject.toml", "constraints.txt"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(STAND_IN, encoding="utf-8")
+    python.chmod(0o755)
+    environment = {**os.environ, "ROPECHECK_BOOTSTRAP_TICK": "1"}
+    command = ["bash", str(tmp_path / ".ci" / "bootstrap"), "main"]
+    first = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == ""  # progress goes to stderr only
+    err = first.stderr
+    assert "installing into .venv (main); the first time takes 1-3 minutes" in err
+    assert "[1] ropecheck with JAX, SymPy, mpmath, NumPy, rich (the proof engine and the numerics)" in err
+    assert "… still installing ropecheck and its dependencies (1 s)" in err
+    assert "done: ropecheck and its dependencies" in err and "bootstrap: ready (" in err
+    again = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "bootstrap: .venv is up to date (main)" in again.stderr
+    assert "still installing" not in again.stderr
