@@ -135,3 +135,12 @@ def test_report_passed_is_ok() -> None:
     bad = audit("tests.audit_corpus.numpy_impls:bug_clockwise", base=10000, max_position=256, head_dim=16,
                 dtypes="float32")
     assert good.passed is good.ok is True and bad.passed is bad.ok is False
+
+
+def test_a_misspelled_option_or_ini_key_gets_did_you_mean(tmp_path: Path) -> None:
+    project = _project(tmp_path, ROPE)
+    option = _pytest(project, "--rope-imp", "tests.audit_corpus.numpy_impls:rope_half")
+    assert option.returncode == 4 and "unknown option --rope-imp (did you mean '--rope-impl'?)" in option.stderr
+    (project / "pyproject.toml").write_text(f'[tool.pytest.ini_options]\nrope_target = ["{ROPE}"]\n')
+    key = _pytest(project)
+    assert key.returncode == 4 and "unknown ini key rope_target (did you mean 'rope_targets'" in key.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "PluginTarget", "parse_target_line", "plugin_wording", "selection_includes_plugin", "skip_reason",
+    "PluginTarget", "ini_keys", "parse_target_line", "plugin_wording", "selection_includes_plugin", "skip_reason",
 ]
 
 #: Options a `rope_targets` line may not carry: they choose what the command prints, not what is audited.
@@ -196,3 +196,31 @@ def skip_reason(outcome: Any, prop: str, dtype: str | None) -> str:
         at = f" [{cause['dtype']}]" if cause.get("dtype") else ""
         return f"{prop} was not evaluated{where}: the root cause {cause['property']}{at} stopped it: {cause['detail']}"
     return f"{prop} was not evaluated{where} (the target failed its contract)"
+
+
+def ini_keys(path: Path | None) -> list[str]:
+    """The keys of pytest's ini file (`[tool.pytest.ini_options]` of a pyproject.toml, else `[pytest]` or
+    `[tool:pytest]`); empty without a file or when it cannot be read (pytest reports that itself).
+
+    **Arguments:**
+
+    - `path`: `config.inipath`.
+
+    **Returns:**
+
+    The key names as written.
+    """
+    import configparser
+    import tomllib
+
+    if path is None:
+        return []
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        if Path(path).suffix == ".toml":
+            return list(tomllib.loads(text).get("tool", {}).get("pytest", {}).get("ini_options", {}))
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(text)
+    except (OSError, ValueError, configparser.Error):
+        return []
+    return [key for section in ("pytest", "tool:pytest") if parser.has_section(section) for key in parser[section]]

@@ -96,6 +96,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("rope_targets", "targets to audit, one per line: TARGET [ropecheck audit options]", type="linelist")
 
 
+def _known_flags() -> list[str]:
+    return ["--rope-" + name.replace("_", "-") for name in _OPTIONS] + ["--rope-no-strict", "--rope-target"]
+
+
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """A misspelled `--rope-…` option is one usage error with the option meant (pytest alone says only
+    "unrecognized arguments"); likewise a misspelled `rope_…` ini key (pytest alone only warns)."""
+    from ropecheck.numeric.audit.targets import did_you_mean
+
+    known = _known_flags()
+    for arg in args:
+        if arg == "--":
+            break
+        flag = arg.split("=", 1)[0]
+        if flag.startswith("--rope-") and flag not in known:
+            raise pytest.UsageError(f"unknown option {flag}{did_you_mean(flag, known)}")
+    from ropecheck.numeric.audit.plugin_targets import ini_keys
+
+    keys = [flag[2:].replace("-", "_") for flag in known]
+    keys[keys.index("rope_target")] = "rope_targets"
+    for key in ini_keys(early_config.inipath):
+        if key.startswith("rope_") and key not in keys:
+            raise pytest.UsageError(f"unknown ini key {key}{did_you_mean(key, keys)}")
+
+
 def rope_option(config: pytest.Config, name: str) -> Any:
     """The value of option `name`: the command line's, else the ini file's, else the default.
 

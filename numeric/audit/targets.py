@@ -133,6 +133,9 @@ def did_you_mean(word: str, candidates: list[str]) -> str:
     """
     folded = {candidate.lower(): candidate for candidate in candidates}
     close = difflib.get_close_matches(word.lower(), list(folded), n=3, cutoff=0.6)
+    if close:  # the best match, and others only when about as close
+        best = difflib.SequenceMatcher(None, word.lower(), close[0]).ratio()
+        close = [key for key in close if difflib.SequenceMatcher(None, word.lower(), key).ratio() >= best - 0.05]
     close += [key for key in folded if key.startswith(word.lower()) and key not in close][: 3 - len(close)]
     if not close:
         return ""
