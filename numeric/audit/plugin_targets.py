@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "PluginTarget", "ini_keys", "parse_target_line", "plugin_wording", "selection_includes_plugin", "skip_reason",
+    "PluginTarget", "ini_keys", "is_selected", "misspelled", "parse_target_line", "plugin_wording",
+    "selection_includes_plugin", "skip_reason",
 ]
 
 #: Options a `rope_targets` line may not carry: they choose what the command prints, not what is audited.
@@ -224,3 +225,38 @@ def ini_keys(path: Path | None) -> list[str]:
     except (OSError, ValueError, configparser.Error):
         return []
     return [key for section in ("pytest", "tool:pytest") if parser.has_section(section) for key in parser[section]]
+
+
+def misspelled(args: list[str], inipath: Path | None, known: list[str]) -> str | None:
+    """The usage error for an unknown `--rope-…` option or `rope_…` ini key, with the one meant; None if none.
+
+    **Arguments:**
+
+    - `args`: the command line.
+    - `inipath`: pytest's ini file (`config.inipath`).
+    - `known`: the plugin's flags (`--rope-impl`, …, `--rope-target`).
+
+    **Returns:**
+
+    One line, or None.
+    """
+    from ropecheck.numeric.audit.targets import did_you_mean
+
+    for arg in args:
+        if arg == "--":
+            break
+        flag = arg.split("=", 1)[0]
+        if flag.startswith("--rope-") and flag not in known:
+            return f"unknown option {flag}{did_you_mean(flag, known)}"
+    keys = ["rope_targets" if flag == "--rope-target" else flag[2:].replace("-", "_") for flag in known]
+    for key in ini_keys(inipath):
+        if key.startswith("rope_") and key not in keys:
+            return f"unknown ini key {key}{did_you_mean(key, keys)}"
+    return None
+
+
+def is_selected(nodeid: str, selected: tuple[str, ...]) -> bool:
+    """Whether an item is named by one of the `ropecheck::…` arguments (itself, its property, or its target)."""
+    return not selected or any(
+        nodeid == arg or nodeid.startswith(arg + "[") or nodeid.startswith(arg + "::") for arg in selected
+    )

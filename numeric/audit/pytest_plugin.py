@@ -103,22 +103,11 @@ def _known_flags() -> list[str]:
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """A misspelled `--rope-…` option is one usage error with the option meant (pytest alone says only
     "unrecognized arguments"); likewise a misspelled `rope_…` ini key (pytest alone only warns)."""
-    from ropecheck.numeric.audit.targets import did_you_mean
+    from ropecheck.numeric.audit.plugin_targets import misspelled
 
-    known = _known_flags()
-    for arg in args:
-        if arg == "--":
-            break
-        flag = arg.split("=", 1)[0]
-        if flag.startswith("--rope-") and flag not in known:
-            raise pytest.UsageError(f"unknown option {flag}{did_you_mean(flag, known)}")
-    from ropecheck.numeric.audit.plugin_targets import ini_keys
-
-    keys = [flag[2:].replace("-", "_") for flag in known]
-    keys[keys.index("rope_target")] = "rope_targets"
-    for key in ini_keys(early_config.inipath):
-        if key.startswith("rope_") and key not in keys:
-            raise pytest.UsageError(f"unknown ini key {key}{did_you_mean(key, keys)}")
+    error = misspelled(args, early_config.inipath, _known_flags())
+    if error:
+        raise pytest.UsageError(error)
 
 
 def rope_option(config: pytest.Config, name: str) -> Any:
@@ -212,13 +201,6 @@ def _read_targets(config: pytest.Config) -> list[Any]:
     if twice:
         raise pytest.UsageError(f"target {twice[0]} is listed twice (rope_targets / --rope-target / --rope-impl)")
     return targets
-
-
-def _is_selected(nodeid: str, selected: tuple[str, ...]) -> bool:
-    """Whether an item is named by one of the `ropecheck::…` arguments (itself, its property, or its target)."""
-    return not selected or any(
-        nodeid == arg or nodeid.startswith(arg + "[") or nodeid.startswith(arg + "::") for arg in selected
-    )
 
 
 def _read_xfails(config: pytest.Config) -> frozenset[str]:
@@ -396,6 +378,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not targets or not config.stash.get(_WANTED, False):
         return
     from _pytest.runner import collect_one_node
+    from ropecheck.numeric.audit.plugin_targets import is_selected
 
     xfails = config.stash.get(_XFAILS, frozenset())
     selected = config.stash.get(_SELECTED, ())
@@ -406,11 +389,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         config.hook.pytest_collectreport(report=report)
         if report.failed:
             continue
-        unselected = [item for item in report.result if not _is_selected(item.nodeid, selected)]
+        unselected = [item for item in report.result if not is_selected(item.nodeid, selected)]
         if unselected:
             config.hook.pytest_deselected(items=unselected)
         for item in report.result:
-            if isinstance(item, RopePropertyItem) and _is_selected(item.nodeid, selected):
+            if isinstance(item, RopePropertyItem) and is_selected(item.nodeid, selected):
                 if item.nodeid in xfails or item.name in xfails:
                     reason = "a known deviation listed in the xfails file"
                     item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
