@@ -69,10 +69,20 @@ def test_piped_audit_output_is_one_record_per_line() -> None:
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
 def test_terminal_wraps_under_the_finding() -> None:
-    screen = _in_tmux(["env", f"PYTHONPATH={ROOT}", sys.executable, "-m", "ropecheck", *BUGGY], 80)
+    screen = _in_tmux(["env", "-C", str(ROOT), f"PYTHONPATH={ROOT}", sys.executable, "-m", "ropecheck", *BUGGY], 80)
     assert all(len(line) <= 80 for line in screen), screen
     start = next(i for i, line in enumerate(screen) if line.startswith("  FAIL direction: "))
     continued = screen[start + 1]
     assert continued.startswith("       ") and not continued.startswith("        "), screen[start:start + 3]
     fix = next(i for i, line in enumerate(screen) if line.startswith("       fix: "))
     assert screen[fix + 1].startswith(" " * 12) and screen[fix + 1].strip(), screen[fix:fix + 3]
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
+@pytest.mark.parametrize("arguments", HELPS, ids=[" ".join(a) for a in HELPS])
+def test_help_fits_a_real_80_column_terminal(arguments: list[str]) -> None:
+    # No COLUMNS: argparse asks the terminal; tmux joins lines the terminal wrapped (-J), so a long one shows.
+    command = ["env", "-C", str(ROOT), "-u", "COLUMNS", f"PYTHONPATH={ROOT}", sys.executable, "-m", "ropecheck"]
+    screen = _in_tmux([*command, *arguments], 80)
+    assert any(line.startswith("usage: ropecheck") for line in screen), screen
+    assert all(len(line) <= 80 for line in screen), [line for line in screen if len(line) > 80]
