@@ -144,3 +144,18 @@ def test_a_misspelled_option_or_ini_key_gets_did_you_mean(tmp_path: Path) -> Non
     (project / "pyproject.toml").write_text(f'[tool.pytest.ini_options]\nrope_target = ["{ROPE}"]\n')
     key = _pytest(project)
     assert key.returncode == 4 and "unknown ini key rope_target (did you mean 'rope_targets'" in key.stderr
+
+
+def test_the_docs_example_lines_are_read_by_the_plugin() -> None:
+    # docs/pytest-plugin.md's pyproject.toml example: each line is a target with valid `ropecheck audit` options.
+    import re
+    import tomllib
+
+    from ropecheck.numeric.audit.plugin_targets import parse_target_line
+
+    page = (ROOT / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(.*?)```", page, re.DOTALL)
+    assert example is not None
+    lines = tomllib.loads(example.group(1))["tool"]["pytest"]["ini_options"]["rope_targets"]
+    kinds = [parse_target_line(line, number, ROOT, True).kind for number, line in enumerate(lines, 1)]
+    assert kinds == ["rope", "bias", "sinusoidal"]
