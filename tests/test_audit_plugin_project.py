@@ -159,3 +159,24 @@ def test_the_docs_example_lines_are_read_by_the_plugin() -> None:
     lines = tomllib.loads(example.group(1))["tool"]["pytest"]["ini_options"]["rope_targets"]
     kinds = [parse_target_line(line, number, ROOT, True).kind for number, line in enumerate(lines, 1)]
     assert kinds == ["rope", "bias", "sinusoidal"]
+
+
+def test_targets_resolve_against_the_project_root_from_a_subdirectory(tmp_path: Path) -> None:
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "mypkg" / "rope.py").write_text(NO_BFLOAT16, encoding="utf-8")
+    options = "--base 10000 --head-dim 16 --max-position 512 --dtypes float32"
+    project = _project(tmp_path, f"mypkg/rope.py:apply_rope {options}", f"mypkg.rope:apply_rope {options}")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_inner.py").write_text("def test_inner():\n    assert True\n", encoding="utf-8")
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck",
+               "-p", "ropecheck.numeric.audit.pytest_plugin", "-rA", "--rootdir", str(project),
+               "-c", str(project / "pyproject.toml"), "ropecheck::mypkg/rope.py:apply_rope",
+               "ropecheck::mypkg.rope:apply_rope"]
+    result = subprocess.run(command, cwd=project / "tests", env=environment, capture_output=True, text=True,
+                            timeout=240)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # pytest shows node IDs relative to where it runs: `../ropecheck::…`.
+    assert "PASSED ../ropecheck::mypkg/rope.py:apply_rope::direction" in result.stdout, result.stdout
+    assert "PASSED ../ropecheck::mypkg.rope:apply_rope::direction" in result.stdout

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "PluginTarget", "ini_keys", "is_selected", "misspelled", "parse_target_line", "plugin_wording",
+    "PluginTarget", "ini_keys", "is_selected", "misspelled", "parse_target_line", "plugin_wording", "read_xfails",
     "selection_includes_plugin", "skip_reason",
 ]
 
@@ -260,3 +260,22 @@ def is_selected(nodeid: str, selected: tuple[str, ...]) -> bool:
     return not selected or any(
         nodeid == arg or nodeid.startswith(arg + "[") or nodeid.startswith(arg + "::") for arg in selected
     )
+
+
+def read_xfails(name: str | None, directory: Path) -> frozenset[str]:
+    """The entries of an xfails file: one node ID or `property[dtype]` per line, `#` comments.
+
+    **Arguments:**
+
+    - `name`: the file (None or empty: no file).
+    - `directory`: what a relative name is relative to.
+
+    **Returns:**
+
+    The entries. **Raises:** `OSError` when the file cannot be read.
+    """
+    if not name:
+        return frozenset()
+    path = Path(name) if Path(name).is_absolute() else directory / name
+    entries = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return frozenset(entry for entry in entries if entry)

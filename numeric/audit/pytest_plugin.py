@@ -29,8 +29,8 @@ xfail, one that passes is an XPASS(strict) failure, as array-api-tests does. A n
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -187,13 +187,17 @@ def _read_targets(config: pytest.Config) -> list[Any]:
         if budget is not None and not budget > 0:
             raise pytest.UsageError(f"--rope-budget must be positive, got {budget}")
         targets.append(PluginTarget(name=impl, keywords=_impl_keywords(config), load=impl, origin="--rope-impl"))
-    lines = [*config.getini("rope_targets"), *(config.getoption("--rope-target") or ())]
+    from_ini = list(config.getini("rope_targets"))
+    lines = [*from_ini, *(config.getoption("--rope-target") or ())]
     strict = not rope_option(config, "no_strict")
+    if from_ini and str(config.rootpath) not in sys.path:  # `mypkg.rope:fn` imports from the project's root
+        sys.path.insert(0, str(config.rootpath))
     for number, line in enumerate(lines, 1):
         if not line.split("#", 1)[0].strip():
             continue
+        root = config.rootpath if number <= len(from_ini) else config.invocation_params.dir  # where it was written
         try:
-            targets.append(parse_target_line(line, number, config.rootpath, strict))
+            targets.append(parse_target_line(line, number, root, strict))
         except TargetLineError as error:
             raise pytest.UsageError(str(error)) from None
     names = [target.name for target in targets]
@@ -205,19 +209,14 @@ def _read_targets(config: pytest.Config) -> list[Any]:
 
 def _read_xfails(config: pytest.Config) -> frozenset[str]:
     """The entries of the xfails file (empty without one); a missing file is a usage error."""
+    from ropecheck.numeric.audit.plugin_targets import read_xfails
+
     name = rope_option(config, "xfails")
-    if not name:
-        return frozenset()
-    path = Path(name)
-    if not path.is_absolute():
-        from_ini = config.getoption("--rope-xfails") is None
-        path = (config.rootpath if from_ini else config.invocation_params.dir) / path
+    from_ini = config.getoption("--rope-xfails") is None
     try:
-        text = path.read_text(encoding="utf-8")
+        return read_xfails(name, config.rootpath if from_ini else config.invocation_params.dir)
     except OSError as error:
         raise pytest.UsageError(f"--rope-xfails {name}: cannot read it: {error.strerror or error}") from None
-    entries = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return frozenset(entry for entry in entries if entry)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
