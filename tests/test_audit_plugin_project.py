@@ -180,3 +180,9 @@ def test_targets_resolve_against_the_project_root_from_a_subdirectory(tmp_path: 
     # pytest shows node IDs relative to where it runs: `../ropecheck::…`.
     assert "PASSED ../ropecheck::mypkg/rope.py:apply_rope::direction" in result.stdout, result.stdout
     assert "PASSED ../ropecheck::mypkg.rope:apply_rope::direction" in result.stdout
+
+
+def test_plugin_help_states_the_limits_and_the_targets_list(tmp_path: Path) -> None:
+    shown = " ".join(_pytest(_project(tmp_path), "--help").stdout.split())
+    assert "bias ≥ 640, scores ≥ 260, sinusoidal ≥ 64" in shown
+    assert "--rope-target=LINE" in shown and "rope_targets (linelist)" in shown

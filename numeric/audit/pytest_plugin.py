@@ -50,7 +50,7 @@ _OPTIONS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "layout": (str, None, "expected pairing: interleaved or half"),
     "scaling": (str, None, "scaling spec, e.g. linear:4 or yarn:8,orig=4096"),
     "rotary_dim": (int, None, "expected rotary dimension"),
-    "max_position": (int, 32768, "audit positions 0…N−1 (default 32768)"),
+    "max_position": (int, 32768, "audit positions 0…N−1 (default 32768; bias ≥ 640, scores ≥ 260, sinusoidal ≥ 64)"),
     "dtypes": (str, None, f"comma-separated dtypes (default: {_DEFAULT_DTYPES})"),
     "direction": (str, "counter-clockwise", "counter-clockwise or clockwise"),
     "partial": (str, None, "partial rotary placement: first or p-rope"),
