@@ -334,8 +334,10 @@ def _all(args: argparse.Namespace, noise: NoiseCapture) -> int:
     max_position = DEFAULT_MAX_POSITION if args.max_position is None else args.max_position
     if max_position < 2:
         return _usage(f"--max-position must be at least 2, got {max_position}")
+    from ropecheck.numeric.audit.wording import cli_wording
+
     try:
-        with noise:
+        with noise, cli_wording():  # a row's reason names flags, as the reproduction commands do
             rows = conformance_table(
                 max_position=max_position,
                 dtypes=args.dtypes or CONFORMANCE_DTYPES,

@@ -8,12 +8,13 @@ when pytest runs the whole suite (no paths given, `testpaths`, or a directory ho
 is `ropecheck::…`, or when `--rope-impl` is given on the command line; `pytest tests/test_alibi.py` runs that file
 only.
 
-The target's items are collected with the rest of the suite (so "collected N items" is what runs), one per
+Each target's items are collected with the rest of the suite (so "collected N items" is what runs), one per
 property, or one per property and dtype where the property is checked in each dtype:
 `ropecheck::<target>::<property>[<dtype>]` or `ropecheck::<target>::<property>`. The audit runs once (on the first
 item); each item fails with its findings, or is skipped when its property could not be evaluated. A target that
 cannot be loaded (unimportable module, missing attribute, not callable, unknown built-in) is one usage error at
-configure time. Nothing heavy is imported when the plugin loads without `--rope-impl`.
+configure time, and so is a misspelled `--rope-…` option or `rope_…` ini key (with the one meant). Nothing heavy
+is imported when the plugin loads without targets.
 
 Options (each also an ini key `rope_<name>` in `pytest.ini` or `[tool.pytest.ini_options]`; the command line
 wins): `--rope-impl TARGET` (`package.module:attr`, `path/to/file.py:attr`, or a built-in target), and
