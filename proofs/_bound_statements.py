@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from ._coq_sources import role_of
 
@@ -137,3 +138,27 @@ def failing_line(output: str, file_name: str) -> int | None:
     """The line coqc reported an error on in `file_name` (None when the error is elsewhere or absent)."""
     match = re.search(rf'File "\./{re.escape(file_name)}", line (\d+)', output)
     return int(match.group(1)) if match else None
+
+
+def write_statements(root: Path) -> list[Path]:
+    """Write every `Statements<Module>.v` into the development `root` (to check the binding by hand with coqc).
+
+    **Returns:** the files written (compile them after the development: `coqc -R . Ropecheck StatementsRope.v`).
+    """
+    modules = {path.stem for path in root.glob("*.v")}
+    defs = {m for m in modules if m.startswith("Defs")}
+    written = []
+    for module in dict.fromkeys(b.module for b in all_bound()):
+        if module in modules:
+            text, _ = statements_file(module, [b for b in all_bound() if b.module == module], defs)
+            path = root / f"Statements{module}.v"
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # python -m ropecheck.proofs._bound_statements proofs/coq
+    import sys
+
+    for written_file in write_statements(Path(sys.argv[1] if len(sys.argv) > 1 else "proofs/coq")):
+        print(written_file)

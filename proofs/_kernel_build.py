@@ -395,8 +395,11 @@ def _failing_query(output: str, header_lines: int) -> int | None:
 
 
 def build_command() -> str:
-    """One shell command, run from the repository root, that compiles every `.v` file from scratch."""
+    """One shell command, run from the repository root, that compiles every `.v` file from scratch, then the
+    statements files printed from the registry, and re-checks every project module with coqchk."""
     return (
-        "cd proofs/coq && rm -f *.vo *.vok *.vos *.glob .*.aux && coq_makefile -f _CoqProject -o Makefile.coq "
-        "&& make -f Makefile.coq -j2"
+        "cd proofs/coq && rm -f *.vo *.vok *.vos *.glob .*.aux Statements*.v "
+        "&& coq_makefile -f _CoqProject -o Makefile.coq && make -f Makefile.coq -j2 "
+        "&& cd ../.. && PYTHONPATH=. python -m ropecheck.proofs._bound_statements proofs/coq && cd proofs/coq "
+        '&& for f in Statements*.v; do coqc -R . Ropecheck "$f" || exit 1; done && ./check_assumptions.sh'
     )

@@ -72,7 +72,7 @@ def _with_checks(lines: list[str], owner: dict[int, str], rejected: dict[str, st
 
 def _statement_of(check_output: str) -> str:
     """`name\\n     : statement` (Coq's `Check` output) → the statement, dedented."""
-    head, _, rest = check_output.partition("\n")
+    _, _, rest = check_output.partition("\n")
     body = rest.rstrip().splitlines()
     if not body or not body[0].startswith("     : "):
         return check_output.strip()

@@ -26,7 +26,7 @@ from typing import Any
 from ._bound_statements import BoundTheorem, bound_theorems
 from ._coq_sources import role_of
 from ._kernel import COQ_ROOT_NAME, coq_version
-from ._kernel_build import COQC_FLAGS, DevelopmentReport, TheoremStatus, build_command, check_development
+from ._kernel_build import DevelopmentReport, TheoremStatus, build_command, check_development
 from ._kernel_coqchk import PRIMITIVE_PREFIXES, STANDARD_AXIOMS_QUALIFIED
 
 ENGINE_ONLY = "engine only (kernel not run)"
@@ -245,7 +245,7 @@ def kernel_info() -> dict[str, Any]:
         "version": coq_version(),
         "root": "proofs/coq",
         "build": build_command(),
-        "coqc_flags": COQC_FLAGS,
+        "coqc_flags": f"-R proofs/coq {COQ_ROOT_NAME}",
         "ran": report.ran,
         "compiled": compiled,
         "failed_files": failed,

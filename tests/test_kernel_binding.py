@@ -76,6 +76,24 @@ def _claims_exit_code(report: DevelopmentReport, claim: str, monkeypatch: pytest
     return main(["claims", "--id", claim, "--no-numeric", "--json"])
 
 
+def _attack(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, theorem: str, replacement: str
+) -> tuple[DevelopmentReport, dict[str, KernelVerdict]]:
+    """Rope.v with `theorem` replaced, decided; the attacked file still compiles (only the checks can catch it)."""
+    root = _copy(tmp_path / "coq")
+    _edit(root, theorem, replacement)
+    report, verdicts = _decide(root, cache, monkeypatch)
+    assert report.files["Ropecheck.Rope"].compiled
+    return report, verdicts
+
+
+def _assert_unknown(
+    report: DevelopmentReport, verdict: KernelVerdict, claim: str, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert verdict.verdict == "unknown" and reason in verdict.reason, verdict.reason
+    assert _claims_exit_code(report, claim, monkeypatch) == 1
+
+
 def test_control_the_unmodified_copy_is_decided(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     report, verdicts = _decide(_copy(tmp_path / "coq"), cache, monkeypatch)
     assert {claim: v.verdict for claim, v in verdicts.items()} == EXPECTED, {c: v.reason for c, v in verdicts.items()}
@@ -86,53 +104,48 @@ def test_control_the_unmodified_copy_is_decided(tmp_path: Path, cache: Path, mon
 
 
 def test_a_trivial_restatement_is_not_the_claim(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = _copy(tmp_path / "coq")
-    _edit(
-        root,
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
         "rope_shift_invariance_003",
         "Theorem rope_shift_invariance_003 :\n  forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),\n"
         "    dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k)\n"
         "    = dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k).\n"
         "Proof. reflexivity. Qed.\n",
     )
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled  # the attack compiles; only the binding catches it
-    assert verdicts[SHIFT].verdict == "unknown"
-    assert "rejected the bound statement" in verdicts[SHIFT].reason
     assert verdicts[QK].verdict == "proved"  # the other claims of the module are still decided
-    assert _claims_exit_code(report, SHIFT, monkeypatch) == 1
+    _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
 
 
 def test_a_negation_of_false_is_not_a_refutation(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    root = _copy(tmp_path / "coq")
-    _edit(
-        root,
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
         "rope_full_strength_at_zero_negation",
         "Theorem rope_full_strength_at_zero_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
         "Proof. intros h _ f; exact f. Qed.\n",
     )
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled
-    assert verdicts[FULL].verdict == "unknown" and "rope_full_strength_at_zero_negation" in verdicts[FULL].reason
-    assert _claims_exit_code(report, FULL, monkeypatch) == 1
+    _assert_unknown(report, verdicts[FULL], FULL, "rope_full_strength_at_zero_negation", monkeypatch)
 
 
 def test_a_definition_shadowed_in_a_section_is_not_the_claim(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _copy(tmp_path / "coq")
-    statement = re.search(r"Theorem rope_qk_relative :(.*?)\.\nProof\.", (root / "Rope.v").read_text(), re.DOTALL)
+    statement = re.search(
+        r"Theorem rope_qk_relative :(.*?)\.\nProof\.", (DEVELOPMENT / "Rope.v").read_text(), re.DOTALL
+    )
     assert statement is not None
-    _edit(
-        root,
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
         "rope_qk_relative",
         "Section Shadow.\nLet dot (d : nat) (x y : vec) : R := 0.\n"
         f"Theorem rope_qk_relative :{statement.group(1)}.\nProof. intros; reflexivity. Qed.\nEnd Shadow.\n",
     )
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled
-    assert verdicts[QK].verdict == "unknown" and "rejected the bound statement" in verdicts[QK].reason
-    assert _claims_exit_code(report, QK, monkeypatch) == 1
+    _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
 
 
 def test_a_project_hypothesis_is_not_a_standard_axiom(
@@ -156,24 +169,19 @@ def test_a_project_hypothesis_is_not_a_standard_axiom(
         "Proof. exact (False_ind _ FloatAxioms.boom). Qed.\n",
     )
     report, verdicts = _decide(root, cache, monkeypatch)
-    assert verdicts[KV].verdict == "unknown"
     negation = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_negation")
     assert negation.status == "failed" and "Ropecheck.FloatAxioms.boom (project axiom)" in negation.message
     assert verdicts[SHIFT].verdict == "proved"  # claims that do not use it are unaffected
-    assert _claims_exit_code(report, KV, monkeypatch) == 1
+    _assert_unknown(report, verdicts[KV], KV, "FloatAxioms.boom", monkeypatch)
 
 
 def test_a_deleted_correction_leaves_the_refutation_unknown(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = _copy(tmp_path / "coq")
-    _edit(root, "rope_score_sine_term_003_correction", "")
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled
+    report, verdicts = _attack(tmp_path, cache, monkeypatch, "rope_score_sine_term_003_correction", "")
     negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
     assert negation.status == "checked"  # the negation alone is not a refutation
-    assert verdicts[SINE].verdict == "unknown" and "correction" in verdicts[SINE].reason
-    assert _claims_exit_code(report, SINE, monkeypatch) == 1
+    _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
 
 
 def test_a_changed_library_invalidates_a_warm_cache(

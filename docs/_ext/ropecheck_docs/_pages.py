@@ -303,12 +303,14 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
         if theorem.get("message"):
             out += ["", escape(theorem["message"])]
         out.append("")
-        if theorem.get("coq_statement"):
-            out += ["```coq", theorem["coq_statement"], "Proof.", theorem.get("coq_proof", ""), "Qed.", "```", ""]
+        if theorem.get("elaborated_statement"):
+            bound = theorem["bound_by"]
+            out += [f"Statement as Coq elaborated it ({literal(bound)}, closed by `exact {name}`):", ""]
+            out += ["```coq", theorem["elaborated_statement"], "```", ""]
         if theorem["status"] == "checked":
             axioms = theorem.get("axioms") or []
             listing = "\n".join(axioms) if axioms else "Closed under the global context"
-            out += [f"Print Assumptions of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
+            out += [f"Axioms (coqchk names) of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
     return out
 
 
