@@ -77,7 +77,8 @@ def _statement_of(check_output: str) -> str:
     if not body or not body[0].startswith("     : "):
         return check_output.strip()
     first = body[0][len("     : ") :]
-    return "\n".join([first] + [line[7:] if line.startswith("       ") else line.strip() for line in body[1:]])
+    lines = [first] + [line[7:] if line.startswith("       ") else line.strip() for line in body[1:]]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def save_cached(cached: Path, stem: str, build: Path, rejected: dict[str, str], elaborated: dict[str, str]) -> None:

@@ -130,6 +130,7 @@ def _bound_status(item: BoundTheorem, report: DevelopmentReport) -> KernelTheore
             message="the binding was not checked",
         )
     elaborated = report.files[generated].elaborated.get(item.theorem, "") if generated in report.files else ""
+    elaborated = "\n".join(line.rstrip() for line in elaborated.splitlines())
     proof = report.texts.get(item.theorem, ("", ""))[1]
     return KernelTheorem(
         item.role or "unbound",

@@ -245,9 +245,10 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += [f"Literal reading: {words} — {verdict_badge(literal_reading.get('verdict', 'unknown'))}.", ""]
     parts += _kernel_section(claim)
     parts += [
-        "## Engine certificate",
+        "## Engine certificate (the search that found the proof, not the verdict)",
         "",
-        f"The SymPy engine's decision, the human-readable derivation (never the verdict): "
+        f"The SymPy search that found the proof, shown as a human-readable derivation (never the verdict; the "
+        f"verdict is the kernel's, from the statement in *Kernel (Coq)*): "
         f"{verdict_badge(claim.get('engine_verdict', 'unknown'))} by {literal(claim['method'])}.",
         "",
     ]
