@@ -51,7 +51,7 @@ def compile_statements(
     for theorem in dict.fromkeys(owner.values()):
         out = path.parent / f"el_{theorem}.out"
         if theorem not in rejected and out.exists():
-            elaborated[theorem] = _statement_of(out.read_text(encoding="utf-8"))
+            elaborated[theorem] = statement_of(out.read_text(encoding="utf-8"))
             out.unlink()
     return True, "compiled", rejected, elaborated
 
@@ -70,7 +70,7 @@ def _with_checks(lines: list[str], owner: dict[int, str], rejected: dict[str, st
     return "\n".join(out) + "\n"
 
 
-def _statement_of(check_output: str) -> str:
+def statement_of(check_output: str) -> str:
     """`name\\n     : statement` (Coq's `Check` output) → the statement, dedented."""
     _, _, rest = check_output.partition("\n")
     body = rest.rstrip().splitlines()
