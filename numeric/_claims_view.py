@@ -191,7 +191,8 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     width = terminal_width(stream)
     out = _Writer(stream, width)
     out.heading(f"{entry['id']} — {plain_title(entry['title'])}")
-    out.field("verdict", f"{verdict_words(entry)}, by {entry.get('method', '?')}")
+    out.field("verdict", f"{entry['verdict']} — {entry.get('verdict_reason', '')}")  # from the kernel theorem
+    out.field("engine search", f"{entry.get('engine_verdict', '?')}: {entry.get('method', '?')} (not the verdict)")
     out.field("statement", entry["statement"])
     for item in entry.get("assumptions", []):
         out.bullet(item, label="assumption")
@@ -211,7 +212,8 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
         out.field("statement", correction["statement"])
         if correction.get("explanation"):
             out.field("why", correction["explanation"])
-        out.field("verdict", f"{correction.get('verdict', '?')}, by {correction.get('method', '?')}")
+        out.field("verdict", f"{correction.get('verdict', '?')} (kernel)")
+        out.field("engine search", f"{correction.get('engine_verdict', '?')}: {correction.get('method', '?')}")
     theorems = entry.get("kernel_theorems")
     if theorems is not None:
         out.heading("Kernel (Coq)")
@@ -220,6 +222,8 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
         for theorem in theorems:
             axioms = ", ".join(theorem.get("axioms", [])) or "closed under the global context"
             out.bullet(f"{theorem['role']}: {theorem['module']}.{theorem['theorem']} — {theorem['status']}; {axioms}")
+            if theorem.get("elaborated_statement"):
+                out.field("states", _one_line(theorem["elaborated_statement"]))
     numeric = entry.get("numeric")
     if numeric:
         out.heading("Numeric evidence")
@@ -240,12 +244,13 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
 def _certificate_words(out: _Writer, certificate: dict[str, Any]) -> None:
     steps = certificate.get("steps") or []
     if steps:
-        out.heading("Derivation")
+        out.heading("Engine search (the SymPy derivation that found the proof; not the verdict)")
         for number, step in enumerate(steps, start=1):
             out.bullet(f"{number}. {step.get('name', 'step')}: {step.get('verdict', '?')} ({step.get('method', '')})")
     counterexample = certificate.get("counterexample")
     if counterexample:
-        out.heading("Counterexample" if certificate.get("verdict") != "proved" else "Witness")
+        found = "Counterexample" if certificate.get("verdict") != "proved" else "Witness"
+        out.heading(f"{found} found by the engine search (the kernel's is in the theorem it states)")
         if counterexample.get("description"):
             out.field("what", counterexample["description"])
         values = counterexample.get("values") or {}

@@ -46,8 +46,14 @@ DEVELOPMENT = Path(__file__).resolve().parent / "coq"
 
 
 def is_standard_axiom(name: str) -> bool:
-    """Whether `name` (as `Print Assumptions` prints it) is one of Coq's standard axioms."""
-    return name in STANDARD_AXIOMS or name.startswith(STANDARD_AXIOM_MODULES)
+    """Whether `name` (short, as `Print Assumptions` prints it, or fully qualified by coqchk) is standard.
+
+    The short form is a first filter only: the ledger's verdicts judge coqchk's fully qualified names
+    (`_kernel_coqchk.judge_axioms`), so a project file named `FloatAxioms.v` is never mistaken for Coq's.
+    """
+    from ._kernel_coqchk import is_accepted_axiom
+
+    return is_accepted_axiom(name) or name in STANDARD_AXIOMS or name.startswith(STANDARD_AXIOM_MODULES)
 
 
 # ---------------------------------------------------------------------------------------------- coqc
@@ -85,9 +91,7 @@ def run_coqc(arguments: list[str], cwd: Path, timeout: float) -> tuple[bool, str
     if path is None:
         return False, "coqc is not installed"
     try:
-        done = subprocess.run(
-            [path, *arguments], cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        done = subprocess.run([path, *arguments], cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         return False, f"coqc timed out after {timeout:g} s"
     return done.returncode == 0, done.stdout + done.stderr

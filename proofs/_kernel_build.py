@@ -16,63 +16,22 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
-from ._coq_sources import SourceFile, read_development
+from ._bound_statements import BoundTheorem, all_bound, statements_file
+from ._coq_sources import SourceFile, read_development, read_source
 from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, is_standard_axiom, parse_assumptions, run_coqc
+from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
+from ._kernel_env import environment_digest
+from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_report, load_report
+from ._kernel_statements import compile_statements, load_cached, save_cached
 
 FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
-CACHE_FORMAT = "1"
-
-
-@dataclass(frozen=True)
-class TheoremStatus:
-    """One theorem as the kernel saw it: `checked` | `failed` | `not-run`, its axioms and a message."""
-
-    module: str
-    theorem: str
-    status: str
-    axioms: tuple[str, ...] = ()
-    message: str = ""
-
-
-@dataclass(frozen=True)
-class FileStatus:
-    """One `.v` file: compiled or not (`message` says why), forbidden commands, UNKNOWN notes."""
-
-    module: str
-    compiled: bool
-    message: str = ""
-    forbidden: tuple[str, ...] = ()
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True)
-class DevelopmentReport:
-    """The kernel's view of the whole development.
-
-    **Arguments:**
-
-    - `version`: the `coqc` version, or None when Coq is not installed (then every theorem is `not-run`).
-    - `files`: module → `FileStatus`.
-    - `theorems`: theorem name → `TheoremStatus` (names are unique across the development by contract).
-    - `unknown`: claim ID → reason, from `(* UNKNOWN X: reason *)` comments.
-    - `key`: the content hash the report is cached under.
-    """
-
-    version: str | None
-    files: dict[str, FileStatus]
-    theorems: dict[str, TheoremStatus]
-    unknown: dict[str, str] = field(default_factory=dict)
-    key: str = ""
-    texts: dict[str, tuple[str, str]] = field(default_factory=dict)
-
-    @property
-    def ran(self) -> bool:
-        return self.version is not None
+CACHE_FORMAT = "2"
+COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
 
 
 def cache_root() -> Path:
@@ -105,49 +64,153 @@ def check_development(
     jobs: int = 2,
     use_cache: bool = True,
     wanted: Callable[[str], bool] | None = None,
+    bound: Sequence[BoundTheorem] | None = None,
 ) -> DevelopmentReport:
-    """Compile every `.v` in `root` (cached) and read `Print Assumptions` for every declared theorem.
+    """Compile every `.v` in `root` and the generated statements files (cached); read every theorem's axioms.
 
     **Arguments:**
 
     - `root`: the development (default `proofs/coq`); files are copied, nothing in `root` is written.
     - `jobs`: how many files compile at once (independent files only).
     - `use_cache`: reuse compiled files and the cached report (False compiles everything from scratch).
-    - `wanted`: which theorems to print the assumptions of (default all; `Print Assumptions` costs about a
-      second per theorem, so the ledger asks only for its claims' theorems).
+    - `wanted`: which theorems of the proof files to print the assumptions of (default all; the bound
+      `_verdict` theorems of the statements files are always asked).
+    - `bound`: the registry's bound statements (default: `_bound_statements.all_bound()`), printed into
+      `Statements<Module>.v` (see `_bound_statements`).
 
-    **Returns:** a `DevelopmentReport`.
+    **Returns:** a `DevelopmentReport`; a bound theorem appears as `<theorem>_verdict` of `Statements<Module>`.
     """
     sources = read_development(root)
     if wanted is not None:
         sources = [dataclasses.replace(s, theorems=tuple(t for t in s.theorems if wanted(t))) for s in sources]
     unknown = {claim: reason for source in sources for claim, reason in source.unknown.items()}
     texts = {name: text for source in sources for name, text in source.texts.items()}
+    definitions = _digest(
+        *(
+            s.path.read_text(encoding="utf-8")
+            for s in sorted(sources, key=lambda s: s.path.name)
+            if s.path.stem.startswith("Defs")
+        )
+    )
     version = coq_version()
-    if version is None:
-        theorems = {
-            t: TheoremStatus(s.module, t, "not-run", message="coqc is not installed")
-            for s in sources
-            for t in s.theorems
-        }
-        files = {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in sources}
-        return DevelopmentReport(None, files, theorems, unknown, texts=texts)
-    keys = _file_keys(sources, version)
-    asked = [t for s in sources for t in s.theorems]
-    key = _digest(CACHE_FORMAT, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked)
-    report_path = cache_root() / "reports" / f"{key}.json"
-    if use_cache and report_path.exists():
-        return dataclasses.replace(_load_report(report_path, unknown), texts=texts)
     with tempfile.TemporaryDirectory(prefix="ropecheck-kernel-") as tmp:
         build = Path(tmp)
-        for source in sources:
+        statements, owners, missing = _generate_statements(
+            sources, list(all_bound() if bound is None else bound), build
+        )
+        everything = sources + statements
+        if version is None:
+            theorems = {
+                t: TheoremStatus(s.module, t, "not-run", message="coqc is not installed")
+                for s in everything
+                for t in s.theorems
+            }
+            files = {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in everything}
+            return DevelopmentReport(
+                None, files, {**theorems, **missing}, unknown, texts=texts, definitions_digest=definitions
+            )
+        environment = environment_digest([s.path.read_text(encoding="utf-8") for s in sources], COQC_FLAGS)
+        keys = _file_keys(everything, version + environment)
+        asked = [t for s in everything for t in s.theorems]
+        key = _digest(CACHE_FORMAT, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked)
+        report_path = cache_root() / "reports" / f"{key}.json"
+        if use_cache and report_path.exists():
+            return dataclasses.replace(load_report(report_path, unknown), texts=texts)
+        for source in sources + statements:
             shutil.copy2(source.path, build / source.path.name)
-        files = _compile_all(sources, keys, build, jobs, use_cache)
-        theorems = _assumptions_cached(sources, files, build, keys if use_cache else None)
-    report = DevelopmentReport(version, files, theorems, unknown, key, texts)
+        files = _compile_all(everything, keys, build, jobs, use_cache, owners)
+        statements = [
+            dataclasses.replace(
+                s, theorems=tuple(t for t in s.theorems if t[: -len("_verdict")] not in files[s.module].rejected)
+            )
+            for s in statements
+        ]
+        checker = _coqchk_cached([s for s in everything if files[s.module].compiled], keys, build)
+        theorems = _assumptions_cached(sources + statements, files, build, keys if use_cache else None)
+    theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
+    report = DevelopmentReport(version, files, theorems, unknown, key, texts, checker.message, definitions, environment)
     report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(json.dumps(_dump_report(report)), encoding="utf-8")
+    report_path.write_text(json.dumps(dump_report(report)), encoding="utf-8")
     return report
+
+
+def _generate_statements(
+    sources: list[SourceFile], bound: list[BoundTheorem], build: Path
+) -> tuple[list[SourceFile], dict[str, dict[int, str]], dict[str, TheoremStatus]]:
+    """Write `Statements<Module>.v` for every proof module with bound theorems (in `build/generated`).
+
+    **Returns:** the generated files as sources, their line → theorem tables, and a failed status for every
+    bound theorem whose proof file is not in the development.
+    """
+    modules = {s.path.stem for s in sources}
+    defs = {m for m in modules if m.startswith("Defs")}
+    generated = build / "generated"
+    generated.mkdir()
+    out: list[SourceFile] = []
+    owners: dict[str, dict[int, str]] = {}
+    missing: dict[str, TheoremStatus] = {}
+    for module in dict.fromkeys(b.module for b in bound):
+        mine = [b for b in bound if b.module == module]
+        if module not in modules:
+            for b in mine:
+                message = f"its proof file {module}.v is not in the development"
+                missing[b.verdict_name] = TheoremStatus(
+                    f"{COQ_ROOT_NAME}.{b.statements_module}", b.verdict_name, "failed", message=message
+                )
+            continue
+        text, owner = statements_file(module, mine, defs)
+        path = generated / f"Statements{module}.v"
+        path.write_text(text, encoding="utf-8")
+        out.append(read_source(path, COQ_ROOT_NAME))
+        owners[path.stem] = owner
+    return out, owners, missing
+
+
+def _rejected(statements: list[SourceFile], files: dict[str, FileStatus]) -> dict[str, TheoremStatus]:
+    out = {}
+    for source in statements:
+        status = files[source.module]
+        for theorem, message in status.rejected.items():
+            name = theorem + "_verdict"
+            out[name] = TheoremStatus(
+                source.module,
+                name,
+                "failed",
+                message="the kernel rejected the bound "
+                f"statement (Proof. exact {COQ_ROOT_NAME}.{source.path.stem[10:]}.{theorem}): " + message,
+            )
+        if not status.compiled:
+            for name in source.theorems:
+                out[name] = TheoremStatus(source.module, name, "failed", message=status.message)
+    return out
+
+
+def _judge(theorems: dict[str, TheoremStatus], checker: CoqchkResult) -> dict[str, TheoremStatus]:
+    """Every checked theorem's axioms named by coqchk and judged (`_kernel_coqchk.judge_axioms`)."""
+    out = {}
+    for name, status in theorems.items():
+        if status.status != "checked":
+            out[name] = status
+            continue
+        qualified, reason = judge_axioms(status.axioms, checker)
+        if reason is None:
+            out[name] = dataclasses.replace(status, axioms=qualified, message="standard axioms only (coqchk)")
+        else:
+            out[name] = dataclasses.replace(status, status="failed", axioms=qualified or status.axioms, message=reason)
+    return out
+
+
+def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path) -> CoqchkResult:
+    """coqchk on every compiled project module, cached under their keys."""
+    key = _digest(CACHE_FORMAT, *(keys[s.path.stem] for s in compiled))
+    path = cache_root() / "coqchk" / f"{key}.json"
+    if path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CoqchkResult(data["ok"], tuple(data["axioms"]), data["message"])
+    result = run_coqchk(build, [s.module for s in compiled], COQ_ROOT_NAME)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(asdict(result)), encoding="utf-8")
+    return result
 
 
 def materialise(dest: Path, root: Path = DEVELOPMENT, *, jobs: int = 2) -> dict[str, FileStatus]:
@@ -165,7 +228,12 @@ def materialise(dest: Path, root: Path = DEVELOPMENT, *, jobs: int = 2) -> dict[
 
 
 def _compile_all(
-    sources: list[SourceFile], keys: dict[str, str], build: Path, jobs: int, use_cache: bool
+    sources: list[SourceFile],
+    keys: dict[str, str],
+    build: Path,
+    jobs: int,
+    use_cache: bool,
+    owners: dict[str, dict[int, str]] | None = None,
 ) -> dict[str, FileStatus]:
     """Compile in waves of files whose requirements are done; a file whose requirement failed is not run."""
     status: dict[str, FileStatus] = {}
@@ -175,7 +243,7 @@ def _compile_all(
         ready = [s for s in pending if all(by_stem[d].module in status for d in s.requires if d in by_stem)]
         pending = [s for s in pending if s not in ready]
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            results = pool.map(lambda s: _compile_one(s, keys, build, status, by_stem, use_cache), ready)
+            results = pool.map(lambda s: _compile_one(s, keys, build, status, by_stem, use_cache, owners or {}), ready)
             for source, result in zip(ready, results, strict=True):
                 status[source.module] = result
     return status
@@ -188,6 +256,7 @@ def _compile_one(
     done: dict[str, FileStatus],
     by_stem: dict[str, SourceFile],
     use_cache: bool,
+    owners: dict[str, dict[int, str]],
 ) -> FileStatus:
     import time
 
@@ -196,6 +265,8 @@ def _compile_one(
         return FileStatus(source.module, False, "requires a file that failed: " + ", ".join(broken), source.forbidden)
     stem = source.path.stem
     cached = cache_root() / "vo" / keys[stem]
+    if stem in owners:
+        return _compile_statements_cached(source, cached, build, owners[stem], use_cache)
     if use_cache and (cached / f"{stem}.vo").exists():
         shutil.copy2(cached / f"{stem}.vo", build / f"{stem}.vo")
         return FileStatus(source.module, True, "cached", source.forbidden)
@@ -207,6 +278,31 @@ def _compile_one(
     cached.mkdir(parents=True, exist_ok=True)
     shutil.copy2(build / f"{stem}.vo", cached / f"{stem}.vo")
     return FileStatus(source.module, True, "compiled", source.forbidden, seconds)
+
+
+def _compile_statements_cached(
+    source: SourceFile, cached: Path, build: Path, owner: dict[int, str], use_cache: bool
+) -> FileStatus:
+    """A generated statements file: cached `.vo` with its rejections and elaborated statements, or compiled."""
+    import time
+
+    stem = source.path.stem
+    known = load_cached(cached) if use_cache and (cached / f"{stem}.vo").exists() else None
+    if known is not None:
+        shutil.copy2(cached / f"{stem}.vo", build / f"{stem}.vo")
+        return FileStatus(source.module, True, "cached", source.forbidden, 0.0, *known)
+    start = time.perf_counter()
+    ok, message, rejected, elaborated = compile_statements(
+        build / source.path.name,
+        owner,
+        lambda name: run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, name], build, FILE_TIMEOUT),
+        _error_excerpt,
+    )
+    seconds = time.perf_counter() - start
+    if not ok:
+        return FileStatus(source.module, False, message, source.forbidden, seconds, rejected)
+    save_cached(cached, stem, build, rejected, elaborated)
+    return FileStatus(source.module, True, "compiled", source.forbidden, seconds, rejected, elaborated)
 
 
 def _error_excerpt(output: str) -> str:
@@ -298,25 +394,12 @@ def _failing_query(output: str, header_lines: int) -> int | None:
     return int(match.group(1)) - 1 - header_lines
 
 
-def _dump_report(report: DevelopmentReport) -> dict[str, object]:
-    return {
-        "version": report.version,
-        "key": report.key,
-        "files": {k: asdict(v) for k, v in report.files.items()},
-        "theorems": {k: asdict(v) for k, v in report.theorems.items()},
-    }
-
-
-def _load_report(path: Path, unknown: dict[str, str]) -> DevelopmentReport:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    files = {k: FileStatus(**{**v, "forbidden": tuple(v["forbidden"])}) for k, v in data["files"].items()}
-    theorems = {k: TheoremStatus(**{**v, "axioms": tuple(v["axioms"])}) for k, v in data["theorems"].items()}
-    return DevelopmentReport(data["version"], files, theorems, unknown, data["key"])
-
-
 def build_command() -> str:
-    """One shell command, run from the repository root, that compiles every `.v` file from scratch."""
+    """One shell command, run from the repository root, that compiles every `.v` file from scratch, then the
+    statements files printed from the registry, and re-checks every project module with coqchk."""
     return (
-        "cd proofs/coq && rm -f *.vo *.vok *.vos *.glob .*.aux && coq_makefile -f _CoqProject -o Makefile.coq "
-        "&& make -f Makefile.coq -j2"
+        "cd proofs/coq && rm -f *.vo *.vok *.vos *.glob .*.aux Statements*.v "
+        "&& coq_makefile -f _CoqProject -o Makefile.coq && make -f Makefile.coq -j2 "
+        "&& cd ../.. && PYTHONPATH=. python -m ropecheck.proofs._bound_statements proofs/coq && cd proofs/coq "
+        '&& for f in Statements*.v; do coqc -R . Ropecheck "$f" || exit 1; done && ./check_assumptions.sh'
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from ropecheck.proofs import _kernel, _kernel_build
+from ropecheck.proofs._bound_statements import BoundTheorem
 from ropecheck.proofs._kernel_build import DevelopmentReport, TheoremStatus, check_development
 from ropecheck.proofs._verdicts import ENGINE_ONLY, kernel_verdict
 
@@ -75,22 +76,42 @@ def test_editing_a_file_invalidates_the_cache(scratch: Path) -> None:
     assert check_development(scratch).theorems["demo_claim"].status == "failed"
 
 
+BOUND = [
+    BoundTheorem("DEMO-CLAIM", "Demo", name, "True")
+    for name in ("demo_claim", "demo_claim_negation", "demo_claim_correction", "demo_claim_literal")
+]
+
+
 def _report(**statuses: str) -> DevelopmentReport:
-    theorems = {name: TheoremStatus("Ropecheck.Demo", name, status, ()) for name, status in statuses.items()}
+    """A report where each named theorem's binding `<name>_verdict` has the given status."""
+    theorems = {
+        f"{name}_verdict": TheoremStatus("Ropecheck.StatementsDemo", f"{name}_verdict", status, ())
+        for name, status in statuses.items()
+    }
     return DevelopmentReport("8.16.1", {}, theorems, {"DEMO-OPEN": "needs pi irrational"})
 
 
 def test_verdict_rules() -> None:
-    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim="checked")).verdict == "proved"
-    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim="failed")).verdict == "unknown"
-    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_negation="checked")).verdict == "refuted"
-    both = kernel_verdict("DEMO-CLAIM", _report(demo_claim="checked", demo_claim_negation="checked"))
+    def verdict(claim: str, report: DevelopmentReport) -> str:
+        return kernel_verdict(claim, report, BOUND).verdict
+
+    assert verdict("DEMO-CLAIM", _report(demo_claim="checked")) == "proved"
+    assert verdict("DEMO-CLAIM", _report(demo_claim="failed")) == "unknown"
+    # a refutation needs the negation and the correction
+    assert verdict("DEMO-CLAIM", _report(demo_claim_negation="checked", demo_claim_correction="checked")) == "refuted"
+    alone = kernel_verdict("DEMO-CLAIM", _report(demo_claim_negation="checked"), BOUND)
+    assert alone.verdict == "unknown" and "correction" in alone.reason
+    both = kernel_verdict("DEMO-CLAIM", _report(demo_claim="checked", demo_claim_negation="checked"), BOUND)
     assert both.verdict == "unknown" and "inconsistent" in both.reason
     # a correction or a literal reading alone decides nothing
-    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_correction="checked")).verdict == "unknown"
-    assert kernel_verdict("DEMO-CLAIM", _report(demo_claim_literal="checked")).verdict == "unknown"
+    assert verdict("DEMO-CLAIM", _report(demo_claim_correction="checked")) == "unknown"
+    assert verdict("DEMO-CLAIM", _report(demo_claim_literal="checked")) == "unknown"
     # a theorem of another claim with a common prefix is not this claim's
-    assert kernel_verdict("DEMO", _report(demo_claim="checked")).verdict == "unknown"
-    assert "pi irrational" in kernel_verdict("DEMO-OPEN", _report()).reason
-    not_run = DevelopmentReport(None, {}, {"demo_claim": TheoremStatus("M", "demo_claim", "not-run")})
-    assert kernel_verdict("DEMO-CLAIM", not_run).verdict == ENGINE_ONLY
+    assert verdict("DEMO", _report(demo_claim="checked")) == "unknown"
+    assert "pi irrational" in kernel_verdict("DEMO-OPEN", _report(), BOUND).reason
+    # a checked theorem with the right name but no bound statement decides nothing
+    unbound = DevelopmentReport("8.16.1", {}, {"demo_claim": TheoremStatus("Ropecheck.Demo", "demo_claim", "checked")})
+    named_only = kernel_verdict("DEMO-CLAIM", unbound, [])
+    assert named_only.verdict == "unknown" and "no bound statement" in named_only.reason
+    not_run = DevelopmentReport(None, {}, {"demo_claim_verdict": TheoremStatus("M", "demo_claim_verdict", "not-run")})
+    assert kernel_verdict("DEMO-CLAIM", not_run, BOUND).verdict == ENGINE_ONLY

@@ -16,6 +16,7 @@ Unset Strict Implicit.
 Unset Printing Implicit Defensive.
 
 Local Open Scope R_scope.
+From Ropecheck Require Import DefsAttention.
 
 (* ------------------------------------------------------------------ sums over R *)
 
@@ -29,44 +30,7 @@ Canonical Rplus_comoid := Monoid.ComLaw Rplus_comm.
 Canonical Rmult_muloid := Monoid.MulLaw Rmult_0_l Rmult_0_r.
 Canonical Rplus_addoid := Monoid.AddLaw Rmult_plus_distr_r Rmult_plus_distr_l.
 
-Notation "\rsum_ ( i < n ) F" := (\big[Rplus/0]_(i < n) F)
-  (at level 41, F at level 41, i, n at level 50) : R_scope.
-Notation "\rsum_ ( m <= i < n ) F" := (\big[Rplus/0]_(m <= i < n) F)
-  (at level 41, F at level 41, i, m, n at level 50) : R_scope.
-
 (* ------------------------------------------------------------------ matrices *)
-
-Definition mat (r c : nat) := 'I_r -> 'I_c -> R.
-
-Definition mmul {r k c : nat} (A : mat r k) (B : mat k c) : mat r c :=
-  fun i j => \rsum_(l < k) (A i l * B l j).
-
-Definition transpose {r c : nat} (A : mat r c) : mat c r := fun i j => A j i.
-
-Definition scale {r c : nat} (s : R) (A : mat r c) : mat r c := fun i j => s * A i j.
-
-(* The permutation matrix of sigma: row i has its single 1 in column sigma i,
-   so (P X)_i = X_{sigma i}.  A bijection of 'I_n is an injective map. *)
-Definition perm_matrix {n : nat} (sigma : 'I_n -> 'I_n) : mat n n :=
-  fun i j => if sigma i == j then 1 else 0.
-
-(* Row-wise softmax, exactly as the seeds write it: exp(A_ij) / sum_k exp(A_ik). *)
-Definition softmax {n : nat} (A : mat n n) : mat n n :=
-  fun i j => exp (A i j) / \rsum_(k < n) exp (A i k).
-
-(* Scores Q K^T with Q = X W^Q, K = X W^K. *)
-Definition scores {n d dk : nat} (X : mat n d) (WQ WK : mat d dk) : mat n n :=
-  mmul (mmul X WQ) (transpose (mmul X WK)).
-
-(* softmax(s Q K^T) V for an arbitrary scale s. *)
-Definition attention_scaled {n d dk dv : nat} (s : R) (X : mat n d)
-    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
-  mmul (softmax (scale s (scores X WQ WK))) (mmul X WV).
-
-(* Attn(X) = softmax(Q K^T / sqrt d_k) V, the seeds' definition (000, 001). *)
-Definition attention {n d dk dv : nat} (X : mat n d)
-    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
-  attention_scaled (/ sqrt (INR dk)) X WQ WK WV.
 
 (* Softmax reads its argument only through its entries (no function
    extensionality is needed to rewrite under it). *)
@@ -192,23 +156,9 @@ rewrite exchange_big /=; apply: eq_bigr => b _.
 rewrite big_distrr big_distrl /=; apply: eq_bigr => c _; ring.
 Qed.
 
-(* The identity matrix is the permutation matrix of the identity map; with
-   it as tokens the scores read off M directly. *)
-Definition unit_matrix (n : nat) : mat n n := perm_matrix id.
-Arguments unit_matrix n : clear implicits.
-
 Lemma scores_unit_tokens (d dk : nat) (WQ WK : mat d dk) a b :
   scores (unit_matrix d) WQ WK a b = mmul WQ (transpose WK) a b.
 Proof. by apply: eq_bigr => c _; rewrite /transpose !perm_matrix_mul_l. Qed.
-
-Definition attention_symmetry_reading : Prop :=
-  forall (n d dk : nat) (X : mat n d) (WQ WK : mat d dk) (i j : 'I_n),
-    scores X WQ WK i j = scores X WQ WK j i.
-
-(* The point: two tokens e_0, e_1 in d = d_k = 2, W^Q = I and W^K with a single
-   off-diagonal 1, so that M = W^Q W^K^T is not symmetric. *)
-Definition key_projection_shear : mat 2 2 :=
-  fun a b => if (nat_of_ord a == 0%N) && (nat_of_ord b == 1%N) then 1 else 0.
 
 (* ATT-DOT-SYMMETRIC, refuted: "dot product attention is symmetric" (000, 001)
    read as (Q K^T)_ij = (Q K^T)_ji for every X, W^Q, W^K. *)
@@ -246,32 +196,6 @@ by apply: eq_bigr => c _; rewrite Rmult_comm.
 Qed.
 
 (* ------------------------------------------------------------------ ATT-CAUSAL-ROW *)
-
-(* Tokens are numbered from 0 here; the seeds number them from 1.  Token t
-   attends with scores e t j to values V j (coordinate c).  The seeds' decode
-   step (000, 001) normalises over and sums the cached tokens j = 1 .. t-1,
-   i.e. the tokens before t: *)
-Definition decode_over_cache (e : nat -> nat -> R) (V : nat -> nat -> R) (t c : nat) : R :=
-  \rsum_(0 <= j < t) (exp (e t j) / (\rsum_(0 <= k < t) exp (e t k)) * V j c).
-
-(* Causal self-attention as usually defined: token t attends to j <= t. *)
-Definition causal_row (e : nat -> nat -> R) (V : nat -> nat -> R) (t c : nat) : R :=
-  \rsum_(0 <= j < t.+1) (exp (e t j) / (\rsum_(0 <= k < t.+1) exp (e t k)) * V j c).
-
-(* Causal attention over the whole sequence of n tokens: the mask gives the
-   future tokens weight exp(-oo) = 0. *)
-Definition causal_weight (e : nat -> nat -> R) (t j : nat) : R :=
-  if (j <= t)%N then exp (e t j) else 0.
-
-Definition masked_attention_row (n : nat) (e V : nat -> nat -> R) (t c : nat) : R :=
-  \rsum_(0 <= j < n) (causal_weight e t j / (\rsum_(0 <= k < n) causal_weight e t k) * V j c).
-
-(* The reading decided: "y_t = sum_{j=1}^{t-1} alpha_tj V_j with
-   alpha_tj = softmax(e_tj) over the cache is the causal self-attention output
-   of token t".  It fails: the current token is left out.  At t = 1 (the second
-   token), equal scores and V = (0, 1): the cache gives 0, causal attention 1/2. *)
-Definition causal_row_reading : Prop :=
-  forall (e V : nat -> nat -> R) (t c : nat), decode_over_cache e V t c = causal_row e V t c.
 
 Theorem att_causal_row_negation : ~ causal_row_reading.
 Proof.
@@ -326,18 +250,6 @@ Lemma masked_row_is_causal_row (n : nat) (e V : nat -> nat -> R) (t c : nat) :
 Proof. by move/ltP; apply: att_causal_row_correction. Qed.
 
 (* ------------------------------------------------------------------ ATT-PE-BREAKS-EQUIVARIANCE *)
-
-Definition madd {r c : nat} (A B : mat r c) : mat r c := fun i j => A i j + B i j.
-
-(* The sinusoidal table of 000/001 for n positions in dimension d:
-   PE_{p,2i} = sin(p w_i), PE_{p,2i+1} = cos(p w_i), w_i = 10000^(-2i/d). *)
-Definition sinusoidal_pe (n d : nat) : mat n d :=
-  fun p j => let w := Defs.rope_frequency 10000 d (Nat.div2 j) in
-             if odd j then cos (INR p * w) else sin (INR p * w).
-Arguments sinusoidal_pe n d : clear implicits.
-
-Definition zero_matrix (r c : nat) : mat r c := fun _ _ => 0.
-Arguments zero_matrix r c : clear implicits.
 
 (* Attention reads its tokens only through their entries. *)
 Lemma attention_ext (n d dk dv : nat) (X Y : mat n d) (WQ WK : mat d dk) (WV : mat d dv) :
@@ -416,10 +328,6 @@ have := Rmult_lt_0_compat _ _ Hq sin1.
 nra.
 Qed.
 
-(* Row i of a matrix as a vector of Defs.v (coordinates past the width are 0). *)
-Definition to_vec {n d : nat} (A : mat n d) (i : 'I_n) : Defs.vec :=
-  fun j => \rsum_(a < d) (if nat_of_ord a == j then A i a else 0).
-
 (* to_vec is the row itself on its d coordinates, so rope_scores below is RoPE
    applied to the query and key rows. *)
 Lemma to_vec_at {n d : nat} (A : mat n d) i (a : 'I_d) : to_vec A i a = A i a.
@@ -427,19 +335,6 @@ Proof.
 rewrite /to_vec (bigD1 a) //= eqxx big1 ?Rplus_0_r // => b.
 by rewrite -(inj_eq val_inj) => /negbTE ->.
 Qed.
-
-(* RoPE on queries and keys, token i at position i (d_k = 2h). *)
-Definition rope_scores (theta : nat -> R) (h : nat) {n d dk : nat} (X : mat n d)
-    (WQ WK : mat d dk) : mat n n :=
-  fun i j => Defs.dot (2 * h) (Defs.rope theta h (INR i) (to_vec (mmul X WQ) i))
-                               (Defs.rope theta h (INR j) (to_vec (mmul X WK) j)).
-
-Definition rope_attention (theta : nat -> R) (h : nat) {n d dk dv : nat} (X : mat n d)
-    (WQ WK : mat d dk) (WV : mat d dv) : mat n dv :=
-  mmul (softmax (scale (/ sqrt (INR dk)) (rope_scores theta h X WQ WK))) (mmul X WV).
-
-(* The two tokens e_0, e_1 of the RoPE witness. *)
-Definition two_axes : mat 2 2 := unit_matrix 2.
 
 Lemma first_frequency_h1 : Defs.rope_spectrum 10000 1 0 = 1.
 Proof.
@@ -582,3 +477,29 @@ Theorem att_pe_breaks_equivariance :
                (rope_attention (Defs.rope_spectrum 10000 h) h X
                                (unit_matrix _) (unit_matrix _) (unit_matrix _)) i c)).
 Proof. exact: (conj sinusoidal_breaks_equivariance rope_breaks_equivariance). Qed.
+
+(* The definitions live in DefsAttention.v; these abbreviations keep `Attention.name` working for importers. *)
+Notation mat := DefsAttention.mat (only parsing).
+Notation mmul := DefsAttention.mmul (only parsing).
+Notation transpose := DefsAttention.transpose (only parsing).
+Notation scale := DefsAttention.scale (only parsing).
+Notation perm_matrix := DefsAttention.perm_matrix (only parsing).
+Notation softmax := DefsAttention.softmax (only parsing).
+Notation scores := DefsAttention.scores (only parsing).
+Notation attention_scaled := DefsAttention.attention_scaled (only parsing).
+Notation attention := DefsAttention.attention (only parsing).
+Notation unit_matrix := DefsAttention.unit_matrix (only parsing).
+Notation attention_symmetry_reading := DefsAttention.attention_symmetry_reading (only parsing).
+Notation key_projection_shear := DefsAttention.key_projection_shear (only parsing).
+Notation decode_over_cache := DefsAttention.decode_over_cache (only parsing).
+Notation causal_row := DefsAttention.causal_row (only parsing).
+Notation causal_weight := DefsAttention.causal_weight (only parsing).
+Notation masked_attention_row := DefsAttention.masked_attention_row (only parsing).
+Notation causal_row_reading := DefsAttention.causal_row_reading (only parsing).
+Notation madd := DefsAttention.madd (only parsing).
+Notation sinusoidal_pe := DefsAttention.sinusoidal_pe (only parsing).
+Notation zero_matrix := DefsAttention.zero_matrix (only parsing).
+Notation to_vec := DefsAttention.to_vec (only parsing).
+Notation rope_scores := DefsAttention.rope_scores (only parsing).
+Notation rope_attention := DefsAttention.rope_attention (only parsing).
+Notation two_axes := DefsAttention.two_axes (only parsing).

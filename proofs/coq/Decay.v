@@ -11,21 +11,9 @@ From Ropecheck Require Import Defs.
 From Ropecheck Require Attention.
 
 Local Open Scope R_scope.
+From Ropecheck Require Import DefsDecay.
 
 (* ================================================================== Abel summation *)
-
-(* Complex sums of the first n terms, built the way Abel's argument peels them. *)
-Fixpoint csum (n : nat) (f : nat -> C) : C :=
-  match n with
-  | O => RtoC 0
-  | S k => (csum k f + f k)%C
-  end.
-
-(* e^{i x}. *)
-Definition phase (x : R) : C := (cos x, sin x).
-
-(* S_j = sum_{k<j} z_k, so S_0 = 0 and z_k = S_{k+1} - S_k. *)
-Definition partial_sum (z : nat -> C) (j : nat) : C := csum j z.
 
 (* Abel summation for lengths N >= 1, by induction from the length-1 case
    h_0 z_0 = h_1 S_1 - S_1 (h_1 - h_0). *)
@@ -57,13 +45,6 @@ Proof.
   - unfold partial_sum; simpl; ring.
   - apply abel_summation_succ.
 Qed.
-
-(* The largest step max_{i<N} |h_{i+1} - h_i| of RoFormer Eq. (37). *)
-Fixpoint max_step (h : nat -> C) (N : nat) : R :=
-  match N with
-  | O => 0
-  | S k => Rmax (max_step h k) (Cmod (h (S k) - h k)%C)
-  end.
 
 Lemma max_step_ge (h : nat -> C) (N i : nat) :
   (i < N)%nat -> Cmod (h (S i) - h i)%C <= max_step h N.
@@ -111,10 +92,6 @@ Qed.
 
 (* ================================================================== the RoPE score *)
 
-(* <R_m q, R_n k> in dimension d = 2h: the attention score with RoPE. *)
-Definition rope_score (theta : nat -> R) (h : nat) (m n : R) (q k : vec) : R :=
-  dot (2 * h) (rope theta h m q) (rope theta h n k).
-
 (* One pair: <R_a x, R_b y> = <x, R_{b-a} y>.  Every relative statement below
    (linear attention, cache reuse, re-phasing) goes through this. *)
 Lemma rot_pair_dot_relative (a b : R) (x y : R * R) :
@@ -131,15 +108,6 @@ Proof.
   replace ((b - a) * theta i) with (b * theta i - a * theta i) by ring.
   apply (rot_pair_dot_relative _ _ (x (2 * i)%nat, x (S (2 * i)))).
 Qed.
-
-(* The pair weight h_i = q~_i conj(k~_i) of RoFormer section 3.4.3, with
-   q~_i = q_{2i} + i q_{2i+1}. *)
-Definition pair_weight (q k : vec) (i : nat) : C :=
-  ((q (2 * i)%nat, q (S (2 * i))) * Cconj (k (2 * i)%nat, k (S (2 * i))))%C.
-
-(* RoFormer sets h_{d/2} = 0; the weights past the last pair are cut to 0. *)
-Definition cut_weight (q k : vec) (h i : nat) : C :=
-  if Nat.ltb i h then pair_weight q k i else RtoC 0.
 
 Lemma rot_pair_dot_phase (a b : R) (x y : R * R) :
   fst (rot a x) * fst (rot b y) + snd (rot a x) * snd (rot b y)
@@ -324,11 +292,6 @@ Proof.
   simpl in Hr; rewrite Rmult_0_l, Rminus_0_r, Rmult_1_r in Hr; exact Hr.
 Qed.
 
-(* The seeds' own formula for the score, sum_j <q_j, k_j> cos((m - n) theta_j)
-   over the pairs j (the cosine-only model of 000/001). *)
-Definition seed_score (theta : nat -> R) (h : nat) (q k : vec) (D : R) : R :=
-  sum h (fun j => (q (2 * j)%nat * k (2 * j)%nat + q (S (2 * j)) * k (S (2 * j))) * cos (D * theta j)).
-
 (* With q = k = e_0 only the first pair contributes, in every d = 2h >= 2. *)
 Lemma seed_score_first_axis_any (theta : nat -> R) (h : nat) (D : R) : (1 <= h)%nat ->
   seed_score theta h (basis 0) (basis 0) D = cos (D * theta 0%nat).
@@ -425,10 +388,6 @@ Proof. intros; apply rope_score_bound. Qed.
 
 (* ================================================================== the relative bound B *)
 
-(* B(D) = (2/d) sum_{j=1}^{d/2} |S_j(D)|, the curve of RoFormer Fig. 2. *)
-Definition relative_bound (theta : nat -> R) (h : nat) (D : R) : R :=
-  sum h (fun j => Cmod (partial_sum (fun i => phase (D * theta i)) (S j))) / INR h.
-
 Lemma Cmod_phase (x : R) : Cmod (phase x) = 1.
 Proof.
   unfold Cmod, phase; simpl.
@@ -483,13 +442,6 @@ Proof.
     rewrite partial_sum_at_zero, Cmod_R, Rabs_pos_eq by apply pos_INR.
     apply partial_sum_phase_le.
 Qed.
-
-(* ROPE-DECAY-BOUND-MONOTONE, strong reading: for every d = 2h (base 10000)
-   the bound B is non-increasing over integer distances. *)
-Definition bound_monotone_reading : Prop :=
-  forall (h D1 D2 : nat), (0 < h)%nat -> (D1 < D2)%nat ->
-    relative_bound (rope_spectrum 10000 h) h (INR D2)
-    <= relative_bound (rope_spectrum 10000 h) h (INR D1).
 
 (* The d = 4 spectrum is (1, 1/100): its second frequency exactly. *)
 Lemma spectrum_d4_second : rope_spectrum 10000 2 1 = / 100.
@@ -562,22 +514,6 @@ Proof.
 Qed.
 
 (* ================================================================== linear attention *)
-
-(* The feature map elu(x) + 1 of linear attention (Katharopoulos et al.),
-   applied coordinatewise. *)
-Definition elu_plus_one (x : R) : R := if Rlt_dec 0 x then x + 1 else exp x.
-
-Definition feature_map (phi : R -> R) (x : vec) : vec := fun j => phi (x j).
-
-(* ROPE-LINEAR-ATTENTION-SEED, strong reading: with phi(q, m) = phi(R_m q)
-   the linear-attention score keeps RoPE's relative property (it is unchanged
-   when both positions move by delta). *)
-Definition linear_attention_seed_reading : Prop :=
-  forall (h : nat) (q k : vec) (m n delta : R),
-    dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (m + delta) q))
-                (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h (n + delta) k))
-    = dot (2 * h) (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h m q))
-                  (feature_map elu_plus_one (rope (rope_spectrum 10000 h) h n k)).
 
 (* d = 2, q = k = e_0, m = n = 0, delta = 2:
    exp(cos 2)^2 + (sin 2 + 1)^2 ~ 4.08 against 2^2 + 1^2 = 5. *)
@@ -678,20 +614,6 @@ Qed.
 
 Lemma dot_ext_r (d : nat) (x y y' : vec) : (forall j, y j = y' j) -> dot d x y = dot d x y'.
 Proof. intros E; unfold dot; apply sum_ext; intros j _; rewrite E; reflexivity. Qed.
-
-(* Full causal attention with RoPE in RoFormer's relative form (Eq. 16):
-   the score of query t against key j is q_t^T R_{j-t} k_j. *)
-Definition relative_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
-  fun t j => dot (2 * h) (Qs t) (rope theta h (INR j - INR t) (Ks j)).
-
-(* What a decoder caches for token j: its key rotated once, at its own
-   position j, when it was appended. *)
-Definition cached_key (theta : nat -> R) (h : nat) (Ks : nat -> vec) (j : nat) : vec :=
-  rope theta h (INR j) (Ks j).
-
-(* The decode step at t rotates only the incoming query and reads the cache. *)
-Definition cached_scores (theta : nat -> R) (h : nat) (Qs Ks : nat -> vec) : nat -> nat -> R :=
-  fun t j => dot (2 * h) (rope theta h (INR t) (Qs t)) (cached_key theta h Ks j).
 
 (* ROPE-KV-CACHE-REUSE: for every number n of tokens, every d = 2h and all
    frequencies, the decode step of token t < n over the cache (keys rotated
@@ -797,9 +719,6 @@ Qed.
 
 Lemma no_sixteenth_root_of_ten (p q : Z) : q <> 0%Z -> (10 * p ^ 16)%Z <> (q ^ 16)%Z.
 Proof. apply (no_sixteenth_root_of_ten_below (S (Z.abs_nat q))); lia. Qed.
-
-(* The d = 128 spectrum is geometric: theta_i = t^i with t = 10000^(-1/64). *)
-Definition ratio_128 : R := Rpower 10000 (- 1 / 64).
 
 Lemma ratio_128_pos : 0 < ratio_128.
 Proof. unfold ratio_128, Rpower; apply exp_pos. Qed.
@@ -941,3 +860,22 @@ Qed.
    `interval_intro` costs about 125 ms per leaf.  Both exceed the build budget,
    so the kernel-checked negation above is for the reading over every even d
    (point d = 4). *)
+
+(* The definitions live in DefsDecay.v; these abbreviations keep `Decay.name` working for importers. *)
+Notation csum := DefsDecay.csum (only parsing).
+Notation phase := DefsDecay.phase (only parsing).
+Notation partial_sum := DefsDecay.partial_sum (only parsing).
+Notation max_step := DefsDecay.max_step (only parsing).
+Notation rope_score := DefsDecay.rope_score (only parsing).
+Notation pair_weight := DefsDecay.pair_weight (only parsing).
+Notation cut_weight := DefsDecay.cut_weight (only parsing).
+Notation seed_score := DefsDecay.seed_score (only parsing).
+Notation relative_bound := DefsDecay.relative_bound (only parsing).
+Notation bound_monotone_reading := DefsDecay.bound_monotone_reading (only parsing).
+Notation elu_plus_one := DefsDecay.elu_plus_one (only parsing).
+Notation feature_map := DefsDecay.feature_map (only parsing).
+Notation linear_attention_seed_reading := DefsDecay.linear_attention_seed_reading (only parsing).
+Notation relative_scores := DefsDecay.relative_scores (only parsing).
+Notation cached_key := DefsDecay.cached_key (only parsing).
+Notation cached_scores := DefsDecay.cached_scores (only parsing).
+Notation ratio_128 := DefsDecay.ratio_128 (only parsing).

@@ -12,44 +12,9 @@ From Coquelicot Require Import Complex.
 From Ropecheck Require Import Defs.
 
 Open Scope R_scope.
+From Ropecheck Require Import DefsRope.
 
 (** ** Shared pieces *)
-
-Definition cis (a : R) : C := (cos a, sin a).
-
-(* Hermitian inner product <z, w> = sum_j z_j conj(w_j) of complex vectors. *)
-Definition hdot (d : nat) (z w : nat -> C) : C :=
-  (sum d (fun j => Re (Cmult (z j) (Cconj (w j)))),
-   sum d (fun j => Im (Cmult (z j) (Cconj (w j))))).
-
-(* Pair [i] of a real vector read as the complex number x_{2i} + i x_{2i+1}. *)
-Definition pair_of (x : vec) (i : nat) : C := (x (2 * i)%nat, x (S (2 * i))).
-
-(* The explicit 2x2 rotation matrix the sources draw, on indices 0 and 1. *)
-Definition rot_matrix (a : R) : mat :=
-  fun r s =>
-    match r, s with
-    | O, O => cos a
-    | O, S O => - sin a
-    | S O, O => sin a
-    | S O, S O => cos a
-    | _, _ => 0
-    end.
-
-(* The score of pair [i] alone: 003's score_i and <RoPE(q,m,i), RoPE(k,n,i)>. *)
-Definition pair_score (theta : nat -> R) (h : nat) (m n : R) (q k : vec) (i : nat) : R :=
-  rope theta h m q (2 * i)%nat * rope theta h n k (2 * i)%nat
-  + rope theta h m q (S (2 * i)) * rope theta h n k (S (2 * i)).
-
-(* The two-coordinate cross term q_{2i} k_{2i+1} - q_{2i+1} k_{2i}. *)
-Definition cross_pair (q k : vec) (i : nat) : R :=
-  q (2 * i)%nat * k (S (2 * i)) - q (S (2 * i)) * k (2 * i)%nat.
-
-Definition dot_pair (q k : vec) (i : nat) : R :=
-  q (2 * i)%nat * k (2 * i)%nat + q (S (2 * i)) * k (S (2 * i)).
-
-(* The RoFormer spectrum at base 10000 for d = 2h, used by the Examples. *)
-Definition roformer_theta (h : nat) : nat -> R := rope_spectrum 10000 h.
 
 (** ** The pair identity every relative claim rests on *)
 
@@ -382,9 +347,6 @@ Qed.
 
 (** ** ROPE-DOT-PROPERTY-003 *)
 
-(* Pair i of a vector, as a 2-vector: 003's q_i. *)
-Definition slice (x : vec) (i : nat) : vec := fun r => x (2 * i + r)%nat.
-
 (* Reading: 003's RoPE(x, m, i) rotates (x_{2i}, x_{2i+1}) counter-clockwise
    by m theta_i (its displayed matrix); the property holds for every pair of
    every even d, and summed over pairs as <R_m q, R_n k> = q^T R_{n-m} k. *)
@@ -487,13 +449,6 @@ Qed.
 
 (** ** ROPE-FREQUENCIES *)
 
-(* 001/002's theta_i = 10000^{-2(i-1)/d}, i = 1 .. d/2 (the lost caret of 001
-   restored, as the Python ledger reads it). *)
-Definition rope_frequency_1based (d i : nat) : R := Rpower 10000 (- (2 * (INR i - 1)) / INR d).
-
-(* The sinusoidal encoding's omega_j = 10000^{-2j/d}, j = 0 .. d/2 - 1. *)
-Definition sinusoidal_omega (d j : nat) : R := Rpower 10000 (- (2 * INR j) / INR d).
-
 Lemma rope_frequency_shift d j : rope_frequency_1based d (S j) = sinusoidal_omega d j.
 Proof.
   unfold rope_frequency_1based, sinusoidal_omega; rewrite S_INR.
@@ -550,7 +505,6 @@ Proof.
   rewrite <- (Rmult_1_r (Rabs (dot d q k))) at 2.
   apply Rmult_le_compat_l; [apply Rabs_pos|assumption].
 Qed.
-
 
 (* Correction: at m = n the rotations cancel and the score is the unrotated
    <q, k> for every even d; it is the maximum over offsets when the key is the
@@ -774,3 +728,16 @@ Example rope_kv_cos_only_correction_instance_d8 :
     = sum 4 (fun i => dot_pair q k i * cos ((m - n) * roformer_theta 4 i)
                       + cross_pair q k i * sin ((m - n) * roformer_theta 4 i)).
 Proof. intros; apply (rope_kv_cos_only_correction 4). Qed.
+
+(* The definitions live in DefsRope.v; these abbreviations keep `Rope.name` working for importers. *)
+Notation cis := DefsRope.cis (only parsing).
+Notation hdot := DefsRope.hdot (only parsing).
+Notation pair_of := DefsRope.pair_of (only parsing).
+Notation rot_matrix := DefsRope.rot_matrix (only parsing).
+Notation pair_score := DefsRope.pair_score (only parsing).
+Notation cross_pair := DefsRope.cross_pair (only parsing).
+Notation dot_pair := DefsRope.dot_pair (only parsing).
+Notation roformer_theta := DefsRope.roformer_theta (only parsing).
+Notation slice := DefsRope.slice (only parsing).
+Notation rope_frequency_1based := DefsRope.rope_frequency_1based (only parsing).
+Notation sinusoidal_omega := DefsRope.sinusoidal_omega (only parsing).

@@ -14,16 +14,9 @@ From Interval Require Import Tactic.
 From Ropecheck Require Import Defs.
 
 Open Scope R_scope.
+From Ropecheck Require Import DefsSinusoidal.
 
 (** ** The encoding *)
-
-Definition pe (w : nat -> R) (p : R) : vec :=
-  fun j => if Nat.even j then sin (p * w (Nat.div2 j)) else cos (p * w (Nat.div2 j)).
-
-(* The encoding of the seeds: base 10000, dimension d = 2h. *)
-Definition spe (h : nat) (p : R) : vec := pe (rope_spectrum 10000 h) p.
-
-Definition vadd (x y : vec) : vec := fun j => x j + y j.
 
 Lemma pe_even w p i : pe w p (2 * i)%nat = sin (p * w i).
 Proof. unfold pe; rewrite even_double, div2_double; reflexivity. Qed.
@@ -73,8 +66,6 @@ Proof.
     by (intros; rewrite <- sum_scal_l; apply sum_ext; intros; ring).
   rewrite sum_swap; apply sum_ext; intros; rewrite <- sum_scal_r; reflexivity.
 Qed.
-
-Definition identity : mat := fun i j => basis j i.
 
 Lemma mat_vec_identity d x j : (j < d)%nat -> mat_vec d identity x j = x j.
 Proof.
@@ -219,8 +210,6 @@ Qed.
 
 (** ** SPE-WAVELENGTH-RANGE *)
 
-Definition wavelength (d i : nat) : R := 2 * PI / rope_frequency 10000 d i.
-
 Lemma wavelength_closed d i : wavelength d i = 2 * PI * Rpower 10000 (2 * INR i / INR d).
 Proof.
   unfold wavelength, rope_frequency; rewrite Ropp_div, Rpower_Ropp.
@@ -351,8 +340,6 @@ Qed.
 
 (** ** SPE-LAST-TERM-RELATIVE *)
 
-Definition e00 : mat := fun r c => basis 0 r * basis 0 c.
-
 Lemma mat_vec_e00 d x j : (1 <= d)%nat -> mat_vec d e00 x j = basis 0 j * x 0%nat.
 Proof.
   intros Hd; unfold mat_vec, e00.
@@ -377,14 +364,6 @@ Proof.
   rewrite !Hscore, !spe_even, !Rplus_0_l, sin_0 in Hclaim.
   pose proof sin_1_pos; nra.
 Qed.
-
-(* W_Q^T W_K built from scaled rotations [[a_i, -b_i], [b_i, a_i]], one per
-   frequency and no coupling across frequencies: these commute with every shift
-   of the encoding, which is what makes the last term relative. *)
-Definition scaled_rotation_blocks (a b : nat -> R) : mat := fun r c =>
-  if Nat.eqb (Nat.div2 r) (Nat.div2 c) then
-    (if Nat.eqb r c then a (Nat.div2 r) else if Nat.even r then - b (Nat.div2 r) else b (Nat.div2 r))
-  else 0.
 
 Lemma blocks_row_even h a b v i : (i < h)%nat ->
   mat_vec (2 * h) (scaled_rotation_blocks a b) v (2 * i)%nat = a i * v (2 * i)%nat - b i * v (S (2 * i)).
@@ -436,26 +415,6 @@ Qed.
 
 (** ** SPE-LINEAR-ATTENTION-INCOMPATIBLE *)
 
-(* Linear attention with a feature map phi : R^d -> R^m, query q, keys k_j and
-   values v_j (j < n): coordinate c of the numerator and the normaliser, each in
-   its quadratic form and in the factored form that makes it linear-time. *)
-Definition linear_numerator_quadratic (m n : nat) (phi : vec -> vec) (q : vec) (k v : nat -> vec) : vec :=
-  fun c => sum n (fun j => dot m (phi q) (phi (k j)) * v j c).
-
-Definition linear_numerator_factored (m n : nat) (phi : vec -> vec) (q : vec) (k v : nat -> vec) : vec :=
-  fun c => dot m (phi q) (fun a => sum n (fun j => phi (k j) a * v j c)).
-
-Definition linear_normaliser_quadratic (m n : nat) (phi : vec -> vec) (q : vec) (k : nat -> vec) : R :=
-  sum n (fun j => dot m (phi q) (phi (k j))).
-
-Definition linear_normaliser_factored (m n : nat) (phi : vec -> vec) (q : vec) (k : nat -> vec) : R :=
-  dot m (phi q) (fun a => sum n (fun j => phi (k j) a)).
-
-(* The "old method" of seed 002: a position vector added to each token before
-   the projection W (sinusoidal or learned: pos is arbitrary). *)
-Definition additive_input (d : nat) (W : mat) (x pos : nat -> vec) (j : nat) : vec :=
-  mat_vec d W (vadd (x j) (pos j)).
-
 Lemma linear_numerator_factors m n phi q k v c :
   linear_numerator_quadratic m n phi q k v c = linear_numerator_factored m n phi q k v c.
 Proof.
@@ -501,3 +460,17 @@ Proof.
   destruct (spe_linear_attention_incompatible_correction d m n t phi WQ WK WV x pos c) as [E1 E2].
   destruct Hdiff as [H|H]; contradiction.
 Qed.
+
+(* The definitions live in DefsSinusoidal.v; these abbreviations keep `Sinusoidal.name` working for importers. *)
+Notation pe := DefsSinusoidal.pe (only parsing).
+Notation spe := DefsSinusoidal.spe (only parsing).
+Notation vadd := DefsSinusoidal.vadd (only parsing).
+Notation identity := DefsSinusoidal.identity (only parsing).
+Notation wavelength := DefsSinusoidal.wavelength (only parsing).
+Notation e00 := DefsSinusoidal.e00 (only parsing).
+Notation scaled_rotation_blocks := DefsSinusoidal.scaled_rotation_blocks (only parsing).
+Notation linear_numerator_quadratic := DefsSinusoidal.linear_numerator_quadratic (only parsing).
+Notation linear_numerator_factored := DefsSinusoidal.linear_numerator_factored (only parsing).
+Notation linear_normaliser_quadratic := DefsSinusoidal.linear_normaliser_quadratic (only parsing).
+Notation linear_normaliser_factored := DefsSinusoidal.linear_normaliser_factored (only parsing).
+Notation additive_input := DefsSinusoidal.additive_input (only parsing).

@@ -12,6 +12,7 @@ From Interval Require Import Tactic.
 From Ropecheck Require Import Defs Sinusoidal.
 
 Open Scope R_scope.
+From Ropecheck Require Import DefsSinusoidalDecay.
 
 (** ** SPE-DOT-AVERAGES-OUT *)
 
@@ -44,10 +45,6 @@ Proof.
   apply (Rmult_le_reg_l (Rabs (sin (w / 2)))); [exact Hpos|].
   rewrite Rinv_r by lra; lra.
 Qed.
-
-(* The running mean of the score over the distances 0 .. N-1 from position p. *)
-Definition mean_score (h : nat) (w : nat -> R) (p : R) (N : nat) : R :=
-  sum N (fun D => dot (2 * h) (pe w p) (pe w (p + INR D))) / INR N.
 
 Lemma mean_score_bound h w p N :
   (forall i, (i < h)%nat -> sin (w i / 2) <> 0) -> (1 <= N)%nat ->
@@ -104,9 +101,6 @@ Proof.
 Qed.
 
 (** ** SPE-DOT-NONMONOTONE *)
-
-(* The score <PE(p), PE(p + D)> of the seeds' encoding as a function of the distance D alone. *)
-Definition distance_score (h D : nat) : R := sum h (fun i => cos (rope_spectrum 10000 h i * INR D)).
 
 Lemma distance_score_dot h p D : dot (2 * h) (spe h p) (spe h (p + INR D)) = distance_score h D.
 Proof.
@@ -174,10 +168,6 @@ Proof.
   pose proof (spectrum_sin_half_pos h i Hi); lra.
 Qed.
 
-(* Dirichlet's bound read as a lower bound; the constant is 0 for w = 0, where
-   the sum is N. *)
-Definition dirichlet_constant (w : R) : R := / Rabs (sin (w / 2)).
-
 Lemma cos_product_sum w v N :
   sum N (fun D => cos (w * INR D) * cos (v * INR D))
   = / 2 * sum N (fun D => cos ((w - v) * INR D)) + / 2 * sum N (fun D => cos ((w + v) * INR D)).
@@ -187,12 +177,6 @@ Proof.
   replace ((w + v) * INR D) with (w * INR D + v * INR D) by ring.
   rewrite cos_minus, cos_plus; field.
 Qed.
-
-(* Per pair (i, j) of frequencies: a lower bound on sum_D cos(w_i D) cos(w_j D)
-   that grows like N/2 on the diagonal and stays bounded off it. *)
-Definition pair_constant (h i j : nat) : R :=
-  let wi := rope_spectrum 10000 h i in let wj := rope_spectrum 10000 h j in
-  (if Nat.eqb i j then 0 else dirichlet_constant (wi - wj) / 2) + dirichlet_constant (wi + wj) / 2.
 
 Lemma pair_sum_lower h i j N : (i < h)%nat -> (j < h)%nat ->
   (if Nat.eqb i j then INR N / 2 else 0) - pair_constant h i j
@@ -323,11 +307,6 @@ Example spe_dot_nonmonotone_instance_d128 : exists D1 D2 : nat, (D1 < D2)%nat /\
   dot 128 (spe 64 0) (spe 64 (0 + INR D1)) < dot 128 (spe 64 0) (spe 64 (0 + INR D2)).
 Proof. exact (spe_dot_nonmonotone 64 0 ltac:(lia)). Qed.
 
-(* A structurally recursive copy of [sum]: [cbv] unrolls it into the explicit
-   terms that [interval] evaluates, which the bigop [sum] does not allow. *)
-Fixpoint sum_unrolled (n : nat) (f : nat -> R) : R :=
-  match n with O => 0 | S m => sum_unrolled m f + f m end.
-
 Lemma sum_unrolled_izr n g :
   sum n (fun i => g (INR i)) = sum_unrolled n (fun i => g (IZR (Z.of_nat i))).
 Proof.
@@ -438,3 +417,10 @@ Qed.
    ruling that out for every nonzero integer p - q is the irrationality of pi,
    which Coq's standard library does not provide.  Proved above: every two real
    positions closer than 2 pi, and the integer positions 0 .. 43. *)
+
+(* The definitions live in DefsSinusoidalDecay.v; these abbreviations keep `SinusoidalDecay.name` working for importers. *)
+Notation mean_score := DefsSinusoidalDecay.mean_score (only parsing).
+Notation distance_score := DefsSinusoidalDecay.distance_score (only parsing).
+Notation dirichlet_constant := DefsSinusoidalDecay.dirichlet_constant (only parsing).
+Notation pair_constant := DefsSinusoidalDecay.pair_constant (only parsing).
+Notation sum_unrolled := DefsSinusoidalDecay.sum_unrolled (only parsing).

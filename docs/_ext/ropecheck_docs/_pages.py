@@ -245,9 +245,10 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += [f"Literal reading: {words} — {verdict_badge(literal_reading.get('verdict', 'unknown'))}.", ""]
     parts += _kernel_section(claim)
     parts += [
-        "## Engine certificate",
+        "## Engine certificate (the search that found the proof, not the verdict)",
         "",
-        f"The SymPy engine's decision, the human-readable derivation (never the verdict): "
+        f"The SymPy search that found the proof, shown as a human-readable derivation (never the verdict; the "
+        f"verdict is the kernel's, from the statement in *Kernel (Coq)*): "
         f"{verdict_badge(claim.get('engine_verdict', 'unknown'))} by {literal(claim['method'])}.",
         "",
     ]
@@ -303,12 +304,14 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
         if theorem.get("message"):
             out += ["", escape(theorem["message"])]
         out.append("")
-        if theorem.get("coq_statement"):
-            out += ["```coq", theorem["coq_statement"], "Proof.", theorem.get("coq_proof", ""), "Qed.", "```", ""]
+        if theorem.get("elaborated_statement"):
+            bound = theorem["bound_by"]
+            out += [f"Statement as Coq elaborated it ({literal(bound)}, closed by `exact {name}`):", ""]
+            out += ["```coq", theorem["elaborated_statement"], "```", ""]
         if theorem["status"] == "checked":
             axioms = theorem.get("axioms") or []
             listing = "\n".join(axioms) if axioms else "Closed under the global context"
-            out += [f"Print Assumptions of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
+            out += [f"Axioms (coqchk names) of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
     return out
 
 

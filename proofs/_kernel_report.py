@@ -1,0 +1,95 @@
+"""The kernel's report on the development: per file, per theorem, and how it is cached as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+__all__ = ["DevelopmentReport", "FileStatus", "TheoremStatus", "dump_report", "load_report"]
+
+
+@dataclass(frozen=True)
+class TheoremStatus:
+    """One theorem as the kernel saw it: `checked` | `failed` | `not-run`, its axioms and a message."""
+
+    module: str
+    theorem: str
+    status: str
+    axioms: tuple[str, ...] = ()
+    message: str = ""
+    statement: str = ""
+
+
+@dataclass(frozen=True)
+class FileStatus:
+    """One `.v` file: compiled or not (`message` says why), forbidden commands, UNKNOWN notes."""
+
+    module: str
+    compiled: bool
+    message: str = ""
+    forbidden: tuple[str, ...] = ()
+    seconds: float = 0.0
+    rejected: dict[str, str] = field(default_factory=dict)
+    elaborated: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DevelopmentReport:
+    """The kernel's view of the whole development.
+
+    **Arguments:**
+
+    - `version`: the `coqc` version, or None when Coq is not installed (then every theorem is `not-run`).
+    - `files`: module → `FileStatus`.
+    - `theorems`: theorem name → `TheoremStatus` (names are unique across the development by contract).
+    - `unknown`: claim ID → reason, from `(* UNKNOWN X: reason *)` comments.
+    - `key`: the content hash the report is cached under (development, generated statements, environment).
+    - `texts`: theorem name → `(statement, proof)` as written in the source (for display next to the bound one).
+    - `coqchk`: coqchk's message on the compiled development.
+    - `definitions_digest`: digest of the definition-only files (`Defs*.v`), the trusted definitions.
+    - `environment`: digest of coqc, flags, `COQPATH` and the library `.vo` files (`_kernel_env`).
+    """
+
+    version: str | None
+    files: dict[str, FileStatus]
+    theorems: dict[str, TheoremStatus]
+    unknown: dict[str, str] = field(default_factory=dict)
+    key: str = ""
+    texts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    coqchk: str = ""
+    definitions_digest: str = ""
+    environment: str = ""
+
+    @property
+    def ran(self) -> bool:
+        return self.version is not None
+
+
+def dump_report(report: DevelopmentReport) -> dict[str, object]:
+    return {
+        "version": report.version,
+        "key": report.key,
+        "coqchk": report.coqchk,
+        "definitions_digest": report.definitions_digest,
+        "environment": report.environment,
+        "files": {k: asdict(v) for k, v in report.files.items()},
+        "theorems": {k: asdict(v) for k, v in report.theorems.items()},
+    }
+
+
+def load_report(path: Path, unknown: dict[str, str]) -> DevelopmentReport:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    files = {k: FileStatus(**{**v, "forbidden": tuple(v["forbidden"])}) for k, v in data["files"].items()}
+    theorems = {k: TheoremStatus(**{**v, "axioms": tuple(v["axioms"])}) for k, v in data["theorems"].items()}
+    return DevelopmentReport(
+        data["version"],
+        files,
+        theorems,
+        unknown,
+        data["key"],
+        {},
+        data["coqchk"],
+        data["definitions_digest"],
+        data["environment"],
+    )

@@ -1,0 +1,206 @@
+"""The attacks of ISSUE #18 on the link between the ledger and the kernel, each on a temporary copy of Rope.v.
+
+Each attack keeps `Rope.v` compiling and keeps every theorem's *name*; the binding (`Statements<Module>.v`,
+`exact <proof lemma>` against the registry's statement), coqchk's fully qualified axioms and the verdict rule must
+each turn the attacked claim *unknown* with the reason, and `ropecheck claims` must exit 1. The control test shows
+the same harness deciding the unmodified copy (the checks can pass), so a failure below is the attack's effect.
+Only `Defs.v`, `DefsRope.v` and `Rope.v` are compiled (one module-wide cache: the unchanged files compile once).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from ropecheck.proofs import _kernel, _kernel_coqchk, _verdicts
+from ropecheck.proofs._bound_statements import BoundTheorem, all_bound
+from ropecheck.proofs._kernel import DEVELOPMENT
+from ropecheck.proofs._kernel_build import DevelopmentReport, check_development
+from ropecheck.proofs._verdicts import KernelVerdict, kernel_verdict
+
+pytestmark = pytest.mark.skipif(
+    not (_kernel.coq_available() and _kernel_coqchk.coqchk_path()), reason="coqc/coqchk are not installed"
+)
+
+SHIFT, FULL, QK, KV, SINE = (
+    "ROPE-SHIFT-INVARIANCE-003",
+    "ROPE-FULL-STRENGTH-AT-ZERO",
+    "ROPE-QK-RELATIVE",
+    "ROPE-KV-COS-ONLY",
+    "ROPE-SCORE-SINE-TERM-003",
+)
+CLAIMS = (SHIFT, FULL, QK, KV, SINE)
+EXPECTED = {SHIFT: "proved", FULL: "refuted", QK: "proved", KV: "refuted", SINE: "refuted"}
+BOUND = [b for b in all_bound() if b.claim_id in CLAIMS and b.module == "Rope"]
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("kernel-cache")
+
+
+def _copy(root: Path, extra: tuple[str, ...] = ()) -> Path:
+    root.mkdir()
+    for name in ("Defs.v", "DefsRope.v", "Rope.v"):
+        shutil.copy2(DEVELOPMENT / name, root / name)
+    (root / "_CoqProject").write_text("-R . Ropecheck\n" + "\n".join(("Defs.v", "DefsRope.v", *extra, "Rope.v")) + "\n")
+    return root
+
+
+def _edit(root: Path, theorem: str, replacement: str) -> None:
+    """Replace `Theorem <theorem> … Qed.` in Rope.v and drop its instances (they would not compile on it)."""
+    path = root / "Rope.v"
+    text = path.read_text(encoding="utf-8")
+    block = re.compile(rf"Theorem {theorem} :.*?Qed\.\n", re.DOTALL)
+    assert block.search(text), theorem
+    text = block.sub(lambda _: replacement, text, count=1)
+    text = re.sub(rf"Example {theorem}_instance_d\d+ :.*?Qed\.\n", "", text, flags=re.DOTALL)
+    path.write_text(text, encoding="utf-8")
+
+
+def _decide(
+    root: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[DevelopmentReport, dict[str, KernelVerdict]]:
+    monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(cache))
+    report = check_development(root, wanted=lambda name: False, bound=BOUND)
+    return report, {claim: kernel_verdict(claim, report, BOUND) for claim in CLAIMS}
+
+
+def _claims_exit_code(report: DevelopmentReport, claim: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`ropecheck claims --id <claim> --no-numeric --json` against `report` (the registry's bindings of Rope.v)."""
+    from numeric._cli import main
+
+    monkeypatch.setattr(_verdicts, "kernel_report", lambda: report)
+    return main(["claims", "--id", claim, "--no-numeric", "--json"])
+
+
+def _attack(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, theorem: str, replacement: str
+) -> tuple[DevelopmentReport, dict[str, KernelVerdict]]:
+    """Rope.v with `theorem` replaced, decided; the attacked file still compiles (only the checks can catch it)."""
+    root = _copy(tmp_path / "coq")
+    _edit(root, theorem, replacement)
+    report, verdicts = _decide(root, cache, monkeypatch)
+    assert report.files["Ropecheck.Rope"].compiled
+    return report, verdicts
+
+
+def _assert_unknown(
+    report: DevelopmentReport, verdict: KernelVerdict, claim: str, reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert verdict.verdict == "unknown" and reason in verdict.reason, verdict.reason
+    assert _claims_exit_code(report, claim, monkeypatch) == 1
+
+
+def test_control_the_unmodified_copy_is_decided(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report, verdicts = _decide(_copy(tmp_path / "coq"), cache, monkeypatch)
+    assert {claim: v.verdict for claim, v in verdicts.items()} == EXPECTED, {c: v.reason for c, v in verdicts.items()}
+    shown = {t.theorem: t.statement for t in verdicts[SHIFT].theorems}
+    assert "rope theta h (m + delta) q" in shown["rope_shift_invariance_003"]  # Coq's own elaboration, not the source
+    assert report.coqchk.startswith("coqchk accepted")
+    assert _claims_exit_code(report, SHIFT, monkeypatch) == 0
+
+
+def test_a_trivial_restatement_is_not_the_claim(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
+        "rope_shift_invariance_003",
+        "Theorem rope_shift_invariance_003 :\n  forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),\n"
+        "    dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k)\n"
+        "    = dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k).\n"
+        "Proof. reflexivity. Qed.\n",
+    )
+    assert verdicts[QK].verdict == "proved"  # the other claims of the module are still decided
+    _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
+
+
+def test_a_negation_of_false_is_not_a_refutation(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
+        "rope_full_strength_at_zero_negation",
+        "Theorem rope_full_strength_at_zero_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
+        "Proof. intros h _ f; exact f. Qed.\n",
+    )
+    _assert_unknown(report, verdicts[FULL], FULL, "rope_full_strength_at_zero_negation", monkeypatch)
+
+
+def test_a_definition_shadowed_in_a_section_is_not_the_claim(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statement = re.search(
+        r"Theorem rope_qk_relative :(.*?)\.\nProof\.", (DEVELOPMENT / "Rope.v").read_text(), re.DOTALL
+    )
+    assert statement is not None
+    report, verdicts = _attack(
+        tmp_path,
+        cache,
+        monkeypatch,
+        "rope_qk_relative",
+        "Section Shadow.\nLet dot (d : nat) (x y : vec) : R := 0.\n"
+        f"Theorem rope_qk_relative :{statement.group(1)}.\nProof. intros; reflexivity. Qed.\nEnd Shadow.\n",
+    )
+    _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
+
+
+def test_a_project_hypothesis_is_not_a_standard_axiom(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _copy(tmp_path / "coq", extra=("FloatAxioms.v",))
+    (root / "FloatAxioms.v").write_text("Hypothesis boom : False.\n", encoding="utf-8")
+    text = (root / "Rope.v").read_text(encoding="utf-8")
+    text = text.replace(
+        "From Ropecheck Require Import Defs.\n",
+        "From Ropecheck Require Import Defs.\nFrom Ropecheck Require FloatAxioms.\n",
+        1,
+    )
+    (root / "Rope.v").write_text(text, encoding="utf-8")
+    statement = re.search(r"Theorem rope_kv_cos_only_negation :(.*?)\.\nProof\.", text, re.DOTALL)
+    assert statement is not None
+    _edit(
+        root,
+        "rope_kv_cos_only_negation",
+        f"Theorem rope_kv_cos_only_negation :{statement.group(1)}.\n"
+        "Proof. exact (False_ind _ FloatAxioms.boom). Qed.\n",
+    )
+    report, verdicts = _decide(root, cache, monkeypatch)
+    negation = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_negation")
+    assert negation.status == "failed" and "Ropecheck.FloatAxioms.boom (project axiom)" in negation.message
+    assert verdicts[SHIFT].verdict == "proved"  # claims that do not use it are unaffected
+    _assert_unknown(report, verdicts[KV], KV, "FloatAxioms.boom", monkeypatch)
+
+
+def test_a_deleted_correction_leaves_the_refutation_unknown(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report, verdicts = _attack(tmp_path, cache, monkeypatch, "rope_score_sine_term_003_correction", "")
+    negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
+    assert negation.status == "checked"  # the negation alone is not a refutation
+    _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
+
+
+def test_a_changed_library_invalidates_a_warm_cache(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _copy(tmp_path / "coq")
+    warm, _ = _decide(root, cache, monkeypatch)
+    broken = tmp_path / "lib" / "Coquelicot"
+    broken.mkdir(parents=True)
+    (broken / "Complex.vo").write_bytes(b"not a Coq object file\n")
+    monkeypatch.setenv("COQPATH", str(tmp_path / "lib"))
+    report, verdicts = _decide(root, cache, monkeypatch)
+    assert report.key != warm.key and report.environment != warm.environment
+    assert not report.files["Ropecheck.Rope"].compiled  # compiled again, against the broken library
+    assert all(v.verdict == "unknown" for v in verdicts.values()), {c: v.reason for c, v in verdicts.items()}
+    assert _claims_exit_code(report, SHIFT, monkeypatch) == 1
+
+
+def test_a_claim_without_a_bound_statement_is_unknown(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = DevelopmentReport("8.16.1", {}, {})
+    verdict = kernel_verdict(SHIFT, report, [BoundTheorem("OTHER", "Rope", "other", "True")])
+    assert verdict.verdict == "unknown" and verdict.reason.startswith("no bound statement")
