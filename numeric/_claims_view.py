@@ -98,17 +98,20 @@ def _sources(entry: dict[str, Any]) -> str:
     return ", ".join(dict.fromkeys(_source_short(s["document"]) for s in entry["sources"]))
 
 
-def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None) -> None:
+def print_table(
+    entries: Sequence[dict[str, Any]], stream: TextIO | None = None, width: int | None = None
+) -> None:
     """The ledger: ID, verdict, numeric marks and title; fitted to the terminal, or one tab-separated line each.
 
     **Arguments:**
 
     - `entries`: claims as `Claim.to_json()` gives them (with `numeric` when measured).
     - `stream`: where to write (a terminal gets a fitted table; anything else plain lines).
+    - `width`: the table's width (`--wide`); by default the terminal's, or plain lines when not a terminal.
     """
     stream = sys.stdout if stream is None else stream
     has_numeric = any("numeric" in entry for entry in entries)
-    width = terminal_width(stream)
+    width = width or terminal_width(stream)
     if width is None:
         for entry in entries:
             cells = [entry["id"], verdict_words(entry), "kernel " + kernel_cell(entry)]
@@ -173,11 +176,19 @@ def resolve_ids(requested: Sequence[str], known: Sequence[str]) -> tuple[list[st
             if hit is not None:
                 resolved.append(hit)
                 continue
-            close = difflib.get_close_matches(_fold(item), list(folded), n=3, cutoff=0.6)
+            close = suggest_ids(item, list(folded))
             names = ", ".join(folded[c] for c in close)
             hint = f"; did you mean {names}?" if close else "; see 'ropecheck claims list'"
             errors.append(f"unknown claim ID {item.strip()!r}{hint}")
     return list(dict.fromkeys(resolved)), errors
+
+
+def suggest_ids(typed: str, folded_ids: Sequence[str], limit: int = 6) -> list[str]:
+    """IDs that contain what was typed (`decay` → every `…-DECAY-…` claim), then IDs spelled alike."""
+    wanted = _fold(typed)
+    contains = [i for i in folded_ids if wanted and wanted in i]
+    close = difflib.get_close_matches(wanted, list(folded_ids), n=3, cutoff=0.6)
+    return list(dict.fromkeys([*contains, *close]))[:limit]
 
 
 def _fold(claim_id: str) -> str:

@@ -98,6 +98,9 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
     claims.add_argument(
         "--full", action="store_true", help="with --json: keep the engine's statements whole (they can be long)"
     )
+    claims.add_argument(
+        "--wide", action="store_true", help="every column in full (sources, kernel status), wider than 80 columns"
+    )
 
     add_prove_parser(commands)
 
@@ -122,17 +125,10 @@ def _version() -> str:
 
 
 # ---------------------------------------------------------------------------------------------- claims
-def _claims_json(ids: Sequence[str], with_numeric: bool) -> list[dict[str, Any]]:
-    from ropecheck.proofs import all_claims, get_claim
+def _claims_json(ids: Sequence[str], with_numeric: bool, progress: Any = None) -> list[dict[str, Any]]:
+    from ._ledger_cache import claim_entries
 
-    selected = [get_claim(i) for i in ids] if ids else list(all_claims())
-    entries = [claim.to_json() for claim in selected]
-    if with_numeric:
-        from .mirrors import numeric_evidence
-
-        for claim, entry in zip(selected, entries, strict=True):
-            entry["numeric"] = numeric_evidence(claim)
-    return entries
+    return claim_entries(ids, with_numeric, progress)
 
 
 def _finite_json(value: Any) -> Any:
@@ -164,7 +160,7 @@ def _trim_engine_statements(entries: list[dict[str, Any]]) -> None:
 def _run_claims(args: argparse.Namespace) -> int:
     from ropecheck.proofs import claim_ids
 
-    from ._claims_view import print_claim, print_ids, print_table, resolve_ids
+    from ._claims_view import print_claim, print_ids, print_table, resolve_ids, terminal_width
 
     if args.view is None and args.show_ids:
         sys.stderr.write(f"ropecheck: error: unexpected argument {args.show_ids[0]!r} (did you mean 'claims show'?)\n")
@@ -190,7 +186,11 @@ def _run_claims(args: argparse.Namespace) -> int:
         else:
             print_ids(listing)
         return EXIT_OK
-    entries = _claims_json(ids, args.numeric)
+    from ._claims_terminal import Progress, print_lines, summary_line
+
+    progress = Progress()
+    progress.note("loading the kernel's verdicts (the first run compiles the Coq development)")
+    entries = _claims_json(ids, args.numeric, progress)
     if args.json:
         if not args.full:
             _trim_engine_statements(entries)
@@ -207,7 +207,15 @@ def _run_claims(args: argparse.Namespace) -> int:
         for entry in entries:
             print_claim(entry)
     else:
-        print_table(entries)
+        from ropecheck.proofs import kernel_info
+
+        version = kernel_info()["version"] if any(e.get("kernel_theorems") for e in entries) else None
+        width = terminal_width(sys.stdout)
+        if width is None or args.wide:
+            print_table(entries, width=max(width, 200) if args.wide and width is not None else None)
+            sys.stdout.write(summary_line(entries, version) + "\n")
+        else:
+            print_lines(entries, width, version)
     return EXIT_FAIL if unchecked_claims(entries) and args.view != "show" else EXIT_OK
 
 

@@ -4,6 +4,7 @@ and a closed pipe is not an error."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -66,6 +67,18 @@ def test_claims_fit_the_terminal(columns: int, arguments: list[str]) -> None:
     assert "SPE-SHIFT-ROTATION" in screen
     if arguments[1] == "show":
         assert "Sources" in screen and "A Note on Positional Encoding" in screen
+        return
+    # One line per claim (two at most), a legend and a summary that counts every claim.
+    from ropecheck.proofs import claim_ids
+
+    ids = claim_ids()
+    text = [line for line in lines if line.strip()]
+    assert len(text) <= 2 * len(ids) + 8, f"{len(text)} lines for {len(ids)} claims"
+    assert all(sum(line.startswith(i + " ") for line in text) == 1 for i in ids), "a claim is not on a line"
+    summary = re.compile(rf"^{len(ids)} claims: \d+ proved, .* — kernel: (Coq \S+|not run.*)$")
+    assert any(summary.match(line) for line in text), f"no summary line in:\n{screen}"
+    assert "…" in screen, "long titles are cut at a word with …"
+    assert not any(re.search(r"\w…", line) and not re.search(r"\w…$", line) for line in text)
 
 
 def test_piped_output_is_plain_lines_with_data_as_written() -> None:

@@ -1,0 +1,130 @@
+"""The ledger's entries (`Claim.to_json()` plus the numeric evidence), cached on disk under a content key.
+
+Deciding a claim is deterministic: the SymPy derivation shown beside the verdict, the numeric evidence and the
+kernel's verdict follow from the code of `proofs/` and `numeric/`, the Coq development and the library versions.
+So an entry is computed once and kept under a key made of all of those — the same discipline as the kernel's own
+cache (`proofs/_kernel_build.py`): the key hashes every source file of both packages, the versions of SymPy,
+mpmath, NumPy, JAX and ml_dtypes, the Python version and machine, and the kernel report's own key (every `.v`
+file and the `coqc` version) and status, which are read live on every run. Any change to any of them is a miss.
+
+Cache: `$ROPECHECK_LEDGER_CACHE`, default `~/.cache/ropecheck/ledger` (beside the kernel cache); delete it at will.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+CACHE_FORMAT = "ledger-entry-1"
+_PACKAGES = ("sympy", "mpmath", "numpy", "jax", "jaxlib", "ml_dtypes")
+_SOURCE_SUFFIXES = {".py", ".v", ".json", ".g", ""}
+
+
+def cache_root() -> Path:
+    """Where entries are kept: `$ROPECHECK_LEDGER_CACHE`, or `ledger/` under the user's cache folder."""
+    configured = os.environ.get("ROPECHECK_LEDGER_CACHE")
+    if configured:
+        return Path(configured)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ropecheck" / "ledger"
+
+
+def _package_dirs() -> list[Path]:
+    import ropecheck.numeric
+    import ropecheck.proofs
+
+    return [Path(ropecheck.proofs.__file__).parent, Path(ropecheck.numeric.__file__).parent]
+
+
+def _version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+def ledger_key(with_numeric: bool) -> str:
+    """The content key of the entries this installation computes (see the module docstring for what it covers).
+
+    **Arguments:** `with_numeric`: whether the entries carry numeric evidence.
+
+    **Returns:** a 32-hex-digit key.
+    """
+    from ropecheck.proofs import kernel_info
+
+    hasher = hashlib.sha256()
+    for part in (CACHE_FORMAT, sys.version, platform.machine(), str(with_numeric)):
+        hasher.update(part.encode() + b"\0")
+    for name in _PACKAGES:
+        hasher.update(f"{name}={_version(name)}".encode() + b"\0")
+    kernel = kernel_info()
+    hasher.update(json.dumps([kernel["version"], kernel["cache_key"], kernel["ran"], sorted(kernel["compiled"]),
+                              sorted(kernel["failed_files"])]).encode() + b"\0")
+    for root in _package_dirs():
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in _SOURCE_SUFFIXES and "__pycache__" not in path.parts:
+                hasher.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return hasher.hexdigest()[:32]
+
+
+def claim_entries(
+    ids: Sequence[str], with_numeric: bool, progress: Callable[[int, int, str], None] | None = None
+) -> list[dict[str, Any]]:
+    """The ledger entries of `ids` (all claims when empty), each from the cache or computed and then stored.
+
+    **Arguments:**
+
+    - `ids`: ledger IDs (already resolved), or empty for every claim.
+    - `with_numeric`: add `numeric` (the mirrors' evidence in four dtypes and mpmath) to each entry.
+    - `progress`: called as `progress(done, total, claim_id)` before each claim is looked up or computed.
+
+    **Returns:** one JSON-ready dictionary per claim, in ledger order (`Claim.to_json()` fields).
+    """
+    from ropecheck.proofs import all_claims, get_claim
+
+    selected = [get_claim(i) for i in ids] if ids else list(all_claims())
+    folder = cache_root() / ledger_key(with_numeric)
+    entries = []
+    for number, claim in enumerate(selected):
+        if progress is not None:
+            progress(number, len(selected), claim.id)
+        path = folder / f"{claim.id}.json"
+        try:
+            entries.append(json.loads(path.read_text(encoding="utf-8")))
+            continue
+        except (OSError, ValueError):
+            pass
+        entry = claim.to_json()
+        if with_numeric:
+            from .mirrors import numeric_evidence
+
+            entry["numeric"] = numeric_evidence(claim)
+        entry = json.loads(json.dumps(_plain(entry), allow_nan=True))
+        entries.append(entry)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(entry, allow_nan=True), encoding="utf-8")
+            temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
+        except OSError:
+            pass  # a read-only cache only costs time
+    if progress is not None:
+        progress(len(selected), len(selected), "")
+    return entries
+
+
+def _plain(value: Any) -> Any:
+    """JSON types only (NumPy scalars to Python numbers, tuples to lists), so a cached entry equals a fresh one."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item") and callable(value.item) and not isinstance(value, str):
+        return value.item()
+    return value

@@ -1,0 +1,114 @@
+"""The 80-column view of `ropecheck claims` (one line per claim, titles cut at a word, a summary), substring
+suggestions for claim IDs, and the ledger cache's key discipline (any change to what decides a claim is a miss)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ropecheck.numeric import _ledger_cache
+from ropecheck.numeric._claims_terminal import cut_at_word, print_lines, summary_line
+from ropecheck.numeric._claims_view import resolve_ids
+
+LONG_TITLE = "Attention scores shrink as the relative distance between query and key grows without bound"
+
+
+def _entry(claim_id: str, verdict: str, title: str = LONG_TITLE, corrected: bool = False) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "id": claim_id, "verdict": verdict, "title": title, "sources": [],
+        "kernel_theorems": [{"status": "checked"}, {"status": "checked"}],
+    }
+    if corrected:
+        entry["correction"] = {"verdict": "proved"}
+    return entry
+
+
+@pytest.mark.parametrize("width", [10, 20, 33, 80])
+def test_titles_are_cut_at_a_word_with_an_ellipsis(width: int) -> None:
+    cut = cut_at_word(LONG_TITLE, width)
+    assert len(cut) <= width and cut.endswith("…")
+    assert LONG_TITLE.startswith(cut[:-1])
+    assert LONG_TITLE[len(cut) - 1] == " " or width < 12, f"cut mid-word: {cut!r}"
+
+
+def test_a_title_that_fits_is_kept_whole() -> None:
+    assert cut_at_word("Dot-product attention is symmetric", 80) == "Dot-product attention is symmetric"
+
+
+def test_eighty_columns_one_line_per_claim_legend_and_summary() -> None:
+    entries = [_entry("ROPE-DECAY-MONOTONE", "refuted", corrected=True), _entry("ATT-EQUIVARIANCE", "proved"),
+               _entry("SPE-LINEAR-ATTENTION-INCOMPATIBLE", "refuted"), _entry("ROPE-ABS-AND-REL", "unknown")]
+    out = io.StringIO()
+    print_lines(entries, 80, "8.16.1", out)
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    for entry in entries:
+        assert sum(line.startswith(entry["id"] + " ") for line in lines) == 1
+    assert any("refuted*" in line for line in lines if line.startswith("ROPE-DECAY-MONOTONE"))
+    assert lines[-1] == "4 claims: 1 proved, 2 refuted, 1 unknown — kernel: Coq 8.16.1"
+
+
+def test_summary_says_when_the_kernel_did_not_run() -> None:
+    line = summary_line([_entry("A", "engine only (kernel not run)")], None)
+    assert line == "1 claim: 1 engine only (kernel not run) — kernel: not run (Coq is not installed)"
+
+
+def test_unknown_id_suggests_every_claim_that_contains_it() -> None:
+    known = ["ROPE-DECAY-TO-ZERO", "ROPE-DECAY-BOUND", "ATT-EQUIVARIANCE", "SPE-DOT-RELATIVE"]
+    resolved, errors = resolve_ids(["decay"], known)
+    assert resolved == [] and len(errors) == 1
+    assert "ROPE-DECAY-TO-ZERO" in errors[0] and "ROPE-DECAY-BOUND" in errors[0]
+    assert "ATT-EQUIVARIANCE" not in errors[0]
+
+
+@pytest.fixture
+def fake_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proofs"
+    (root / "coq").mkdir(parents=True)
+    (root / "_claims.py").write_text("CLAIMS = 1\n")
+    (root / "coq" / "Defs.v").write_text("Definition x := 1.\n")
+    kernel = {"version": "8.16.1", "cache_key": "k1", "ran": True, "compiled": ["Defs"], "failed_files": {}}
+    monkeypatch.setattr(_ledger_cache, "_package_dirs", lambda: [root])
+    monkeypatch.setattr("ropecheck.proofs.kernel_info", lambda: dict(kernel))
+    return root
+
+
+@pytest.mark.parametrize("change", ["python source", "coq source", "numeric on", "new file"])
+def test_the_ledger_cache_key_changes_with_what_decides_a_claim(fake_sources: Path, change: str) -> None:
+    before = _ledger_cache.ledger_key(with_numeric=False)
+    assert _ledger_cache.ledger_key(with_numeric=False) == before, "the key is deterministic"
+    numeric = change == "numeric on"
+    if change == "python source":
+        (fake_sources / "_claims.py").write_text("CLAIMS = 2\n")
+    elif change == "coq source":
+        (fake_sources / "coq" / "Defs.v").write_text("Definition x := 2.\n")
+    elif change == "new file":
+        (fake_sources / "_more.py").write_text("\n")
+    assert _ledger_cache.ledger_key(with_numeric=numeric) != before
+
+
+def test_the_ledger_cache_key_follows_the_kernel_report(fake_sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _ledger_cache.ledger_key(with_numeric=False)
+    kernel = {"version": "8.16.1", "cache_key": "k1", "ran": False, "compiled": [], "failed_files": {}}
+    monkeypatch.setattr("ropecheck.proofs.kernel_info", lambda: kernel)
+    assert _ledger_cache.ledger_key(with_numeric=False) != before
+
+
+def test_a_cached_entry_equals_a_fresh_one_and_a_damaged_one_is_recomputed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ropecheck.proofs import get_claim
+
+    monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path))
+    claim_id = "ATT-DOT-SYMMETRIC"
+    fresh = json.loads(json.dumps(get_claim(claim_id).to_json()))
+    first = _ledger_cache.claim_entries([claim_id], with_numeric=False)
+    stored = list(tmp_path.rglob(f"{claim_id}.json"))
+    assert first == [fresh] and len(stored) == 1
+    assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [fresh]
+    stored[0].write_text("{not json")
+    assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [fresh]
+    assert json.loads(stored[0].read_text()) == fresh
