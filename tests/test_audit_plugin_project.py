@@ -186,3 +186,9 @@ def test_plugin_help_states_the_limits_and_the_targets_list(tmp_path: Path) -> N
     shown = " ".join(_pytest(_project(tmp_path), "--help").stdout.split())
     assert "bias ≥ 640, scores ≥ 260, sinusoidal ≥ 64" in shown
     assert "--rope-target=LINE" in shown and "rope_targets (linelist)" in shown
+
+
+def test_a_command_line_target_is_named_as_given(tmp_path: Path) -> None:
+    result = _pytest(_project(tmp_path), "--rope-target", ROPE + " --bogus 3")
+    errors = [text for text in result.stderr.splitlines() if text.startswith("ERROR:")]
+    assert result.returncode == 4 and len(errors) == 1 and errors[0].startswith("ERROR: --rope-target 1 ("), errors

@@ -65,7 +65,9 @@ class TargetLineError(ValueError):
     """A `rope_targets` line that is not a target with valid `ropecheck audit` options."""
 
 
-def parse_target_line(line: str, number: int, root: Path, strict: bool) -> PluginTarget:
+def parse_target_line(
+    line: str, number: int, root: Path, strict: bool, source: str = "rope_targets line"
+) -> PluginTarget:
     """Read one `rope_targets` line with `ropecheck audit`'s parser.
 
     **Arguments:**
@@ -74,6 +76,7 @@ def parse_target_line(line: str, number: int, root: Path, strict: bool) -> Plugi
     - `number`: its 1-based line number (named in errors and in the fix texts' origin).
     - `root`: the directory relative file targets are resolved against (pytest's rootdir).
     - `strict`: whether an undeclared base fails (the plugin's default) for a RoPE target.
+    - `source`: where the line was written, named in errors and fixes (`"--rope-target"` for the command line).
 
     **Returns:**
 
@@ -82,7 +85,7 @@ def parse_target_line(line: str, number: int, root: Path, strict: bool) -> Plugi
     from ropecheck.numeric.audit.cli import build_parser
     from ropecheck.numeric.audit.kinds.cli_options import rope_only_flags
 
-    where = f"rope_targets line {number} ({line.strip()!r})"
+    where = f"{source} {number} ({line.strip()!r})"
     try:
         words = shlex.split(line, comments=True)
     except ValueError as error:
@@ -104,7 +107,7 @@ def parse_target_line(line: str, number: int, root: Path, strict: bool) -> Plugi
     keywords = audit_keywords(args)
     if args.kind == "rope":
         keywords["strict"] = strict or args.strict
-    origin = f"rope_targets line {number}"
+    origin = f"{source} {number}"
     return PluginTarget(name=args.target, keywords=keywords, load=_resolve(args.target, root), origin=origin)
 
 

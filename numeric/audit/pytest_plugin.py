@@ -196,9 +196,11 @@ def _read_targets(config: pytest.Config) -> list[Any]:
     for number, line in enumerate(lines, 1):
         if not line.split("#", 1)[0].strip():
             continue
-        root = config.rootpath if number <= len(from_ini) else config.invocation_params.dir  # where it was written
+        in_ini = number <= len(from_ini)  # relative paths and messages follow where the line was written
+        where = (config.rootpath, number, "rope_targets line") if in_ini else (
+            config.invocation_params.dir, number - len(from_ini), "--rope-target")
         try:
-            targets.append(parse_target_line(line, number, root, strict))
+            targets.append(parse_target_line(line, where[1], where[0], strict, where[2]))
         except TargetLineError as error:
             raise pytest.UsageError(str(error)) from None
     names = [target.name for target in targets]
