@@ -56,6 +56,23 @@ EXPLAINS: dict[str, frozenset[str]] = {
 PRECISION_CLASS_PREFIX = "Precision class:"
 
 
+#: How the sweep's non-finite contract finding begins (`properties.precision`): it explains nothing else (the other
+#: properties were judged on the finite positions) and nothing explains it.
+NONFINITE_PREFIX = "Non-finite output (inf or NaN) at"
+
+
+def _explains(root: Finding, finding: Finding, primary: str | None) -> bool:
+    """Whether `root`'s defect accounts for `finding` quantitatively: only a root cause whose correction was not
+    already applied to the ideal (what was judged after a correction is the residual) explains a later finding."""
+    if root.corrected or root.detail.startswith(NONFINITE_PREFIX) or finding.detail.startswith(NONFINITE_PREFIX):
+        return False
+    return (
+        _rank(root) < _rank(finding)
+        and finding.property in EXPLAINS.get(root.property, frozenset())
+        and _same_scope(root, finding, primary)
+    )
+
+
 def _rank(finding: Finding) -> int:
     return ROOT_ORDER.index(finding.property) if finding.property in ROOT_ORDER else len(ROOT_ORDER)
 
@@ -92,13 +109,7 @@ def attribute_root_causes(report: AuditReport) -> None:
             roots.append(finding)  # a named precision class is a root cause of its own, never a consequence
             continue
         cause = next(
-            (
-                root
-                for root in roots
-                if _rank(root) < _rank(finding)
-                and finding.property in EXPLAINS.get(root.property, frozenset())
-                and _same_scope(root, finding, primary)
-            ),
+            (root for root in roots if _explains(root, finding, primary)),
             None,
         )
         if cause is None:

@@ -33,6 +33,8 @@ class Finding:
       raised on this property's probe: never a mathematical failure).
     - `fix`: for a root cause, the fix in words.
     - `explained_by`: the property whose root cause explains this finding.
+    - `corrected`: for a root cause, whether the ideal was corrected for it before the later properties were
+      judged (what fails after it is then a residual it does not explain).
     """
 
     property: str
@@ -46,6 +48,7 @@ class Finding:
     status: str = ""
     fix: str | None = None
     explained_by: str | None = None
+    corrected: bool = dataclasses.field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.status:

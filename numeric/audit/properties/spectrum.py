@@ -173,14 +173,17 @@ def check_spectrum(
         return ideal, pending
     # Wrong mathematics: θ itself differs by more than rounding θ to any dtype could.
     detail, fix = _mismatch_message(worst, estimated, thetas, label, options.scaling is None)
+    corrected = False
     if options.base is not None:
         fitted = best_fitting_base()
         if fits(fitted):
+            corrected = True
             detail += f" The spectrum fits base {fitted:g}."
             fix += f", or declare --base {fitted:g} if that is the model's base"
             ideal = dataclasses.replace(ideal, base=fitted, theta_units=policy.frequency_error_units(fitted, factor))
     pending.reported = True
-    ctx.add("spectrum", False, detail, fix=fix, max_error=worst["policy"][3], position=worst["policy"][1])
+    finding = ctx.add("spectrum", False, detail, fix=fix, max_error=worst["policy"][3], position=worst["policy"][1])
+    finding.corrected = corrected
     return ideal, pending
 
 
