@@ -56,6 +56,9 @@ EXPLAINS: dict[str, frozenset[str]] = {
 PRECISION_CLASS_PREFIX = "Precision class:"
 
 
+#: How a wrong switch point of a length-dependent scaling begins (`properties.switch_points`).
+SWITCH_PREFIX = "The switch point of the scaling is wrong:"
+
 #: How the sweep's non-finite contract finding begins (`properties.precision`): it explains nothing else (the other
 #: properties were judged on the finite positions) and nothing explains it.
 NONFINITE_PREFIX = "Non-finite output (inf or NaN) at"
@@ -104,8 +107,15 @@ def attribute_root_causes(report: AuditReport) -> None:
     failing = sorted((f for f in report.findings if f.status == "fail"), key=_rank)
     primary = _primary_dtype(report)
     roots: list[Finding] = []
+    # A wrong switch point means the sweep measured the target against a rule it does not follow at any long call
+    # (dynamic NTK's base changes with every length): a precision class named there is not the target's.
+    switched = {f.dtype for f in failing if f.detail.startswith(SWITCH_PREFIX)}
     for finding in failing:
-        if finding.property == "precision" and finding.detail.startswith(PRECISION_CLASS_PREFIX):
+        if (
+            finding.property == "precision"
+            and finding.detail.startswith(PRECISION_CLASS_PREFIX)
+            and finding.dtype not in switched
+        ):
             roots.append(finding)  # a named precision class is a root cause of its own, never a consequence
             continue
         cause = next(
