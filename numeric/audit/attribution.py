@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ropecheck.numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.table_length import SHORT_TABLE_PREFIX
 
 __all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
 
@@ -67,7 +68,8 @@ NONFINITE_PREFIX = "Non-finite output (inf or NaN) at"
 def _explains(root: Finding, finding: Finding, primary: str | None) -> bool:
     """Whether `root`'s defect accounts for `finding` quantitatively: only a root cause whose correction was not
     already applied to the ideal (what was judged after a correction is the residual) explains a later finding."""
-    if root.corrected or root.detail.startswith(NONFINITE_PREFIX) or finding.detail.startswith(NONFINITE_PREFIX):
+    independent = (NONFINITE_PREFIX, SHORT_TABLE_PREFIX)
+    if root.corrected or root.detail.startswith(independent) or finding.detail.startswith(independent):
         return False
     return (
         _rank(root) < _rank(finding)

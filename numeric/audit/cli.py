@@ -99,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
+    parser.add_argument(
+        "--accept-short-table",
+        action="store_true",
+        help="a fixed-length table shorter than --max-position passes on its positions (default: it fails)",
+    )
     parser.add_argument("--max-position", type=int, help="audit positions 0…N−1 (default 32768; 8192 with --all)")
     parser.add_argument(
         "--dtypes",
@@ -192,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 budget=args.budget,
                 progress=False,  # stderr is captured while the audit runs (see numeric.audit.noise)
                 module_cast=args.module_cast,
+                accept_short_table=args.accept_short_table,
             )
     except AuditError as error:
         noise.write_to(sys.stderr, args.verbose)

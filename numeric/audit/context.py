@@ -51,6 +51,8 @@ class AuditContext:
         #: dtype → the first position whose output the sweep found non-finite (its own `contract` finding); the
         #: properties after the sweep judge positions below it only, so a NaN explains nothing else.
         self.nonfinite_from: dict[str, int] = {}
+        #: The position offset δ the identity property found (position p rotated as p + δ), else 0.
+        self.position_offset = 0
 
     def add(
         self,

@@ -31,6 +31,7 @@ from ropecheck.numeric.audit.options import Options, validate
 from ropecheck.numeric.audit.results import AuditReport
 from ropecheck.numeric.audit.scaling import Scaling
 from ropecheck.numeric.audit.session import Session
+from ropecheck.numeric.audit.table_length import short_table_message
 from ropecheck.numeric.audit.targets import LoadedTarget, load_target
 
 __all__ = ["audit"]
@@ -60,6 +61,7 @@ def audit(
     offset: int = 0,
     scheme: str | None = None,
     clip: int | None = None,
+    accept_short_table: bool = False,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -98,6 +100,8 @@ def audit(
     - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
     - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
     - `clip`: scores: the declared Shaw clipping distance (None: detected).
+    - `accept_short_table`: a fixed-length table shorter than `max_position` is audited on its positions and
+      accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
 
     **Returns:**
 
@@ -114,7 +118,7 @@ def audit(
         return audit_encoding(
             fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
             clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
-            timeout=timeout, budget=budget, name=name,
+            timeout=timeout, budget=budget, name=name, accept_short_table=accept_short_table,
         )
     stray = [key for key, value in (("frequencies", frequencies), ("offset", offset or None), ("scheme", scheme),
                                     ("clip", clip)) if value is not None]
@@ -136,6 +140,7 @@ def audit(
         direction=direction,
         partial=partial,
         strict=strict,
+        accept_short_table=accept_short_table,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
@@ -167,6 +172,7 @@ def audit(
             if length < 2:
                 raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
             session.table_positions = length
+            session.requested_positions = options.max_position
             options = dataclasses.replace(options, max_position=length)
     report = run_kind(session, options, kind, notes)
     report.seconds = time.perf_counter() - started
@@ -201,6 +207,14 @@ def run_kind(session: Session, options: Options, kind_name: str, notes: list[str
     ctx = AuditContext(session, options)
     ctx.notes.extend(notes or [])
     header = kind.run(ctx)
+    requested = session.requested_positions
+    if session.table_positions is not None and requested and not options.accept_short_table:
+        detail, fix = short_table_message(session.table_positions, requested)
+        if session.table_positions + ctx.position_offset >= requested:
+            # The table has the rows; the offset index (identity's root cause) reads past its end.
+            ctx.add("contract", True, f"see identity: {detail}", status="explained", explained_by="identity")
+        else:
+            ctx.add("contract", False, detail, fix=fix)
     order = {name: i for i, name in enumerate(kind.properties)}
     findings = sorted(
         ctx.findings,
