@@ -24,12 +24,13 @@ from typing import Any
 import numpy as np
 from ropecheck.numeric.audit import policy
 from ropecheck.numeric.audit.attribution import attribute_root_causes
+from ropecheck.numeric.audit.builtin_defaults import builtin_defaults
 from ropecheck.numeric.audit.calls import AuditError, CallFailed, Worker
 from ropecheck.numeric.audit.context import AuditContext
 from ropecheck.numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
 from ropecheck.numeric.audit.options import Options, validate
 from ropecheck.numeric.audit.results import AuditReport
-from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
 from ropecheck.numeric.audit.session import Session
 from ropecheck.numeric.audit.table_length import short_table_message
 from ropecheck.numeric.audit.targets import LoadedTarget, load_target
@@ -152,6 +153,21 @@ def audit(
         raise AuditError(f"the target is a {type(fn).__name__}, not a callable fn(x, positions)")
     if name:
         loaded.name = name
+    defaults_note = ""
+    if loaded.adapter is not None and (options.base is None or options.scaling is None):
+        # A built-in builds with its library's defaults when nothing is declared: audit against the same.
+        default_base, default_scaling = builtin_defaults(loaded.adapter)
+        used = [f"base {default_base:g}"] if options.base is None else []
+        used += [f"scaling {default_scaling}"] if options.scaling is None and default_scaling else []
+        defaults_note = (
+            f"Built-in target: audited with its library's defaults ({', '.join(used)}), as --list shows and --all"
+            " uses; declare --base/--scaling to audit another configuration."
+        )
+        options = dataclasses.replace(
+            options,
+            base=default_base if options.base is None else options.base,
+            scaling=parse_scaling(default_scaling) if options.scaling is None and default_scaling else options.scaling,
+        )
     if options.module_cast and loaded.adapter is None:
         raise AuditError(
             f"--module-cast applies to built-in targets only; {loaded.name!r} is called as given"
@@ -159,7 +175,7 @@ def audit(
         )
     session = Session(loaded, options, Worker())
     session.detect()
-    notes: list[str] = []
+    notes: list[str] = [defaults_note] if defaults_note else []
     if session.framework and not session.returns_bad_output and not options.dtypes_explicit:
         native = float64_native(session, options)
         if native:
