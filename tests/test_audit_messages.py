@@ -37,3 +37,48 @@ def test_a_builtin_alone_uses_its_own_defaults() -> None:
     assert result.returncode == 0, text
     assert "PASS" in text and "inferred" not in text
     assert "audited with its library's defaults (base 10000, scaling llama3:8" in text
+
+
+ROPE = ("--max-position", "2048", "--head-dim", "64", "--dtypes", "float32")
+TARGETS = "tests/audit_corpus/message_targets.py"
+
+
+def test_llama3_with_its_base_alone_is_told_the_scaling() -> None:
+    result = _cli(f"{TARGETS}:llama3_rope", "--base", "500000", *ROPE)
+    text = _text(result)
+    assert result.returncode == 1
+    assert "--scaling llama3:8" in text and "fitted ratio" in text
+
+
+def test_header_shows_the_declared_base_and_the_fitted_one_apart() -> None:
+    text = _text(_cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE))
+    assert "base: 500000 (declared); the spectrum fits 50000" in text
+    assert "base: 50000 (declared)" not in text
+
+
+def test_no_certified_context_next_to_a_failure_and_no_internal_keys() -> None:
+    text = _text(_cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE))
+    assert "FAIL" in text and "every audited position" not in text
+    assert "not certified: spectrum fails" in text
+    as_json = _cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE, "--json").stdout
+    assert "predicted_for_policy_implementation" not in as_json
+
+
+def test_kind_reports_read_as_words() -> None:
+    bias = _text(_cli("tests/audit_corpus/real_alibi.py:press_causal_8", "--kind", "bias", "--max-position", "1024"))
+    assert "table_readable" not in bias and "scheme_source" not in bias
+    table = _cli("tests/audit_corpus/sinusoidal_impls.py:BugGrowsFromLength", "--kind", "sinusoidal",
+                 "--max-position", "1024", "--dtypes", "float32")
+    text = _text(table)
+    assert "declared: base 10000" not in text and "defaults: base 10000" in text
+    assert "float32, float32" not in text
+
+
+def test_a_property_is_either_not_evaluated_or_ok() -> None:
+    result = _cli("tests/audit_corpus/real_alibi.py:off_by_one_slopes_8", "--kind", "bias", "--max-position", "1024",
+                  "--dtypes", "float32,bfloat16")
+    lines = result.stdout.splitlines()
+    skipped = {line.split()[1].rstrip(":") for line in lines if line.lstrip().startswith("—")}
+    passed = {line.split()[1] for line in lines if line.lstrip().startswith("ok ")}
+    assert "precision" in skipped and not skipped & passed
+    assert "2^(−8(h + 1)/n)" in _text(result) and "not a power of two" not in _text(result)

@@ -75,7 +75,8 @@ class AuditReport:
     - `target`, `framework`, `head_dim`, `rotary_dim`, `max_position`.
     - `verdict`: `"pass"` when every finding is ok, else `"fail"`.
     - `layout`, `direction`: as detected.
-    - `base`: the base audited against; `base_source`: `"declared"` or `"inferred"`.
+    - `base`: the base audited against (the one that fits when the declared base does not); `base_source`:
+      `"declared"` or `"inferred"`; `declared_base`: what the user declared (None when nothing was).
     - `scaling`: the declared scaling (JSON form) or None.
     - `dtypes`: per dtype `{"status": "supported" | "unsupported" | "contract failed", ...}`.
     - `findings`: list of `Finding`.
@@ -111,6 +112,7 @@ class AuditReport:
     root_causes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     table_positions: int | None = None
     notes: list[str] = dataclasses.field(default_factory=list)
+    declared_base: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -135,6 +137,7 @@ class AuditReport:
             "direction": self.direction,
             "base": self.base,
             "base_source": self.base_source,
+            "declared_base": self.declared_base,
             "scaling": self.scaling,
             "framework": self.framework,
             "head_dim": self.head_dim,

@@ -259,6 +259,7 @@ def run_kind(session: Session, options: Options, kind_name: str, notes: list[str
         kind=kind.name,
         table_positions=session.table_positions,
         notes=ctx.notes,
+        declared_base=options.base,
     )
     attribute_root_causes(report)
     return report

@@ -66,7 +66,7 @@ def _build(dim: int, num_positions: int) -> Any:
 def audit_sinusoidal(
     target: Any,
     *,
-    base: float = 10000.0,
+    base: float | None = None,
     layout: str | None = None,
     frequencies: str | None = None,
     offset: int = 0,
@@ -85,7 +85,7 @@ def audit_sinusoidal(
 
     - `target`: `pe(positions) -> (L, d)`, a class built with `(num_positions, dim)`, a TARGET string or a
       built-in adapter name.
-    - `base`: the declared base (default 10000).
+    - `base`: the declared base (None: 10000, reported as a default, not as declared).
     - `layout`: `"interleaved"` or `"concat"`; None: detected and reported.
     - `frequencies`: `"standard"` or `"t2t"`; None: detected among the two and reported.
     - `offset`: K, the row of position p is PE(p + K) (fairseq-style tables: padding_idx + 1).
@@ -100,6 +100,8 @@ def audit_sinusoidal(
 
     A `KindReport`. **Raises:** `AuditError` for bad options or a target that cannot be loaded or called.
     """
+    defaulted = ["base"] if base is None else []
+    base = 10000.0 if base is None else base
     if not (isinstance(base, int | float) and math.isfinite(base) and base > 1):
         raise AuditError(f"--base must be a number above 1, got {base!r}")
     if layout is not None and layout not in LAYOUTS:
@@ -118,7 +120,7 @@ def audit_sinusoidal(
     session = KindSession(loaded, framework, timeout, _build(dim, max_position + max(offset, 0) + 64),
                           (np.arange(4),))
     options = {"base": float(base), "layout": layout, "frequencies": frequencies, "offset": offset,
-               "max_position": max_position, "dtypes": list(wanted), "budget": budget}
+               "max_position": max_position, "dtypes": list(wanted), "budget": budget, "defaulted": defaulted}
     log = FindingLog(CLAIMS)
     runner = SinusoidalProperties(session, options, log)
     dtype_info, usable = contract_each_dtype(

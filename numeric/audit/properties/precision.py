@@ -304,18 +304,10 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
     if s["raised"] is None:
         check_norm(ctx, ideal, dtype, s)
     certified = policy.certified_position(s["matrix_error"], ctx.d, dtype, ctx.options.budget, ideal.attention_factor)
-    predicted = tolerances.largest_position_within(
-        ctx.options.budget,
-        ideal.inverse_frequencies(np.array([0])).hi,
-        angle_dtype,
-        dtype=dtype,
-        accumulation_dtype=policy.accumulation_dtype(dtype),
-    )
     ctx.certified[dtype] = {
         "largest_position": certified,
         "all_audited": certified == n - 1,
         "budget": ctx.options.budget,
-        "predicted_for_policy_implementation": predicted,
         "max_matrix_error": float(np.max(s["matrix_error"])) if n else 0.0,
     }
     ctx.angle_error[dtype] = s["angle"]

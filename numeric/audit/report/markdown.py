@@ -43,8 +43,11 @@ def header_lines(report: AuditReport) -> list[str]:
     if callable(custom):
         return list(custom())
     scaling = report.scaling["spec"] if report.scaling else "none"
+    declared = getattr(report, "declared_base", None)
     if report.base is None or report.base != report.base:
         base = "none"
+    elif declared is not None and declared != report.base:
+        base = f"{declared:g} (declared); the spectrum fits {report.base:g}"
     else:
         base = f"{report.base:g} ({report.base_source})"
     audited = ", ".join(d for d, info in report.dtypes.items() if info.get("status") == "supported") or "none"
@@ -68,6 +71,10 @@ def ordered_findings(report: AuditReport) -> list[Finding]:
 def certified_text(report: AuditReport, dtype: str) -> str:
     """The certified context of one dtype in words."""
     largest = report.certified[dtype]["largest_position"]
+    failing = [f for f in report.failures() if f.status == "fail" and f.dtype in (None, dtype)]
+    if failing:
+        names = ", ".join(dict.fromkeys(f.property for f in failing))
+        return f"not certified: {names} fails (fix the root cause first)"
     if largest < 0:
         return "no position within the budget"
     if largest == report.max_position - 1:
