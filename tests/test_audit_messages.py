@@ -82,3 +82,31 @@ def test_a_property_is_either_not_evaluated_or_ok() -> None:
     passed = {line.split()[1] for line in lines if line.lstrip().startswith("ok ")}
     assert "precision" in skipped and not skipped & passed
     assert "2^(−8(h + 1)/n)" in _text(result) and "not a power of two" not in _text(result)
+
+
+def test_half_layout_table_indexed_as_interleaved_is_named() -> None:
+    result = _cli(f"{TARGETS}:half_table_indexed_interleaved", "--base", "10000", "--max-position", "2048",
+                  "--head-dim", "128", "--dtypes", "float32")
+    text = _text(result)
+    assert "Pairs 32–63 repeat pairs 0–31: a half-layout table (cat(freqs, freqs)) indexed as interleaved" in text
+    assert "repeat_interleave(freqs, 2)" in text
+
+
+def test_xpos_fix_is_not_only_about_a_shaw_table() -> None:
+    text = _text(_cli(f"{TARGETS}:xpos_same_sign_scores", "--kind", "scores", "--max-position", "1024",
+                      "--dtypes", "float32", "--head-dim", "64"))
+    assert "xPos keys scaled by ζ^(−n/γ)" in text
+
+
+def test_conformance_row_of_a_bias_builtin_shows_only_what_applies(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "docs" / "_ext"))
+    pytest.importorskip("sphinx")
+    from ropecheck_docs import _conformance_page
+
+    row = {"name": "keras-hub.alibi", "library": "keras-hub", "version": "0.32.0", "verdict": "pass",
+           "status": "audited", "layout": "bias: alibi", "direction": "n/a", "base": None, "scaling": None,
+           "certified": {}, "failures": []}
+    cells = " ".join(_conformance_page._conformance_row(row))
+    assert "bias: alibi" in cells and "base None" not in cells and "n/a" not in cells

@@ -223,6 +223,17 @@ def _mismatch_message(
         f" (ratio {ratio_text:.4g}); angle off by {error:.3g} rad at position {position}."
     )
     fix = "compute θᵢ = base^(−2i/r) with the declared base and scaling"
+    half = estimated.size // 2
+    if half >= 2 and estimated.size % 2 == 0 and np.allclose(estimated[half:], estimated[:half], rtol=1e-3):
+        detail = (
+            f"pairs {half}–{estimated.size - 1} repeat pairs 0–{half - 1}: a half-layout table (cat(freqs, freqs))"
+            f" indexed as interleaved — " + detail[0].lower() + detail[1:]
+        )
+        fix = (
+            "index a cat(freqs, freqs) cos/sin table with half-split pairs (i, i + d/2), or build it with"
+            " repeat_interleave(freqs, 2) for interleaved pairs"
+        )
+        return detail[0].upper() + detail[1:], fix
     if bare and abs(estimated[0] - 1) > 1e-3 and estimated[0] > 0:
         detail += f" θ₀ = {estimated[0]:.4g} ≠ 1: a scaling such as linear:{1 / estimated[0]:.4g} may apply."
         fix += ", or declare the scaling the target applies (--scaling)"
