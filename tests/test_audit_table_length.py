@@ -62,3 +62,16 @@ def test_flipped_exponent_table_is_named() -> None:
     spectrum = next(f for f in report.findings if f.property == "spectrum")
     assert not spectrum.ok and "the sign of the exponent is flipped" in spectrum.detail
     assert "frequencies are frequencies" not in report.summary
+
+
+def test_bias_table_length_is_found_and_a_short_one_fails() -> None:
+    from tests.audit_corpus import real_alibi
+
+    failing = audit(real_alibi.bloom_alibi_2048, kind="bias", max_position=4096, dtypes="float32")
+    assert [root["property"] for root in failing.root_causes] == ["contract"], failing.summary
+    assert "The table holds 2048 positions; the model needs 4096" in failing.summary
+    accepted = audit(
+        real_alibi.bloom_alibi_2048, kind="bias", max_position=4096, dtypes="float32", accept_short_table=True
+    )
+    assert accepted.verdict == "pass" and accepted.table_positions == 2048, accepted.summary
+    assert set(accepted.not_evaluated) == {"buckets"}  # T5 only; every ALiBi property evaluated on 0…2047

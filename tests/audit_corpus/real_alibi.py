@@ -113,3 +113,7 @@ def press_symmetric_8(q_positions: np.ndarray, k_positions: np.ndarray, dtype: A
 
 
 bloom_alibi, mpt_alibi, baichuan2_alibi = BloomAlibi(), MptAlibi(), Baichuan2Alibi()
+
+
+#: Bloom's float32 table built for a 2048-token training context (`seq_length`): keys beyond it raise.
+bloom_alibi_2048 = BloomAlibi(max_seq_len=2048)

@@ -97,6 +97,6 @@ def audit_encoding(
     options: dict[str, Any] = {key: value for key, value in given.items() if key in takes and value is not None}
     options.update(max_position=max_position, dtypes=dtypes or DEFAULT_DTYPES, framework=framework,
                    timeout=timeout, budget=budget, name=name)
-    if kind == "sinusoidal":
+    if kind in ("sinusoidal", "bias"):
         options["accept_short_table"] = accept_short_table
     return audit_kind(target, kind=kind, **options)
