@@ -10,8 +10,9 @@ holds N positions; the model needs M": in CI a silently shorter table hides a co
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["SHORT_TABLE_PREFIX", "find_table_length", "short_table_message"]
+__all__ = ["SHORT_TABLE_PREFIX", "find_table_length", "note_table", "short_table_message"]
 
 #: How the short-table finding begins (root-cause attribution: it explains no other finding).
 SHORT_TABLE_PREFIX = "The table holds"
@@ -58,3 +59,13 @@ def short_table_message(table: int, needed: int) -> tuple[str, str]:
         f" (accept_short_table=True) if the model never sees more than {table}"
     )
     return detail, fix
+
+
+def note_table(report: Any, table: int | None) -> Any:
+    """Record a found table length on a kind's report (field, note and summary sentence); returns the report."""
+    if table is not None:
+        report.table_positions = table
+        note = f"The table holds {table} positions: audited 0…{report.max_position - 1}."
+        report.notes.append(note)
+        report.summary += f" {note}"
+    return report

@@ -35,7 +35,7 @@ from ropecheck.numeric.audit.kinds._common import (
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
-from ropecheck.numeric.audit.table_length import find_table_length, short_table_message
+from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_bias", "parse_scheme"]
 
@@ -139,12 +139,7 @@ def audit_bias(
         runner.certified, session.target_seconds(), head_dim=runner.heads,
         layout=str(detected_scheme.get("name", "unknown")),
     )
-    if table is not None:
-        report.table_positions = table
-        note = f"The table holds {table} positions: audited 0…{report.max_position - 1}."
-        report.notes.append(note)
-        report.summary += f" {note}"
-    return report
+    return note_table(report, table)
 
 
 def _table_length(caller: Any, max_position: int, heads: int) -> int | None:

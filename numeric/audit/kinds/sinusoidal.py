@@ -37,7 +37,7 @@ from ropecheck.numeric.audit.kinds._common import (
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
-from ropecheck.numeric.audit.table_length import find_table_length, short_table_message
+from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_sinusoidal"]
 
@@ -146,12 +146,7 @@ def audit_sinusoidal(
         runner.certified, session.target_seconds(), head_dim=runner.width,
         layout=str(runner.detected.get("layout", "unknown")), base=float(base),
     )
-    if table is not None:
-        report.table_positions = table
-        note = f"The table holds {table} positions: audited 0…{table - 1}."
-        report.notes.append(note)
-        report.summary += f" {note}"
-    return report
+    return note_table(report, table)
 
 
 def _table_length(runner: SinusoidalProperties, dtype: str, max_position: int) -> int | None:
