@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -99,8 +100,6 @@ def test_xpos_fix_is_not_only_about_a_shaw_table() -> None:
 
 
 def test_conformance_row_of_a_bias_builtin_shows_only_what_applies(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pathlib import Path
-
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "docs" / "_ext"))
     pytest.importorskip("sphinx")
     from ropecheck_docs import _conformance_page
@@ -110,3 +109,12 @@ def test_conformance_row_of_a_bias_builtin_shows_only_what_applies(monkeypatch: 
            "certified": {}, "failures": []}
     cells = " ".join(_conformance_page._conformance_row(row))
     assert "alibi" in cells and "None" not in cells and "n/a" not in cells and "base" not in cells
+
+
+def test_markdown_report_says_not_evaluated_not_ok(tmp_path: Path) -> None:
+    result = _cli("tests/audit_corpus/real_alibi.py:off_by_one_slopes_8", "--kind", "bias", "--max-position", "1024",
+                  "--dtypes", "float32", "--report", str(tmp_path))
+    assert result.returncode == 1, result.stderr
+    rows = [line for line in (tmp_path / "report.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| precision |")]
+    assert rows and all("| not evaluated |" in row and "| ok" not in row for row in rows)

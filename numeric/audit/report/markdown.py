@@ -94,8 +94,11 @@ def _row(finding: Finding) -> str:
     numbers = ""
     if finding.max_error is not None and finding.bound is not None:
         numbers = f"{fmt(finding.max_error)} / {fmt(finding.bound)}"
+    status = _STATUS.get(finding.status, finding.status)
+    if finding.status == "explained" and "not evaluated" in finding.detail:
+        status = "not evaluated"  # never "ok" for a property that was not evaluated
     return (
-        f"| {finding.property} | {finding.dtype or ''} | {_STATUS.get(finding.status, finding.status)} | {numbers} |"
+        f"| {finding.property} | {finding.dtype or ''} | {status} | {numbers} |"
         f" {detail} | {_claims(finding)} |"
     )
 
