@@ -36,13 +36,22 @@ def _state(report) -> object:
 
 def test_list_names_every_builtin_with_its_version_or_why_not(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--list"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    body = out[next(i for i, line in enumerate(out) if line.startswith("NAME")) + 1:]
+    # One block per target: its name line, then indented lines (layout or kind; the defaults `audit NAME` uses).
+    blocks: list[tuple[str, str]] = []
+    for line in body:
+        if line.startswith(" "):
+            blocks[-1] = (blocks[-1][0], f"{blocks[-1][1]} {line.strip()}".strip())
+        else:
+            blocks.append((line, ""))
     kinds = list_kind_adapters()  # the sinusoidal, bias and scores built-ins follow the RoPE ones
-    assert len(lines) == len(list_adapters()) + len(kinds)
-    for adapter, line in zip(kinds, lines[len(list_adapters()):], strict=True):
-        assert line.split()[0] == adapter.name and f"kind {adapter.kind}" in line and adapter.wraps in line
-    for spec, line in zip(list_adapters(), lines, strict=False):
-        assert line.split()[0] == spec.name and spec.layout in line and spec.wraps in line
+    assert len(blocks) == len(list_adapters()) + len(kinds)
+    for adapter, (line, detail) in zip(kinds, blocks[len(list_adapters()):], strict=True):
+        assert line.split()[0] == adapter.name and f"kind {adapter.kind}" in detail and "defaults:" in detail
+    for spec, (line, detail) in zip(list_adapters(), blocks, strict=False):
+        assert line.split()[0] == spec.name and detail.startswith(spec.layout)
+        assert f"defaults: base {spec.default_base:g}" in detail
         available, reason = is_available(spec)
         if available:
             assert str(installed_version(spec)) in line

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ropecheck.numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.table_length import SHORT_TABLE_PREFIX
 
 __all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
 
@@ -56,6 +57,27 @@ EXPLAINS: dict[str, frozenset[str]] = {
 PRECISION_CLASS_PREFIX = "Precision class:"
 
 
+#: How a wrong switch point of a length-dependent scaling begins (`properties.switch_points`).
+SWITCH_PREFIX = "The switch point of the scaling is wrong:"
+
+#: How the sweep's non-finite contract finding begins (`properties.precision`): it explains nothing else (the other
+#: properties were judged on the finite positions) and nothing explains it.
+NONFINITE_PREFIX = "Non-finite output (inf or NaN) at"
+
+
+def _explains(root: Finding, finding: Finding, primary: str | None) -> bool:
+    """Whether `root`'s defect accounts for `finding` quantitatively: only a root cause whose correction was not
+    already applied to the ideal (what was judged after a correction is the residual) explains a later finding."""
+    independent = (NONFINITE_PREFIX, SHORT_TABLE_PREFIX)
+    if root.corrected or root.detail.startswith(independent) or finding.detail.startswith(independent):
+        return False
+    return (
+        _rank(root) < _rank(finding)
+        and finding.property in EXPLAINS.get(root.property, frozenset())
+        and _same_scope(root, finding, primary)
+    )
+
+
 def _rank(finding: Finding) -> int:
     return ROOT_ORDER.index(finding.property) if finding.property in ROOT_ORDER else len(ROOT_ORDER)
 
@@ -87,18 +109,19 @@ def attribute_root_causes(report: AuditReport) -> None:
     failing = sorted((f for f in report.findings if f.status == "fail"), key=_rank)
     primary = _primary_dtype(report)
     roots: list[Finding] = []
+    # A wrong switch point means the sweep measured the target against a rule it does not follow at any long call
+    # (dynamic NTK's base changes with every length): a precision class named there is not the target's.
+    switched = {f.dtype for f in failing if f.detail.startswith(SWITCH_PREFIX)}
     for finding in failing:
-        if finding.property == "precision" and finding.detail.startswith(PRECISION_CLASS_PREFIX):
+        if (
+            finding.property == "precision"
+            and finding.detail.startswith(PRECISION_CLASS_PREFIX)
+            and finding.dtype not in switched
+        ):
             roots.append(finding)  # a named precision class is a root cause of its own, never a consequence
             continue
         cause = next(
-            (
-                root
-                for root in roots
-                if _rank(root) < _rank(finding)
-                and finding.property in EXPLAINS.get(root.property, frozenset())
-                and _same_scope(root, finding, primary)
-            ),
+            (root for root in roots if _explains(root, finding, primary)),
             None,
         )
         if cause is None:

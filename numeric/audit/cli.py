@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
     parser.add_argument(
+        "--accept-short-table",
+        action="store_true",
+        help="a fixed-length table shorter than --max-position passes on its positions (default: it fails)",
+    )
+    parser.add_argument(
         "--max-position", type=int,
         help="audit positions 0…N−1 (default 32768; 8192 with --all); N at least 2, 64 for --kind sinusoidal, 260"
         " for --kind scores, 640 for --kind bias",
@@ -201,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 budget=args.budget,
                 progress=False,  # stderr is captured while the audit runs (see numeric.audit.noise)
                 module_cast=args.module_cast,
+                accept_short_table=args.accept_short_table,
             )
     except AuditError as error:
         noise.write_to(sys.stderr, args.verbose)
@@ -250,6 +256,25 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
+def format_list(rows: list[dict[str, str]], width: int = 80) -> str:
+    """`--list` as text within `width` columns: a header, then per target its name, library and version, and an
+    indented line with the defaults `audit NAME` uses and its layout or kind."""
+    import textwrap
+
+    lines = [
+        "Built-in targets. `ropecheck audit NAME` audits one with the defaults shown;",
+        "--base/--scaling override them; --json lists every field (what each wraps).",
+        "",
+        f"{'NAME':<38} {'LIBRARY':<15} VERSION",
+    ]
+    for row in rows:
+        version = str(row["version"])[: width - 55]
+        lines.append(f"{row['name']:<38} {row['library']:<15} {version}".rstrip())
+        detail = f"{row['layout']}; defaults: {row.get('defaults') or '—'}"
+        lines += textwrap.wrap(detail, width, initial_indent="    ", subsequent_indent="      ")
+    return "\n".join(lines) + "\n"
+
+
 def _list(as_json: bool, noise: NoiseCapture) -> int:
     """Print the built-in targets: name, library, version (or why not), layout, positions, what is called."""
     with noise:
@@ -264,6 +289,7 @@ def _list(as_json: bool, noise: NoiseCapture) -> int:
 def _list_rows() -> list[dict[str, str]]:
     """The rows of `--list` (importing the libraries to read their versions)."""
     from ropecheck.numeric.audit.adapters import installed_version, is_available, list_adapters
+    from ropecheck.numeric.audit.builtin_defaults import list_defaults
 
     rows = []
     for spec in list_adapters():
@@ -280,6 +306,7 @@ def _list_rows() -> list[dict[str, str]]:
                 "positions": spec.positions,
                 "scaling": spec.scaling_kind,
                 "wraps": spec.wraps,
+                "defaults": list_defaults(spec),
             }
         )
     from ropecheck.numeric.audit.kinds.conformance import kind_list_rows
@@ -292,13 +319,7 @@ def _print_list(rows: list[dict[str, str]], as_json: bool) -> None:
         json.dump(rows, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return
-    width = max(len(row["name"]) for row in rows)
-    version_width = max(len(str(row["version"])) for row in rows)
-    for row in rows:
-        sys.stdout.write(
-            f"{row['name']:<{width}}  {row['library']:<22}  {row['version']!s:<{version_width}}  "
-            f"{row['layout']:<11}  {row['wraps']}\n"
-        )
+    sys.stdout.write(format_list(rows))
     sys.stdout.flush()
 
 

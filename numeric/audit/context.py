@@ -48,6 +48,11 @@ class AuditContext:
         self.notes: list[str] = []
         #: A constant gain ρ ≠ g found by the norm property's root-cause check, else None.
         self.gain_measured: float | None = None
+        #: dtype → the first position whose output the sweep found non-finite (its own `contract` finding); the
+        #: properties after the sweep judge positions below it only, so a NaN explains nothing else.
+        self.nonfinite_from: dict[str, int] = {}
+        #: The position offset δ the identity property found (position p rotated as p + δ), else 0.
+        self.position_offset = 0
 
     def add(
         self,
@@ -83,6 +88,11 @@ class AuditContext:
         )
         self.findings.append(finding)
         return finding
+
+    def finite_n(self, dtype: str) -> int:
+        """How many positions (0…n−1) the later properties may probe in `dtype`: those before the first
+        non-finite output the sweep found (all n when none)."""
+        return max(2, min(self.n, self.nonfinite_from.get(dtype, self.n)))
 
     @property
     def attention_factor(self) -> float:

@@ -41,6 +41,8 @@ class Options:
     partial: str | None = None
     strict: bool = False
     dtypes_explicit: bool = True
+    #: Accept a fixed-length table shorter than `max_position` (audit 0…N−1 and pass) instead of failing.
+    accept_short_table: bool = False
 
 
 def validate(**raw: Any) -> Options:
@@ -118,4 +120,5 @@ def validate(**raw: Any) -> Options:
         partial=partial,
         strict=bool(raw.get("strict", False)),
         dtypes_explicit=dtypes_explicit,
+        accept_short_table=bool(raw.get("accept_short_table", False)),
     )

@@ -32,6 +32,16 @@ in the angle dtype may carry: the exponent −2i/d is rounded (relative u), whic
 two for a scaling formula. The reference (`ropecheck.numeric._reference.reference_cos_sin`) is itself within
 `REFERENCE_COS_SIN_ABS_ERROR` of the exact cos/sin, so that term is added rather than ignored.
 
+- **θ by repeated multiplication in float32** (llama.cpp's ggml: θ₀ = p, θᵢ = θᵢ₋₁·s with s = base^(−2/d) from
+  `powf`) is accepted as a float32 class of its own, named in the precision finding: pair i carries i roundings
+  and s's relative error (1 + |ln s|)·u amplified i times, so k_θ grows by 2i + |ln(θᵢ/θ₀)| + 1 for pair i — about
+  2× to 10× the `pow`-per-pair recipe's angle error at the slowest pair, orders of magnitude below a 16-bit class.
+  The finding reports the observed error as a multiple of the `pow`-per-pair float32 bound.
+- **Measured classes.** A deviation beyond the policy is named by the finest class whose bound holds the whole
+  sweep; positions exact up to 256 and off from 257 on (the first integer bfloat16 cannot hold) are named
+  bfloat16 even when the looser float16 class's bound would also hold them.
+- **Non-finite outputs** are a `contract` failure of their own (first position, count), never explained by a
+  precision class or a wrong θ; the other properties are judged on the positions before the first of them.
 - **Output rounding** to the target dtype is accepted: `rotation_output_bound` already charges the cast of
   cos/sin and the multiply-add in the data dtype.
 - **Forming the angle in a 16-bit type** (or rounding positions or θ to one) is rejected: its error is about
@@ -71,6 +81,7 @@ unit_roundoff = tolerances.unit_roundoff
 
 __all__ = [
     "DEFAULT_SCORE_BUDGET",
+    "RECURRENCE_CLASS",
     "PrecisionClass",
     "accepted_angle_dtype",
     "accumulation_dtype",
@@ -106,17 +117,26 @@ class PrecisionClass:
     - `bound_dtype`: the dtype the rotation's products are charged in.
     - `angle_dtype`: the dtype positions, θ, the angle and cos/sin are charged in.
     - `fix`: the fix in words.
+    - `recurrence`: θᵢ formed by repeated multiplication θᵢ = θᵢ₋₁·s (ggml's `theta *= theta_scale`): pair i carries
+      i roundings plus s's own error amplified i times, 2i + |ln(θᵢ/θ₀)| + 1 more units of u_angle than `pow`.
+    - `accepted`: the policy accepts this class (an `ok` precision finding that names it).
     """
 
     name: str
     bound_dtype: str
     angle_dtype: str
     fix: str = ""
+    recurrence: bool = False
+    accepted: bool = False
 
     @property
     def is_policy(self) -> bool:
         """Whether this is the policy itself."""
         return self.name == "policy"
+
+
+#: The name of the float32 recurrence class (documented in the audit guide's tolerance policy).
+RECURRENCE_CLASS = "θ by repeated multiplication in float32"
 
 
 def precision_classes(dtype: str) -> list[PrecisionClass]:
@@ -147,6 +167,9 @@ def precision_classes(dtype: str) -> list[PrecisionClass]:
                 "compute the rotation in x's dtype: float64 inputs are rotated in float32 and cast back",
             ),
         ]
+    else:
+        # Accepted: every operation is float32, the angle error grows with the pair index only (llama.cpp, ggml).
+        classes.append(PrecisionClass(RECURRENCE_CLASS, dtype, "float32", recurrence=True, accepted=True))
     fix16 = "form positions, θ and the angles in float32 (cast cos/sin to x's dtype only at the end)"
     classes += [
         PrecisionClass("positions or angles held in float16", dtype, "float16", fix16),
@@ -230,12 +253,25 @@ def output_bound(
     weight = np.asarray(x_abs_pair_sum, dtype=np.float64)
     base = np.asarray(rotation_output_bound(weight, position_column, thetas, dtype, angle_dtype=angle_dtype))
     u_angle = unit_roundoff(angle_dtype)
-    frequency = weight * (max(theta_units - 1.0, 0.0) * u_angle) * np.abs(position_column * thetas)
+    units = max(theta_units - 1.0, 0.0)
+    if precision is not None and precision.recurrence:
+        units = units + _recurrence_units(thetas)
+    frequency = weight * (units * u_angle) * np.abs(position_column * thetas)
     bound = attention_factor * (base + frequency + weight * REFERENCE_COS_SIN_ABS_ERROR)
     if attention_factor != 1.0:
         bound = bound + weight * attention_factor * u_angle
     shape = np.broadcast_shapes(weight.shape, position_column.shape, np.shape(thetas))
     return np.broadcast_to(bound, shape).astype(np.float64)
+
+
+def _recurrence_units(thetas: np.ndarray) -> np.ndarray:
+    """Extra units of u per pair for θᵢ = θ₀·sⁱ formed by i float32 multiplications: i roundings, s's relative
+    error (1 + |ln s|)·u amplified i times, i.e. 2i + |ln(θᵢ/θ₀)| + 1 (pairs in frequency order)."""
+    thetas = np.abs(np.asarray(thetas, dtype=np.float64))
+    index = np.arange(thetas.shape[-1], dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        spread = np.abs(np.log(thetas / thetas[..., :1]))
+    return 2 * index + np.nan_to_num(spread, nan=0.0, posinf=0.0) + 1.0
 
 
 def passthrough_bound(x_abs: np.ndarray, dtype: str) -> np.ndarray:

@@ -33,6 +33,8 @@ class Finding:
       raised on this property's probe: never a mathematical failure).
     - `fix`: for a root cause, the fix in words.
     - `explained_by`: the property whose root cause explains this finding.
+    - `corrected`: for a root cause, whether the ideal was corrected for it before the later properties were
+      judged (what fails after it is then a residual it does not explain).
     """
 
     property: str
@@ -46,6 +48,7 @@ class Finding:
     status: str = ""
     fix: str | None = None
     explained_by: str | None = None
+    corrected: bool = dataclasses.field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.status:
@@ -72,7 +75,8 @@ class AuditReport:
     - `target`, `framework`, `head_dim`, `rotary_dim`, `max_position`.
     - `verdict`: `"pass"` when every finding is ok, else `"fail"`.
     - `layout`, `direction`: as detected.
-    - `base`: the base audited against; `base_source`: `"declared"` or `"inferred"`.
+    - `base`: the base audited against (the one that fits when the declared base does not); `base_source`:
+      `"declared"` or `"inferred"`; `declared_base`: what the user declared (None when nothing was).
     - `scaling`: the declared scaling (JSON form) or None.
     - `dtypes`: per dtype `{"status": "supported" | "unsupported" | "contract failed", ...}`.
     - `findings`: list of `Finding`.
@@ -110,6 +114,7 @@ class AuditReport:
     root_causes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     table_positions: int | None = None
     notes: list[str] = dataclasses.field(default_factory=list)
+    declared_base: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -139,6 +144,7 @@ class AuditReport:
             "direction": self.direction,
             "base": self.base,
             "base_source": self.base_source,
+            "declared_base": self.declared_base,
             "scaling": self.scaling,
             "framework": self.framework,
             "head_dim": self.head_dim,

@@ -24,13 +24,15 @@ from typing import Any
 import numpy as np
 from ropecheck.numeric.audit import policy
 from ropecheck.numeric.audit.attribution import attribute_root_causes
+from ropecheck.numeric.audit.builtin_defaults import builtin_defaults
 from ropecheck.numeric.audit.calls import AuditError, CallFailed, Worker
 from ropecheck.numeric.audit.context import AuditContext
 from ropecheck.numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
 from ropecheck.numeric.audit.options import Options, validate
 from ropecheck.numeric.audit.results import AuditReport
-from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
 from ropecheck.numeric.audit.session import Session
+from ropecheck.numeric.audit.table_length import short_table_message
 from ropecheck.numeric.audit.targets import LoadedTarget, load_target
 from ropecheck.numeric.audit.wording import api_errors
 
@@ -62,6 +64,7 @@ def audit(
     offset: int = 0,
     scheme: str | None = None,
     clip: int | None = None,
+    accept_short_table: bool = False,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -101,6 +104,8 @@ def audit(
     - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
     - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
     - `clip`: scores: the declared Shaw clipping distance (None: detected).
+    - `accept_short_table`: a fixed-length table shorter than `max_position` is audited on its positions and
+      accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
 
     **Returns:**
 
@@ -118,7 +123,7 @@ def audit(
         return audit_encoding(
             fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
             clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
-            timeout=timeout, budget=budget, name=name,
+            timeout=timeout, budget=budget, name=name, accept_short_table=accept_short_table,
         )
     stray = [key for key, value in (("frequencies", frequencies), ("offset", offset or None), ("scheme", scheme),
                                     ("clip", clip)) if value is not None]
@@ -140,6 +145,7 @@ def audit(
         direction=direction,
         partial=partial,
         strict=strict,
+        accept_short_table=accept_short_table,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
@@ -151,6 +157,21 @@ def audit(
         raise AuditError(f"the target is a {type(fn).__name__}, not a callable fn(x, positions)")
     if name:
         loaded.name = name
+    defaults_note = ""
+    if loaded.adapter is not None and (options.base is None or options.scaling is None):
+        # A built-in builds with its library's defaults when nothing is declared: audit against the same.
+        default_base, default_scaling = builtin_defaults(loaded.adapter)
+        used = [f"base {default_base:g}"] if options.base is None else []
+        used += [f"scaling {default_scaling}"] if options.scaling is None and default_scaling else []
+        defaults_note = (
+            f"Built-in target: audited with its library's defaults ({', '.join(used)}), as --list shows and --all"
+            " uses; declare --base/--scaling to audit another configuration."
+        )
+        options = dataclasses.replace(
+            options,
+            base=default_base if options.base is None else options.base,
+            scaling=parse_scaling(default_scaling) if options.scaling is None and default_scaling else options.scaling,
+        )
     if options.module_cast and loaded.adapter is None:
         raise AuditError(
             f"--module-cast applies to built-in targets only; {loaded.name!r} is called as given"
@@ -158,7 +179,7 @@ def audit(
         )
     session = Session(loaded, options, Worker())
     session.detect()
-    notes: list[str] = []
+    notes: list[str] = [defaults_note] if defaults_note else []
     if session.framework and not session.returns_bad_output and not options.dtypes_explicit:
         native = float64_native(session, options)
         if native:
@@ -171,6 +192,7 @@ def audit(
             if length < 2:
                 raise AuditError("the target accepts only position 0 (it raised for position 1): nothing to audit")
             session.table_positions = length
+            session.requested_positions = options.max_position
             options = dataclasses.replace(options, max_position=length)
     report = run_kind(session, options, kind, notes)
     report.seconds = time.perf_counter() - started
@@ -205,6 +227,14 @@ def run_kind(session: Session, options: Options, kind_name: str, notes: list[str
     ctx = AuditContext(session, options)
     ctx.notes.extend(notes or [])
     header = kind.run(ctx)
+    requested = session.requested_positions
+    if session.table_positions is not None and requested and not options.accept_short_table:
+        detail, fix = short_table_message(session.table_positions, requested)
+        if session.table_positions + ctx.position_offset >= requested:
+            # The table has the rows; the offset index (identity's root cause) reads past its end.
+            ctx.add("contract", True, f"see identity: {detail}", status="explained", explained_by="identity")
+        else:
+            ctx.add("contract", False, detail, fix=fix)
     order = {name: i for i, name in enumerate(kind.properties)}
     findings = sorted(
         ctx.findings,
@@ -233,6 +263,7 @@ def run_kind(session: Session, options: Options, kind_name: str, notes: list[str
         kind=kind.name,
         table_positions=session.table_positions,
         notes=ctx.notes,
+        declared_base=options.base,
     )
     attribute_root_causes(report)
     return report

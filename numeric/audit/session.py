@@ -13,6 +13,7 @@ import numpy as np
 from ropecheck.numeric.audit.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
 from ropecheck.numeric.audit.options import Options
 from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.table_length import find_table_length
 from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints
 
 __all__ = ["HEAD_DIMS", "SEED", "Progress", "Session"]
@@ -35,6 +36,8 @@ class Session:
         self._shared: Caller | None = None
         #: N when the target holds a fixed-length table of N positions (set by the runner), else None.
         self.table_positions: int | None = None
+        #: The positions asked for when a shorter table was found (`--max-position`), else None.
+        self.requested_positions: int | None = None
         self.returns_bad_output = False
         self.extra_callers: list[Caller] = []
 
@@ -155,16 +158,7 @@ class Session:
                 return False
             return True
 
-        if accepts(max_position - 1):
-            return None
-        low, high = 0, max_position - 1  # accepts(low), not accepts(high)
-        while high - low > 1:
-            middle = (low + high) // 2
-            if accepts(middle):
-                low = middle
-            else:
-                high = middle
-        return low + 1
+        return find_table_length(accepts, max_position)
 
     def caller(self, dtype: str) -> Caller:
         """The caller for one dtype."""

@@ -57,10 +57,15 @@ def _conformance_row(row: dict[str, Any]) -> list[str]:
     # The audit badges (never the green "proved", which is for kernel-checked claims only).
     badges = {"pass": verdict_badge("conforms"), "fail": verdict_badge("fails")}
     shown = badges[verdict] if verdict in badges else escape(status or str(verdict))
-    form = escape(
-        f"{row.get('layout', '?')}, {row.get('direction') or '?'}, base {row.get('base')}"
-        + (f", {row['scaling']}" if row.get("scaling") else "")
-    )
+    # Only what applies: a bias or sinusoidal built-in has no direction, base or scaling of its own.
+    base = row.get("base")
+    parts = [
+        str(row.get("layout") or "?"),
+        row.get("direction") if row.get("direction") not in (None, "n/a") else None,
+        f"base {base:g}" if isinstance(base, int | float) else None,
+        row.get("scaling") or None,
+    ]
+    form = escape(", ".join(str(part) for part in parts if part))
     certified = row.get("certified") or {}
     context = "; ".join(
         f"{dtype}: {item if isinstance(item, str) else item.get('largest_position')}"

@@ -80,10 +80,17 @@ class KindReport(AuditReport):
     def kind_header(self) -> list[str]:
         """What is under test, as a few lines (used by the terminal, Markdown and HTML reports)."""
         audited = ", ".join(d for d, info in self.dtypes.items() if info.get("status") == "supported") or "none"
-        declared = ", ".join(f"{key} {value}" for key, value in self.options.items()
-                             if value not in (None, [], {}) and key not in ("dtypes", "budget"))
-        found = ", ".join(f"{key} {value}" for key, value in self.detected.items()
-                          if isinstance(value, str | int | float | bool))
+        defaulted = set(self.options.get("defaulted", ()))
+        shown = {key: value for key, value in self.options.items()
+                 if value not in (None, [], {}, False) and key not in _HIDDEN_OPTIONS}
+        declared = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in shown.items() if key not in defaulted)
+        defaults = ", ".join(f"{key} {value:g}" if isinstance(value, float) else f"{key} {value}"
+                             for key, value in shown.items() if key in defaulted)
+        if defaults:
+            declared = f"{declared}; defaults: {defaults}" if declared else f"nothing (defaults: {defaults})"
+        found = ", ".join(f"{_FOUND_LABELS.get(key, key.replace('_', ' '))} {value}"
+                          for key, value in self.detected.items()
+                          if isinstance(value, str | int | float | bool) and key not in _INTERNAL_KEYS)
         return [
             f"target: {self.target} (kind {self.kind}, {self.framework})",
             f"verdict: {self.verdict.upper()}",
@@ -142,14 +149,24 @@ def _root_causes(report: KindReport) -> list[dict[str, Any]]:
     return list(grouped.values())
 
 
+#: Options that are the audit's own settings, not something declared about the target.
+_HIDDEN_OPTIONS = frozenset({"dtypes", "budget", "defaulted", "name", "framework", "timeout", "accept_short_table"})
+#: Measurement keys of `detected` that are the audit's bookkeeping, not something a user acts on (kept in JSON).
+_INTERNAL_KEYS = frozenset({"width", "heads", "table_readable", "scheme_source", "intact_pairs"})
+#: How the other `detected` keys read in a summary.
+_FOUND_LABELS = {"relative_form": "relative form:", "alibi_heads": "ALiBi heads", "form": "form:"}
+
+
 def _summary(report: KindReport) -> str:
     """One paragraph: verdict, root cause(s) with their fix, or what was found; what was not evaluated."""
     audited = [dtype for dtype, info in report.dtypes.items() if info.get("status") == "supported"]
+    notes = "".join(f" {note}" for note in report.notes)
     if report.verdict == "pass":
-        found = ", ".join(f"{key} {value}" for key, value in report.detected.items()
-                          if isinstance(value, str | int | float | bool) and key not in ("width", "heads"))
+        found = ", ".join(f"{_FOUND_LABELS.get(key, key.replace('_', ' '))} {value}"
+                          for key, value in report.detected.items()
+                          if isinstance(value, str | int | float | bool) and key not in _INTERNAL_KEYS)
         text = f"PASS: {report.target} conforms as a {report.kind} target in {', '.join(audited) or 'no dtype'}"
-        return text + (f" ({found})." if found else ".")
+        return text + (f" ({found})." if found else ".") + notes
     count = len(report.root_causes)
     parts = [f"FAIL: {report.target} ({report.kind}) — "
              + (f"{count} root cause{'s' if count != 1 else ''}." if count else "no mathematical failure.")]
@@ -164,7 +181,7 @@ def _summary(report: KindReport) -> str:
     explained = sorted(prop for prop, why in report.not_evaluated.items() if why.startswith("explained by"))
     if explained:
         parts.append(f"Not evaluated (explained by the root cause): {', '.join(explained)}.")
-    return " ".join(parts)
+    return " ".join(parts) + notes
 
 
 class FindingLog:

@@ -35,6 +35,7 @@ from ropecheck.numeric.audit.kinds._common import (
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
+from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_bias", "parse_scheme"]
 
@@ -87,6 +88,7 @@ def audit_bias(
     timeout: float = 30.0,
     budget: float = DEFAULT_SCORE_BUDGET,
     name: str | None = None,
+    accept_short_table: bool = False,
     **ignored: Any,
 ) -> KindReport:
     """Audit a relative position bias (see the module docstring for the properties).
@@ -98,6 +100,8 @@ def audit_bias(
     - `max_position`: positions (and distances) 0…N−1 are audited.
     - `dtypes`: the dtypes to audit where the target lets the audit choose (a `dtype` keyword, an adapter).
     - `framework`, `timeout`, `budget`, `name`: as for the other kinds.
+    - `accept_short_table`: a precomputed bias table shorter than `max_position` is audited on its positions and
+      accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
 
     **Returns:**
 
@@ -119,14 +123,36 @@ def audit_bias(
     if not usable and not log.findings:
         reasons = "; ".join(sorted({info.get("reason", "") for info in dtype_info.values()}))
         raise AuditError(f"the target cannot be called in any requested dtype: {reasons}")
+    table = None
     if usable:
-        runner.run(sorted(usable, key=precision_order))
+        ordered = sorted(usable, key=precision_order)
+        table = _table_length(runner.callers[ordered[0]], max_position, runner.heads)
+        if table is not None and table >= 640:
+            runner.n = options["max_position"] = table
+        runner.run(ordered)
+        if table is not None and not accept_short_table:
+            detail, fix = short_table_message(table, max_position)
+            log.add("contract", False, detail, fix=fix)
     detected_scheme = runner.detected.get("scheme", {})
-    return make_report(
+    report = make_report(
         "bias", loaded.name, session.framework, PROPERTIES, options, runner.detected, dtype_info, log,
         runner.certified, session.target_seconds(), head_dim=runner.heads,
         layout=str(detected_scheme.get("name", "unknown")),
     )
+    return note_table(report, table)
+
+
+def _table_length(caller: Any, max_position: int, heads: int) -> int | None:
+    """N when the bias raises for positions ≥ N < `max_position` (a precomputed table; the rule of every kind)."""
+
+    def accepts(position: int) -> bool:
+        try:
+            call_float64(caller, (np.array([position]), np.array([position])), (heads, 1, 1))
+        except (BadOutput, CallFailed):
+            return False
+        return True
+
+    return find_table_length(accepts, max_position)
 
 
 def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]:

@@ -19,13 +19,15 @@ __all__ = ["kind_conformance_rows", "kind_list_rows", "reproduce_kind_command"]
 def kind_list_rows() -> list[dict[str, Any]]:
     """`--list` rows: name, library, version, kind, what is called."""
     from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
+    from ropecheck.numeric.audit.builtin_defaults import list_defaults
 
     rows = []
     for adapter in list_kind_adapters():
         reason = adapter.unavailable()
         rows.append({"name": adapter.name, "library": adapter.library,
                      "version": "not installed" if reason else adapter.version(), "layout": f"kind {adapter.kind}",
-                     "positions": "arbitrary", "scaling": None, "wraps": adapter.wraps, "kind": adapter.kind})
+                     "positions": "arbitrary", "scaling": None, "wraps": adapter.wraps, "kind": adapter.kind,
+                     "defaults": list_defaults(adapter)})
     return rows
 
 

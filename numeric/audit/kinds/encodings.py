@@ -75,7 +75,7 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
 def audit_encoding(
     target: Any, *, kind: str, base: float | None, layout: str | None, frequencies: str | None, offset: int,
     scheme: str | None, clip: int | None, max_position: int, dtypes: Any, framework: str, head_dim: int | None,
-    timeout: float, budget: float, name: str | None,
+    timeout: float, budget: float, name: str | None, accept_short_table: bool = False,
 ) -> KindReport:
     """`numeric.audit.audit(..., kind=...)` for the three kinds: pass each kind the options it takes, and say so
     in one line when an option of another kind is given.
@@ -97,4 +97,6 @@ def audit_encoding(
     options: dict[str, Any] = {key: value for key, value in given.items() if key in takes and value is not None}
     options.update(max_position=max_position, dtypes=dtypes or DEFAULT_DTYPES, framework=framework,
                    timeout=timeout, budget=budget, name=name)
+    if kind in ("sinusoidal", "bias"):
+        options["accept_short_table"] = accept_short_table
     return audit_kind(target, kind=kind, **options)

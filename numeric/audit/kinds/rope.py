@@ -29,6 +29,7 @@ from ropecheck.numeric.audit.properties.precision import check_precision
 from ropecheck.numeric.audit.properties.relative import check_relative
 from ropecheck.numeric.audit.properties.spectrum import check_spectrum
 from ropecheck.numeric.audit.properties.state import check_state
+from ropecheck.numeric.audit.properties.switch_points import check_switch_points
 
 __all__ = ["KIND", "RopeKind"]
 
@@ -94,6 +95,7 @@ class RopeKind:
         for dtype in usable:
             check_relative(ctx, ideal, dtype)
             check_positions(ctx, ideal, dtype)
+            check_switch_points(ctx, ideal, dtype)
         check_state(ctx, ideal, usable, primary)
         return header(ctx, ideal, structure.layout, structure.direction)
 

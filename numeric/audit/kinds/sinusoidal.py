@@ -37,6 +37,7 @@ from ropecheck.numeric.audit.kinds._common import (
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
 from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
+from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_sinusoidal"]
 
@@ -65,7 +66,7 @@ def _build(dim: int, num_positions: int) -> Any:
 def audit_sinusoidal(
     target: Any,
     *,
-    base: float = 10000.0,
+    base: float | None = None,
     layout: str | None = None,
     frequencies: str | None = None,
     offset: int = 0,
@@ -76,6 +77,7 @@ def audit_sinusoidal(
     timeout: float = 30.0,
     budget: float = DEFAULT_SCORE_BUDGET,
     name: str | None = None,
+    accept_short_table: bool = False,
 ) -> KindReport:
     """Audit a sinusoidal position table (see the module docstring for the properties).
 
@@ -83,7 +85,7 @@ def audit_sinusoidal(
 
     - `target`: `pe(positions) -> (L, d)`, a class built with `(num_positions, dim)`, a TARGET string or a
       built-in adapter name.
-    - `base`: the declared base (default 10000).
+    - `base`: the declared base (None: 10000, reported as a default, not as declared).
     - `layout`: `"interleaved"` or `"concat"`; None: detected and reported.
     - `frequencies`: `"standard"` or `"t2t"`; None: detected among the two and reported.
     - `offset`: K, the row of position p is PE(p + K) (fairseq-style tables: padding_idx + 1).
@@ -91,11 +93,15 @@ def audit_sinusoidal(
     - `dtypes`: the dtypes to audit where the target lets the audit choose (dtype keyword, class, adapter).
     - `framework`, `timeout`, `budget`, `name`: as for the RoPE audit; `head_dim`: the width d classes are
       built with (default 64).
+    - `accept_short_table`: a fixed-length table shorter than `max_position` is audited on its positions and
+      accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
 
     **Returns:**
 
     A `KindReport`. **Raises:** `AuditError` for bad options or a target that cannot be loaded or called.
     """
+    defaulted = ["base"] if base is None else []
+    base = 10000.0 if base is None else base
     if not (isinstance(base, int | float) and math.isfinite(base) and base > 1):
         raise AuditError(f"--base must be a number above 1, got {base!r}")
     if layout is not None and layout not in LAYOUTS:
@@ -114,7 +120,7 @@ def audit_sinusoidal(
     session = KindSession(loaded, framework, timeout, _build(dim, max_position + max(offset, 0) + 64),
                           (np.arange(4),))
     options = {"base": float(base), "layout": layout, "frequencies": frequencies, "offset": offset,
-               "max_position": max_position, "dtypes": list(wanted), "budget": budget}
+               "max_position": max_position, "dtypes": list(wanted), "budget": budget, "defaulted": defaulted}
     log = FindingLog(CLAIMS)
     runner = SinusoidalProperties(session, options, log)
     dtype_info, usable = contract_each_dtype(
@@ -125,13 +131,45 @@ def audit_sinusoidal(
         if not log.findings:
             reasons = "; ".join(sorted({info.get("reason", "") for info in dtype_info.values()}))
             raise AuditError(f"the target cannot be called in any requested dtype: {reasons}")
-    else:
-        runner.run(sorted(usable, key=precision_order))
-    return make_report(
+    table = None
+    if usable:
+        ordered = sorted(usable, key=precision_order)
+        table = _table_length(runner, ordered[0], max_position)
+        if table is not None:
+            runner.n = options["max_position"] = table
+        runner.run(ordered)
+        if table is not None and not accept_short_table:
+            detail, fix = short_table_message(table, max_position)
+            log.add("contract", False, detail, fix=fix)
+    report = make_report(
         "sinusoidal", loaded.name, session.framework, PROPERTIES, options, runner.detected, dtype_info, log,
         runner.certified, session.target_seconds(), head_dim=runner.width,
         layout=str(runner.detected.get("layout", "unknown")), base=float(base),
     )
+    return note_table(report, table)
+
+
+def _table_length(runner: SinusoidalProperties, dtype: str, max_position: int) -> int | None:
+    """N when the target raises for positions ≥ N < `max_position` (a fixed table, shared rule of every kind)."""
+    caller = runner.callers[dtype]
+
+    def accepts(position: int) -> bool:
+        try:
+            call_float64(caller, (np.array([position]),), None)
+        except (BadOutput, CallFailed):
+            return False
+        return True
+
+    length = find_table_length(accepts, max_position)
+    if length is None:
+        return None
+    # A fixed table raises for its missing rows in a call of any length; a table grown from the call's length (a
+    # state defect the state property reports) accepts the whole range in one call.
+    try:
+        call_float64(caller, (np.arange(max_position),), None)
+    except (BadOutput, CallFailed):
+        return length
+    return None
 
 
 def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]:

@@ -18,7 +18,13 @@ from ropecheck.numeric.audit.kinds._calls import call_float64
 from ropecheck.numeric.audit.kinds._common import SEED, unit_roundoff
 from ropecheck.numeric.audit.kinds._report import FindingLog
 from ropecheck.numeric.audit.kinds.names import KIND_PROPERTIES
-from ropecheck.numeric.audit.properties.bias_alibi import describe_form, explain_slopes, measure_slopes, slope_tolerance
+from ropecheck.numeric.audit.properties.bias_alibi import (
+    SLOPE_FIXES,
+    describe_form,
+    explain_slopes,
+    measure_slopes,
+    slope_tolerance,
+)
 from ropecheck.numeric.audit.properties.bias_t5 import compare_partition, diagnose, read_table, view_buckets
 
 __all__ = ["CLAIMS", "PROPERTIES", "BiasProperties"]
@@ -134,7 +140,8 @@ class BiasProperties:
                 slopes_ok = self.t5(primary, row, relative, scheme)
             cache_ok = self.cache(primary, row, relative)
             if not slopes_ok:
-                self.log.skip("precision", "explained by the root cause above: the reference values do not apply")
+                cause = next((f.property for f in self.log.findings if not f.ok and f.status == "fail"), "slopes")
+                self.log.skip("precision", f"explained by {cause}: the reference values do not apply")
             elif not cache_ok:
                 self.log.skip("precision", "explained by cache: the far distances are read with one query row")
             else:
@@ -261,11 +268,10 @@ class BiasProperties:
                          max_error=float(error.max()), bound=float(allowed.max()))
             return True
         head = int(np.argmax(error / (tolerance + 1e-300)))
-        self.log.add("slopes", False, f"the slopes are {explain_slopes(measured[:heads])}; head {head} has "
+        description, defect = explain_slopes(measured[:heads])
+        self.log.add("slopes", False, f"the slopes are {description}; head {head} has "
                      f"{measured[head]:.6g}, Press et al.'s is {wanted[head]:.6g}.", dtype=dtype,
-                     max_error=float(error[head]), bound=float(tolerance[head]),
-                     fix="Use get_slopes(n) of Press et al.: for n not a power of two, the slopes of the closest "
-                         "power of two c, then get_slopes(2c)[0::2][: n − c]")
+                     max_error=float(error[head]), bound=float(tolerance[head]), fix=SLOPE_FIXES[defect])
         return False
 
     # -- T5 ---------------------------------------------------------------------------------------------------------
@@ -313,20 +319,17 @@ class BiasProperties:
         top = self.n - 1
         far = self.bias(dtype, np.array([top]), np.arange(top + 1))[:, 0, :]
         distance = np.arange(top + 1) - top
+        rounded_constant = False
         if scheme["name"] == "alibi":
             heads = int(self.detected.get("alibi_heads", 0))
             slopes = np.zeros(self.heads)
             slopes[:heads] = alibi_slopes(heads)
-            wanted = far[:, [-1]] + slopes[:, None] * distance[None, :]
-            # Output rounding, the distance and product in the work dtype, and the slope itself (up to H + 2
-            # roundings in Press et al.'s start·ratio^h).
-            units = unit_roundoff(dtype) + (heads + 5) * _work_roundoff(dtype)
-            tolerance = units * (np.abs(wanted) + np.abs(far[:, [-1]]))
+            error, tolerance, rounded_constant = self._alibi_visible(dtype, top, slopes, heads)
         else:
             wanted = np.repeat(row[:, :1], top + 1, axis=1)
             wanted[:, distance > relative.min()] = far[:, distance > relative.min()]
             tolerance = self.tolerance(dtype, wanted, far)
-        error = np.where(np.isfinite(far), np.abs(far - wanted), np.inf)
+            error = np.where(np.isfinite(far), np.abs(far - wanted), np.inf)
         bad = np.flatnonzero(np.any(error > tolerance + 1e-300, axis=0))
         # Column c holds distance top − c; the nearest failing distance is that of the last failing column.
         largest = top if not bad.size else int(top - bad[-1] - 1)
@@ -334,20 +337,68 @@ class BiasProperties:
                                  "budget": float(self.options["budget"]), "theorem": "RPE-SHIFT-INVARIANCE"}
         if not bad.size:
             self.log.add("precision", True, f"every distance up to {top} within rounding of the reference "
-                         "(ALiBi: (u_out + (H + 5)·u_work)·|bias|; T5: the clamped bucket's value).", dtype=dtype,
+                         "(ALiBi, on the part softmax sees, at queries early, midway and last: (u_out + (H + 5)·u_work)"
+                         "·|m·(k − q)| + 4·u_work·|row constant|; T5: the clamped bucket's value).", dtype=dtype,
                          max_error=float(np.max(error)))
             return
         first = int(top - bad[-1])
         worst = int(np.argmax(np.max(error, axis=0)))
-        hint = ""
+        hint, fix = "", ("Form positions, k − q and the product with the slope in float32 (float64 for float64 "
+                         "outputs), then round once")
         if scheme["name"] == "alibi":
-            hint = _alibi_precision_hint(far, slopes, distance, dtype)
+            if not rounded_constant:
+                hint = _alibi_precision_hint(far, slopes, distance, dtype)
+            else:
+                hint = (f" — the row's constant (m·q of a key-index form m·k) is rounded to {dtype} with the bias, "
+                        f"and softmax sees that rounding: up to {float(np.max(error[np.isfinite(error)])):.3g} logits")
+                fix = (f"Keep the ALiBi tensor in float32 and add it to float32 scores, or form m·(k − q) (no row "
+                       f"constant) before casting to {dtype}")
         self.log.add("precision", False, f"the bias is off by more than rounding allows from distance {first} on "
                      f"(largest error {float(np.max(error[:, worst])):.3g} at distance {top - worst}, bound "
                      f"{float(np.max(tolerance[:, worst])):.3g}){hint}.", dtype=dtype, position=first,
-                     max_error=float(np.max(error[:, bad])), bound=float(np.max(tolerance[:, bad])),
-                     fix="Form positions, k − q and the product with the slope in float32 (float64 for float64 "
-                         "outputs), then round once")
+                     max_error=float(np.max(error[:, bad])), bound=float(np.max(tolerance[:, bad])), fix=fix)
+
+    def _alibi_visible(
+        self, dtype: str, top: int, slopes: np.ndarray, heads: int
+    ) -> tuple[np.ndarray, np.ndarray, bool]:
+        """ALiBi's past keys against m·(k − q) on the part softmax sees, at an early, a middle and the last query.
+
+        Each row's constant (its value at k = q: m·q in Bloom's key-index form, m·(L − 1 − q) in MPT's) is removed;
+        the visible part may carry output rounding, the distance and product in the work dtype and the slope's own
+        H + 2 roundings (Press et al.'s start·ratio^h); the constant only the work dtype's rounding — rounded in a
+        16-bit output it moves the visible logits by about u₁₆·|constant|.
+
+        **Returns:**
+
+        `(error, tolerance, rounded_constant)`: per head and distance column (column c is k − q = c − top), the
+        worst row's error and its tolerance; whether the failures are all within the output dtype's rounding of
+        the whole value (constant included).
+        """
+        queries = sorted({top, top // 2, min(100, top)})
+        got = self.bias(dtype, np.array(queries), np.arange(top + 1))
+        units = unit_roundoff(dtype) + (heads + 5) * _work_roundoff(dtype)
+        shape = (self.heads, top + 1)
+        error, tolerance, ratio = np.zeros(shape), np.ones(shape), np.zeros(shape)
+        rounded_constant, any_constant = True, False
+        for index, q in enumerate(queries):
+            values = got[:, index, : q + 1]  # past keys k = 0…q: distance k − q = −q…0
+            distance = np.arange(q + 1) - q
+            constant = np.where(np.isfinite(values[:, -1:]), values[:, -1:], 0.0)
+            visible_wanted = slopes[:, None] * distance[None, :]
+            row_error = np.where(np.isfinite(values), np.abs(values - constant - visible_wanted), np.inf)
+            magnitude = np.abs(constant) + np.where(np.isfinite(values), np.abs(values), 0.0)
+            row_tolerance = units * np.abs(visible_wanted) + 4 * _work_roundoff(dtype) * magnitude
+            failing = row_error > row_tolerance
+            whole = row_tolerance + 2 * unit_roundoff(dtype) * magnitude
+            rounded_constant &= bool(np.all(row_error[failing] <= whole[failing]))
+            any_constant |= bool(np.any(constant[failing.any(axis=1)]))
+            row_ratio = np.where(row_tolerance > 0, row_error / np.maximum(row_tolerance, 1e-300), 0.0)
+            columns = slice(top - q, top + 1)
+            take = row_ratio > ratio[:, columns]
+            error[:, columns] = np.where(take, row_error, error[:, columns])
+            tolerance[:, columns] = np.where(take, row_tolerance, tolerance[:, columns])
+            ratio[:, columns] = np.maximum(ratio[:, columns], row_ratio)
+        return error, tolerance, rounded_constant and any_constant
 
     def cache(self, dtype: str, row: np.ndarray, relative: np.ndarray) -> bool:
         self.log.current = "cache"

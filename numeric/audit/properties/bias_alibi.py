@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from ropecheck.numeric._encoding_reference import alibi_slopes, naive_alibi_slopes
 
-__all__ = ["describe_form", "explain_slopes", "measure_slopes", "slope_tolerance"]
+__all__ = ["SLOPE_FIXES", "describe_form", "explain_slopes", "measure_slopes", "slope_tolerance"]
 
 
 def measure_slopes(values: np.ndarray, relative: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -37,7 +37,8 @@ def measure_slopes(values: np.ndarray, relative: np.ndarray) -> tuple[np.ndarray
 def slope_tolerance(values: np.ndarray, span: float, u_out: float, u_work: float) -> np.ndarray:
     """|m̂ − m| a conforming bias may show: the two values read (rounded to the output, formed in the work dtype)
     divided by the span, plus the slope's own computation (a few units of the work dtype)."""
-    largest = np.max(np.abs(values), axis=1)
+    # Masked entries (−inf for future keys) are not values the slope is read from: ignore them.
+    largest = np.max(np.where(np.isfinite(values), np.abs(values), 0.0), axis=1)
     return 4 * (u_out + 2 * u_work) * largest / span + 0.0
 
 
@@ -63,17 +64,41 @@ def describe_form(
     return "other values for future keys"
 
 
-def explain_slopes(measured: np.ndarray) -> str:
-    """Name what the measured slopes are instead of Press et al.'s, when recognisable."""
+#: The fix for each recognised slope defect (`explain_slopes` returns the key with its description).
+SLOPE_FIXES = {
+    "naive": "Use get_slopes(n) of Press et al.: for n not a power of two, the slopes of the closest power of two c,"
+    " then get_slopes(2c)[0::2][: n − c]",
+    "off by one": "Start the geometric sequence at 2^(−8/n): head h (from 0) gets 2^(−8(h + 1)/n)",
+    "order": "Assign slope h to head h (Press et al.'s order: the largest slope first)",
+    "sign": "Use positive slopes m on k − q for past keys (m·(k − q) ≤ 0)",
+    "other": "Use get_slopes(n) of Press et al. (2^(−8(h + 1)/n) for a power of two n, the closest-power-of-two rule"
+    " otherwise)",
+}
+
+
+def explain_slopes(measured: np.ndarray) -> tuple[str, str]:
+    """Name what the measured slopes are instead of Press et al.'s, when recognisable.
+
+    **Returns:**
+
+    `(description, key)`, the key into `SLOPE_FIXES`.
+    """
     heads = measured.size
     wanted = alibi_slopes(heads)
-    if np.allclose(measured, naive_alibi_slopes(heads), rtol=1e-3):
+    power_of_two = heads & (heads - 1) == 0
+    for shift in (-1, 1):
+        shifted = np.array([2.0 ** (-8.0 * (h + 1 + shift) / heads) for h in range(heads)])
+        if np.allclose(measured, shifted, rtol=1e-3):
+            start = "h" if shift < 0 else "(h + 2)"
+            return (f"2^(−8{start}/{heads}) for head h = 0…{heads - 1}: the exponent is off by one (Press et al. use"
+                    f" 2^(−8(h + 1)/{heads}), head 0 gets {wanted[0]:.6g})", "off by one")
+    if not power_of_two and np.allclose(measured, naive_alibi_slopes(heads), rtol=1e-3):
         return (f"the geometric 2^(−8(h+1)/{heads}) for all heads: Press et al. use the slopes of the closest power of "
-                f"two ({2 ** int(np.floor(np.log2(heads)))}) and then every other slope of twice that")
+                f"two ({2 ** int(np.floor(np.log2(heads)))}) and then every other slope of twice that", "naive")
     if np.allclose(measured, wanted[::-1], rtol=1e-3):
-        return "Press et al.'s slopes in reverse head order"
+        return "Press et al.'s slopes in reverse head order", "order"
     if np.allclose(np.sort(measured), np.sort(wanted), rtol=1e-3):
-        return "Press et al.'s slopes in another head order"
+        return "Press et al.'s slopes in another head order", "order"
     if np.allclose(measured, -wanted, rtol=1e-3):
-        return "Press et al.'s slopes with the sign flipped"
-    return "slopes that match no known rule"
+        return "Press et al.'s slopes with the sign flipped", "sign"
+    return "slopes that match no known rule", "other"

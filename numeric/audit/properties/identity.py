@@ -54,6 +54,7 @@ def measure_offset(ctx: AuditContext, ideal: Ideal, matrices: np.ndarray, positi
     if offset == 0 or float(np.abs(predicted).max()) > 1e-3:
         return ideal
     shifted = dataclasses.replace(ideal, offset=offset)
+    ctx.position_offset = offset
     sign = "+" if offset > 0 else "−"
     ctx.add(
         "identity",

@@ -21,8 +21,9 @@ CLAIMS: tuple[str, ...] = ("ROPE-PAIR-FORMULA", "ROPE-COMPLEX-IS-ROTATION")
 
 def check_linearity(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     """f(x + z) = f(x) + f(z) (disjoint supports, so x + z is exact) and f(2x) = 2f(x)."""
-    length = min(16, ctx.n)
-    positions = np.concatenate([np.arange(length // 2), sample_positions(ctx.n, length // 2)[: length // 2]])
+    n = ctx.finite_n(dtype)
+    length = min(16, n)
+    positions = np.concatenate([np.arange(length // 2), sample_positions(n, length // 2)[: length // 2]])
     positions = np.unique(positions)
     even = np.zeros(ctx.d)
     even[::2] = 1.0

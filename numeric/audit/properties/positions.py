@@ -25,7 +25,7 @@ CLAIMS: tuple[str, ...] = ("ROPE-KV-CACHE-REUSE", "ROPE-PREFIX-REPHASE")
 
 def check_positions(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     """Shuffled, offset, repeated and non-contiguous positions give the rows of the plain call 0…max."""
-    n = ctx.n
+    n = ctx.finite_n(dtype)
     length = min(64, n)
     rng = np.random.default_rng(SEED + 1)
     variants = {

@@ -26,7 +26,7 @@ CLAIMS: tuple[str, ...] = (
 
 def check_relative(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     """Scores depend on n − m only: ⟨f(q, m), f(k, n)⟩ = ⟨f(q, m + s), f(k, n + s)⟩ (ROPE-RELATIVE-MATRIX)."""
-    last = ctx.n - 1
+    last = ctx.finite_n(dtype) - 1
     starts = sorted({p for p in (0, 1, 5, 100, 1000, 3000, last // 2) if p < ctx.n})
     shifts = sorted({s for s in (1, 13, 1024, last // 2) if 0 < s})
     pairs = []

@@ -126,8 +126,9 @@ class ScoresProperties:
                      "(RPE-SHIFT-INVARIANCE holds for the target)." if ok else
                      f"shifting every position by {worst[1]} changes the scores by {worst[0]:.3g}× the rounding "
                      "bound: they depend on absolute positions.", dtype=dtype, max_error=worst[0], bound=1.0,
-                     fix="Make the position term depend on k_positions − q_positions only (e.g. index the Shaw "
-                         "table with clip(j − i, k), not with j)")
+                     fix="Make the position term depend on k_positions − q_positions only: a Shaw table indexed "
+                         "with clip(j − i, k), not j; xPos keys scaled by ζ^(−n/γ), the inverse of the queries' "
+                         "ζ^(m/γ); RoPE rotating q and k by their own positions")
         return ok
 
     def linearity(self, dtype: str) -> None:

@@ -258,7 +258,7 @@ class SinusoidalProperties:
                          bound=1.0)
             return scheme, estimates
         ratio, pair = misfit[schemes[0]]
-        what = explain_spectrum(estimates, structure.intact, self.width, self.base)
+        what = explain_spectrum(estimates, structure.intact, self.width, self.base).removeprefix("the frequencies are ")
         wanted = sinusoidal_frequencies(self.width, self.base, schemes[0]).hi[pair]
         self.log.add("spectrum", False, f"the frequencies are {what}: pair {pair} turns by ω = "
                      f"{float(estimates[pair]):.9g} rad per position (mod 2π), the {schemes[0]} reference is "

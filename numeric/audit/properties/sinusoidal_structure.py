@@ -230,14 +230,24 @@ def explain_spectrum(estimated: np.ndarray, intact: np.ndarray, d: int, base: fl
         "the standard frequencies base^(−2i/d)": base ** (-2 * i / d),
         "ωᵢ = base^(−2i/(d−2)) (the exponent's denominator off by one)": base ** (-2 * i / max(d - 2, 1)),
     }
+    flipped = next(iter(candidates))
     for text, values in candidates.items():
         if np.allclose(np.abs(estimated[intact]), np.abs(values[intact]), rtol=1e-3, atol=1e-6):
             return text
+    # The flipped exponent's ωᵢ = base^(+2i/d) exceed 2π and are read modulo 2π, with the table's own rounding of
+    # p·ωᵢ: compare on the circle, on the pairs whose ω a float32 table still holds to 1e-3 rad per position.
+    growing = base ** (2 * i / d)
+    usable = intact & (growing < 2.0**10)
+    if usable.sum() >= 2:
+        gap = np.abs(np.angle(np.exp(1j * (np.abs(estimated[usable]) - growing[usable]))))
+        mirrored = np.abs(np.angle(np.exp(1j * (np.abs(estimated[usable]) + growing[usable]))))
+        if np.all(np.minimum(gap, mirrored) <= 1e-3 * np.maximum(growing[usable], 1.0)):
+            return flipped
     if n >= 2 and estimated[1] > 0 and estimated[1] < 1:
         fitted = float(np.exp(-math.log(estimated[1]) * d / 2))
         if np.allclose(estimated[intact], fitted ** (-2 * i[intact] / d), rtol=1e-3):
             return f"the standard frequencies of base {fitted:.6g} instead of {base:g}"
-    return "frequencies that match no known scheme"
+    return "of no known scheme"
 
 
 def find_offset(row: np.ndarray, d: int, base: float, scheme: str, layout: str, low: int, high: int) -> int | None:

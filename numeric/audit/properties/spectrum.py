@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from ropecheck.numeric.audit import policy
@@ -18,7 +20,7 @@ from ropecheck.numeric.audit.ideal import (
     Ideal,
     bound_ratio,
 )
-from ropecheck.numeric.audit.scaling import scaled_inverse_frequencies_mp
+from ropecheck.numeric.audit.scaling import Scaling, parse_scaling, scaled_inverse_frequencies_mp
 
 __all__ = ["CLAIMS", "NAME"]
 
@@ -111,9 +113,14 @@ def check_spectrum(
     factor = 1.0 if options.scaling is None else options.scaling.factor
     classes = policy.precision_classes(dtype)
 
-    def mismatch(candidate_base: float) -> tuple[dict[str, tuple[float, int, int, float]], float]:
-        units = policy.frequency_error_units(candidate_base, factor)
+    def mismatch(
+        candidate_base: float, scaling: Scaling | None = None
+    ) -> tuple[dict[str, tuple[float, int, int, float]], float]:
+        scale = factor if scaling is None else scaling.factor
+        units = policy.frequency_error_units(candidate_base, scale)
         trial = dataclasses.replace(ideal, base=candidate_base, theta_units=units)
+        if scaling is not None:
+            trial = dataclasses.replace(trial, scaling=scaling)
         thetas = trial.inverse_frequencies(positions).hi
         expected = (positions[:, np.newaxis] + ideal.offset) * thetas
         error = np.abs(np.angle(np.exp(1j * (phi - expected))))
@@ -173,14 +180,33 @@ def check_spectrum(
         return ideal, pending
     # Wrong mathematics: θ itself differs by more than rounding θ to any dtype could.
     detail, fix = _mismatch_message(worst, estimated, thetas, label, options.scaling is None)
-    if options.base is not None:
+    corrected = False
+    hint = None
+    if options.scaling is None:
+        hint = suggest_scaling(
+            estimated, thetas, lambda spec: _fits_spec(mismatch, ideal.base, spec, inference_classes)
+        )
+    if hint:
+        detail += (
+            f" The measured θ are those of base {ideal.base:g} with --scaling {hint} (the fitted ratio of the slowest"
+            f" pair is {estimated[-1] / thetas[-1]:.4g})."
+        )
+        fix += f", or declare --scaling {hint} if the model uses it"
+        corrected = True
+        scaling = parse_scaling(hint)
+        ideal = dataclasses.replace(
+            ideal, scaling=scaling, theta_units=policy.frequency_error_units(ideal.base, scaling.factor)
+        )
+    elif options.base is not None:
         fitted = best_fitting_base()
         if fits(fitted):
+            corrected = True
             detail += f" The spectrum fits base {fitted:g}."
             fix += f", or declare --base {fitted:g} if that is the model's base"
             ideal = dataclasses.replace(ideal, base=fitted, theta_units=policy.frequency_error_units(fitted, factor))
     pending.reported = True
-    ctx.add("spectrum", False, detail, fix=fix, max_error=worst["policy"][3], position=worst["policy"][1])
+    finding = ctx.add("spectrum", False, detail, fix=fix, max_error=worst["policy"][3], position=worst["policy"][1])
+    finding.corrected = corrected
     return ideal, pending
 
 
@@ -197,10 +223,53 @@ def _mismatch_message(
         f" (ratio {ratio_text:.4g}); angle off by {error:.3g} rad at position {position}."
     )
     fix = "compute θᵢ = base^(−2i/r) with the declared base and scaling"
+    half = estimated.size // 2
+    if half >= 2 and estimated.size % 2 == 0 and np.allclose(estimated[half:], estimated[:half], rtol=1e-3):
+        detail = (
+            f"pairs {half}–{estimated.size - 1} repeat pairs 0–{half - 1}: a half-layout table (cat(freqs, freqs))"
+            f" indexed as interleaved — " + detail[0].lower() + detail[1:]
+        )
+        fix = (
+            "index a cat(freqs, freqs) cos/sin table with half-split pairs (i, i + d/2), or build it with"
+            " repeat_interleave(freqs, 2) for interleaved pairs"
+        )
+        return detail[0].upper() + detail[1:], fix
     if bare and abs(estimated[0] - 1) > 1e-3 and estimated[0] > 0:
         detail += f" θ₀ = {estimated[0]:.4g} ≠ 1: a scaling such as linear:{1 / estimated[0]:.4g} may apply."
         fix += ", or declare the scaling the target applies (--scaling)"
     return detail, fix
+
+
+def _fits_spec(mismatch: Callable[..., Any], base: float, spec: str, classes: list[str]) -> bool:
+    worst, _ = mismatch(base, parse_scaling(spec))
+    return any(worst[name][0] <= 1 for name in classes)
+
+
+def suggest_scaling(estimated: np.ndarray, thetas: np.ndarray, fits: Callable[[str], bool]) -> str | None:
+    """A `--scaling` spec that explains the measured θ with the declared base, from the fitted ratio of the slowest
+    pair (a scaling divides the slow pairs by its factor F): llama3:F, linear:F, yarn:F, ntk:F — the first that fits.
+
+    **Arguments:**
+
+    - `estimated`, `thetas`: measured and expected θᵢ (no scaling).
+    - `fits`: spec → whether the ideal with that scaling fits the measured angles.
+    """
+    if not estimated.size or not thetas[-1] or not np.isfinite(estimated[-1]) or estimated[-1] <= 0:
+        return None
+    ratio = thetas[-1] / estimated[-1]
+    if not 1.5 <= ratio <= 1024:
+        return None
+    factor = round(ratio)
+    if abs(ratio - factor) > 0.05 * factor:
+        return None
+    for kind in ("llama3", "linear", "yarn", "ntk"):
+        spec = f"{kind}:{factor}"
+        try:
+            if fits(spec):
+                return spec
+        except ValueError:
+            continue
+    return None
 
 
 def _note_inferred_base(ctx: AuditContext, base: float) -> None:

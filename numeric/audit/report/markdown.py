@@ -38,8 +38,11 @@ def header_lines(report: AuditReport) -> list[str]:
     if callable(custom):
         return list(custom())
     scaling = report.scaling["spec"] if report.scaling else "none"
+    declared = getattr(report, "declared_base", None)
     if report.base is None or report.base != report.base:
         base = "none"
+    elif declared is not None and declared != report.base:
+        base = f"{declared:g} (declared); the spectrum fits {report.base:g}"
     else:
         base = f"{report.base:g} ({report.base_source})"
     audited = ", ".join(d for d, info in report.dtypes.items() if info.get("status") == "supported") or "none"
@@ -63,6 +66,10 @@ def ordered_findings(report: AuditReport) -> list[Finding]:
 def certified_text(report: AuditReport, dtype: str) -> str:
     """The certified context of one dtype in words."""
     largest = report.certified[dtype]["largest_position"]
+    failing = [f for f in report.failures() if f.status == "fail" and f.dtype in (None, dtype)]
+    if failing:
+        names = ", ".join(dict.fromkeys(f.property for f in failing))
+        return f"not certified: {names} fails (fix the root cause first)"
     if largest < 0:
         return "no position within the budget"
     if largest == report.max_position - 1:
@@ -82,8 +89,11 @@ def _row(finding: Finding) -> str:
     numbers = ""
     if finding.max_error is not None and finding.bound is not None:
         numbers = f"{fmt(finding.max_error)} / {fmt(finding.bound)}"
+    status = _STATUS.get(finding.status, finding.status)
+    if finding.status == "explained" and "not evaluated" in finding.detail:
+        status = "not evaluated"  # never "ok" for a property that was not evaluated
     return (
-        f"| {finding.property} | {finding.dtype or ''} | {_STATUS.get(finding.status, finding.status)} | {numbers} |"
+        f"| {finding.property} | {finding.dtype or ''} | {status} | {numbers} |"
         f" {detail} | {_claims(finding)} |"
     )
 

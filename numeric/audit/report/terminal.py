@@ -31,6 +31,7 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
     for line in header_lines(report):
         _hanging(console, "  ", escape(line))
     folded: dict[str, list[str]] = {}
+    skipped: dict[str, str] = {}
     for finding in ordered_findings(report):
         where = f" [{finding.dtype}]" if finding.dtype else ""
         if finding.status in ("fail", "could not call"):
@@ -43,11 +44,17 @@ def print_summary(report: AuditReport, file: Any = None) -> None:
             if finding.fix:
                 _hanging(console, "       fix: ", escape(finding.fix))
             _hanging(console, "       claims: ", ", ".join(finding.claims))
+        elif finding.status == "explained" and "not evaluated" in finding.detail:
+            skipped.setdefault(finding.property, finding.explained_by or "")
         else:
             folded.setdefault(finding.property, []).append(finding.dtype or "")
     for prop, dtypes in folded.items():
-        shown = ", ".join(d for d in dtypes if d)
+        if prop in skipped:
+            continue  # a property is either evaluated or not: "not evaluated" below wins
+        shown = ", ".join(dict.fromkeys(d for d in dtypes if d))
         console.print(f"  [green]ok[/]   {prop}" + (escape(f" [{shown}]") if shown else ""))
+    for prop, cause in skipped.items():
+        _hanging(console, "  —    ", f"{prop}: not evaluated" + (f" (explained by {escape(cause)})" if cause else ""))
     for dtype, info in report.dtypes.items():
         if info.get("status") != "supported":
             _hanging(console, "  ", f"{dtype}: {info.get('status')} — {escape(info.get('reason', ''))}")
