@@ -200,7 +200,7 @@ class Browser:
             visit.report = page.evaluate(LAYOUT_PROBE)
             if screenshot is not None:
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(screenshot), full_page=True)
+                page.screenshot(path=str(screenshot))  # the first screenful, as a reader opens it
         finally:
             context.close()
         return visit

@@ -3,6 +3,7 @@ refuted claim, plots exist, and the `{claim}` role fails the build on an unknown
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -239,7 +240,11 @@ def test_claim_role_links_to_the_claim_page(tmp_path: Path) -> None:
     index = _links(project / "_build" / "index.html").hrefs
     assert "generated/claims/FAKE-PROVED.html" in index
     claim = _text(project / "_build" / "generated" / "claims" / "FAKE-PROVED.html")
-    assert "001_afbb0d2f324815b3.txt" in claim and "groebner-trig" in claim and "0.25" in claim
+    # The seed is cited by its title and date, never by its file name.
+    assert "A Note on Positional Encoding" in claim and "2024-09-08" in claim and "001_afbb0d2f324815b3" not in claim
+    assert "groebner-trig" in claim and "0.25" in claim
+    words = html.unescape(re.sub(r"<[^>]+>", "", claim))  # the BibTeX is highlighted: spans inside it
+    assert "@misc{ropecheck-fake-proved," in words and "ropecheck claims show FAKE-PROVED" in words
     refuted = _text(project / "_build" / "generated" / "claims" / "FAKE-REFUTED.html")
     assert "Not yet measured" in refuted and "Correction" in refuted and "1.68" in refuted and "1.69" in refuted
     errata_links = _links(project / "_build" / "generated" / "errata.html").hrefs
