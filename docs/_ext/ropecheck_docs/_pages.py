@@ -306,7 +306,11 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
     for theorem in theorems:
         name = f"{theorem['module']}.{theorem['theorem']}"
         printed = f" ({escape(theorem['printed'])})" if theorem.get("printed") else ""
-        out += [f"### {escape(theorem['role'])}: {literal(name)}{printed}", "", f"Status: **{theorem['status']}**."]
+        # The heading (and the page's contents column) names the theorem, breakable after each underscore (a
+        # zero-width space); the exact qualified name, which does not fit a narrow column, is the line under it.
+        breakable = escape(theorem["theorem"]).replace("_", "_\u200b")
+        out += [f"### {escape(theorem['role'])}: {breakable}", "",
+                f"Theorem {literal(name)}{printed}. Status: **{theorem['status']}**."]
         if theorem.get("message"):
             out += ["", escape(theorem["message"])]
         out.append("")
