@@ -84,11 +84,16 @@ def _all_pages(site: DocsBuild) -> list[str]:
     )
 
 
+# The site's pages in a few interleaved shares per width, so that `pytest -n 2` spreads them over both cores.
+SHARES = 3
+
+
+@pytest.mark.parametrize("share", range(SHARES), ids=[f"share-{n + 1}-of-{SHARES}" for n in range(SHARES)])
 @pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
-def test_every_page_fits_its_width_without_raw_markup(width: int, site: DocsBuild, server: str,
+def test_every_page_fits_its_width_without_raw_markup(width: int, share: int, site: DocsBuild, server: str,
                                                       browser: Browser) -> None:
     problems = []
-    for page in _all_pages(site):
+    for page in _all_pages(site)[share::SHARES]:
         shot = SCREENSHOTS / f"{Path(page).stem}-{width}.png" if page in SCREENSHOT_PAGES else None
         visit = browser.visit(server + page, width=width, screenshot=shot)
         if visit.outside:
