@@ -213,9 +213,7 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     from ropecheck.proofs._source_documents import source_title
 
     for source in entry["sources"]:
-        title = source_title(source["document"])
-        detail = f" ({source['document']})" if title != source["document"] else ""
-        out.bullet(f"{title}{detail}: “{_one_line(source['quote'])}”")
+        out.bullet(f"{source_title(source['document'])}: “{_one_line(source['quote'])}”")
     _certificate_words(out, entry.get("certificate", {}))
     correction = entry.get("correction")
     if correction:

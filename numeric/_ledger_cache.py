@@ -3,9 +3,10 @@
 Deciding a claim is deterministic: the SymPy derivation shown beside the verdict, the numeric evidence and the
 kernel's verdict follow from the code of `proofs/` and `numeric/`, the Coq development and the library versions.
 So an entry is computed once and kept under a key made of all of those — the same discipline as the kernel's own
-cache (`proofs/_kernel_build.py`): the key hashes every source file of both packages, the versions of SymPy,
-mpmath, NumPy, JAX and ml_dtypes, the Python version and machine, and the kernel report's own key (every `.v`
-file and the `coqc` version) and status, which are read live on every run. Any change to any of them is a miss.
+cache (`proofs/_kernel_build.py`): the key hashes every source file of both packages (but `numeric/audit/`, which
+no entry depends on), the versions of SymPy, mpmath, NumPy, JAX and ml_dtypes, the Python version and machine,
+and the kernel report's own key (every `.v` file and the `coqc` version) and status, which are read live on every
+run. Any change to any of them is a miss.
 
 Cache: `$ROPECHECK_LEDGER_CACHE`, default `~/.cache/ropecheck/ledger` (beside the kernel cache); delete it at will.
 """
@@ -25,6 +26,8 @@ from typing import Any
 CACHE_FORMAT = "ledger-entry-1"
 _PACKAGES = ("sympy", "mpmath", "numpy", "jax", "jaxlib", "ml_dtypes")
 _SOURCE_SUFFIXES = {".py", ".v", ".json", ".g", ""}
+# Folders no ledger entry depends on: the audit (the mirrors and the reference never import it) and caches.
+_NOT_LEDGER = {"audit", "__pycache__"}
 
 
 def cache_root() -> Path:
@@ -68,7 +71,8 @@ def ledger_key(with_numeric: bool) -> str:
                               sorted(kernel["failed_files"])]).encode() + b"\0")
     for root in _package_dirs():
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in _SOURCE_SUFFIXES and "__pycache__" not in path.parts:
+            parts = path.relative_to(root).parts
+            if path.is_file() and path.suffix in _SOURCE_SUFFIXES and not set(parts) & _NOT_LEDGER:
                 hasher.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return hasher.hexdigest()[:32]
 

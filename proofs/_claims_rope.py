@@ -183,7 +183,7 @@ CLAIMS = [
     ),
     Claim(
         id="ROPE-COMPLEX-IS-ROTATION",
-        title="Multiplying a pair, read as a complex number, by e^{imθ} is the rotation R(mθ)",
+        title=r"Multiplying a pair, read as a complex number, by $e^{im\theta}$ is the rotation $R(m\theta)$",
         topic="rope",
         latex=r"(x_1 + i x_2)\,e^{im\theta} \;\leftrightarrow\; R(m\theta)\begin{bmatrix}x_1\\x_2\end{bmatrix}",
         statement=Identity(

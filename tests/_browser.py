@@ -8,7 +8,7 @@ what a reader would see as broken, and each of its checks is seen failing on a d
 - **overflow**: an element that sticks out of the viewport without a scrolling ancestor (a scroll box is fine:
   wide math and tables scroll inside their own box), or the page itself wider than the viewport;
 - **clipped**: an element whose content is cut off by its own `overflow: hidden`/`clip` (text lost for good);
-- **broken words**: a word laid out over two lines (broken mid-word: "tr/a/n/sf/or/m/er/s");
+- **broken words**: a run of letters and digits laid out over two lines (broken mid-word: "tr/a/n/sf/or/m/er/s");
 - **narrow columns**: a table cell narrower than the longest word it holds;
 - **raw markup**: Markdown/MyST syntax left in the visible text.
 
@@ -73,26 +73,32 @@ async () => {
       clipped.push(name(el) + ' shows ' + el.clientWidth + ' of ' + el.scrollWidth + 'px "' + snippet(el) + '"');
     }
   }
-  // Words: split at white space and at the places a browser may break anyway (hyphens, dashes, slashes).
+  // Words: runs of letters and digits. A browser breaks inside one only when told to break words
+  // (overflow-wrap / word-break); between punctuation (")(", "-", "/", "…") it may break on its own.
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const broken = [], narrow = [];
   const canvas = document.createElement('canvas').getContext('2d');
   const cellWords = new Map();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, .visually-hidden')) continue;
+    // The contents column wraps long identifiers anywhere on purpose (ropecheck.css): only its overflow counts.
+    if (!parent || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, .visually-hidden, ' +
+                                  '.bd-sidebar-secondary')) continue;
     if (!visible(parent)) continue;
     const cell = parent.closest('td, th');
     canvas.font = getComputedStyle(parent).font;
-    for (const m of node.data.matchAll(/[^\\s\\-\\u2010-\\u2015\\/\\u200b]+/g)) {
+    for (const m of node.data.matchAll(/[\\p{L}\\p{N}_]+/gu)) {
       if (m[0].length < 2) continue;
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
-      const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (tops.size > 1) broken.push('"' + m[0] + '" in ' + name(parent));
+      // Pieces of one line can differ in top by a few px (fallback fonts); a new line starts below the first.
+      const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+      const first = rects.reduce((a, r) => (!a || r.top < a.top ? r : a), null);
+      const split = first && rects.some(r => r.top >= first.bottom - 2);
+      if (split) broken.push('"' + m[0] + '" in ' + name(parent));
       if (cell) {
-        const w = canvas.measureText(m[0]).width;
+        const w = split ? canvas.measureText(m[0]).width : range.getBoundingClientRect().width;
         const best = cellWords.get(cell);
         if (!best || w > best[1]) cellWords.set(cell, [m[0], w]);
       }
@@ -196,7 +202,7 @@ class Browser:
             visit.report = page.evaluate(LAYOUT_PROBE)
             if screenshot is not None:
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(screenshot), full_page=True)
+                page.screenshot(path=str(screenshot))  # the first screenful, as a reader opens it
         finally:
             context.close()
         return visit

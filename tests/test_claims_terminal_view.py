@@ -112,3 +112,19 @@ def test_a_cached_entry_equals_a_fresh_one_and_a_damaged_one_is_recomputed(
     stored[0].write_text("{not json")
     assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [fresh]
     assert json.loads(stored[0].read_text()) == fresh
+
+
+def test_an_unknown_id_is_reported_without_deciding_anything(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ropecheck.numeric import _cli
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("an unknown ID must be reported before any claim is decided or the kernel is run")
+
+    monkeypatch.setattr(_cli, "_claims_json", refuse)
+    monkeypatch.setattr("ropecheck.proofs.kernel_info", refuse)
+    assert _cli.main(["claims", "show", "decay", "--no-numeric"]) == _cli.EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.startswith("ropecheck: error: unknown claim ID 'decay'; did you mean ROPE-DECAY-")
+    assert error.count("\n") == 1

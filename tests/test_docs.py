@@ -3,6 +3,7 @@ refuted claim, plots exist, and the `{claim}` role fails the build on an unknown
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -54,7 +55,10 @@ def test_docs_build_with_warnings_as_errors(site: DocsBuild) -> None:
 
 
 def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: DocsBuild) -> None:
+    from ropecheck.proofs._source_documents import source_document
+
     from ropecheck import proofs
+
     for claim in proofs.all_claims():
         page = site.html / "generated" / "claims" / f"{claim.id}.html"
         assert page.is_file(), f"no page for {claim.id}"
@@ -64,8 +68,10 @@ def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: Doc
         assert "Kernel (Coq)" in text and "Engine certificate" in text
         if claim.verdict in ("proved", "refuted"):
             assert "kernel-checked (Coq" in text and "Print Assumptions" in text
-        for source in claim.sources:
-            assert source.document in text, f"{claim.id}: source {source.document} not named"
+        for source in claim.sources:  # cited by title (a seed's file name is never shown)
+            registered = source_document(source.document)
+            named = registered.title if registered is not None else source.document
+            assert named in text, f"{claim.id}: source {named!r} not named"
         assert "Numeric evidence" in text
 
 
@@ -234,7 +240,11 @@ def test_claim_role_links_to_the_claim_page(tmp_path: Path) -> None:
     index = _links(project / "_build" / "index.html").hrefs
     assert "generated/claims/FAKE-PROVED.html" in index
     claim = _text(project / "_build" / "generated" / "claims" / "FAKE-PROVED.html")
-    assert "001_afbb0d2f324815b3.txt" in claim and "groebner-trig" in claim and "0.25" in claim
+    # The seed is cited by its title and date, never by its file name.
+    assert "A Note on Positional Encoding" in claim and "2024-09-08" in claim and "001_afbb0d2f324815b3" not in claim
+    assert "groebner-trig" in claim and "0.25" in claim
+    words = html.unescape(re.sub(r"<[^>]+>", "", claim))  # the BibTeX is highlighted: spans inside it
+    assert "@misc{ropecheck-fake-proved," in words and "ropecheck claims show FAKE-PROVED" in words
     refuted = _text(project / "_build" / "generated" / "claims" / "FAKE-REFUTED.html")
     assert "Not yet measured" in refuted and "Correction" in refuted and "1.68" in refuted and "1.69" in refuted
     errata_links = _links(project / "_build" / "generated" / "errata.html").hrefs

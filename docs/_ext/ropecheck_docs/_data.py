@@ -64,16 +64,15 @@ def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:
 
 
 def registry_payload() -> dict[str, Any]:
-    """`{"claims": [...]}` from the live registry, with numeric evidence merged where available."""
+    """`{"claims": [...]}` from the live registry, with numeric evidence merged where available (the entries
+    `ropecheck claims --json` prints, from the same content-keyed cache: `ropecheck.numeric._ledger_cache`)."""
+    if _evidence_function() is not None:
+        from ropecheck.numeric._ledger_cache import claim_entries
+
+        return {"claims": claim_entries([], with_numeric=True)}
     from ropecheck import proofs
-    evidence = _evidence_function()
-    claims: list[dict[str, Any]] = []
-    for claim in proofs.all_claims():
-        data = claim.to_json()
-        if evidence is not None:
-            data["numeric"] = evidence(claim)
-        claims.append(data)
-    return {"claims": claims}
+
+    return {"claims": [claim.to_json() for claim in proofs.all_claims()]}
 
 
 def load_claims(json_path: str, confdir: str | Path) -> list[dict[str, Any]]:

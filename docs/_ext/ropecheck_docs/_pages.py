@@ -5,6 +5,7 @@ Every page is written from the claims payload (`_data.load_claims`), never by ha
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -42,23 +43,19 @@ def _sources_cell(claim: dict[str, Any]) -> str:
 
 
 def source_label(document: str) -> str:
-    """A source as pages cite it: its own title, with the seed file name as a detail."""
-    if is_seed(document):
-        return f"*{escape(source_title(document))}* (seed file {literal(document)})"
-    return escape(document)
+    """A source as pages cite it: its title, author, date and URL as the document gives them (never a file name)."""
+    return escape(source_title(document))
 
 
 # What the site describes (set by the extension from `conf.py` before pages are written).
 PIN: dict[str, str] = {"version": "?", "commit": "unknown", "date": "?"}
 
 
-def cite_line(claim_id: str) -> list[str]:
-    """A "cite this claim" block pinned to the version, commit and build date of the site."""
-    text = (
-        f"ropecheck {PIN['version']} (commit {PIN['commit']}, built {PIN['date']}), claim {claim_id}, "
-        f"generated/claims/{claim_id}.html"
-    )
-    return ["## Cite this claim", "", "```text", text, "```", ""]
+def cite_line(claim: dict[str, Any]) -> list[str]:
+    """The *Cite* block pinned to the version, commit and build date of the site (`_cite.cite_block`)."""
+    from ._cite import cite_block
+
+    return cite_block(claim, PIN, claim_label(claim["id"]))
 
 
 # ------------------------------------------------------------------------------------------------ ledger
@@ -105,8 +102,18 @@ def _steps(steps: list[dict[str, Any]], heading: str) -> list[str]:
             out += ["   " + row if row else "" for row in formula_block(step["latex"]).splitlines()]
             out.append("")
         if step.get("detail"):
-            out += ["   " + escape(step["detail"]), ""]
+            out += ["   " + _step_detail(step["detail"]), ""]
     return out
+
+
+def _step_detail(detail: str) -> str:
+    """A step's detail; the engine's `at {m: 1}: <SymPy residual>` is typeset (point and residual as math)."""
+    match = re.fullmatch(r"at \{(.*)\}: (.+)", detail.strip(), flags=re.DOTALL)
+    if match is None:
+        return escape(detail)
+    pairs = [pair.split(": ", 1) for pair in match.group(1).split(", ") if ": " in pair]
+    where = ", ".join(f"{_sympy_math(name)} = {_sympy_math(value)}" for name, value in pairs)
+    return (f"at {where}: " if where else "") + f"residual {_sympy_math(match.group(2))}"
 
 
 def _sympy_math(text: str) -> str:
@@ -275,7 +282,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
     elif verdict == "refuted":
         parts += ["## Correction", "", "*No correction is recorded for this refuted claim.*", ""]
     parts += _evidence(claim.get("numeric"))
-    parts += cite_line(claim_id)
+    parts += cite_line(claim)
     if figures:
         parts += ["## Plots", ""]
         for path, caption in figures:
@@ -300,7 +307,11 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
     for theorem in theorems:
         name = f"{theorem['module']}.{theorem['theorem']}"
         printed = f" ({escape(theorem['printed'])})" if theorem.get("printed") else ""
-        out += [f"### {escape(theorem['role'])}: {literal(name)}{printed}", "", f"Status: **{theorem['status']}**."]
+        # The heading (and the page's contents column) names the theorem, breakable after each underscore (a
+        # zero-width space); the exact qualified name, which does not fit a narrow column, is the line under it.
+        breakable = escape(theorem["theorem"]).replace("_", "_\u200b")
+        out += [f"### {escape(theorem['role'])}: {breakable}", "",
+                f"Theorem {literal(name)}{printed}. Status: **{theorem['status']}**."]
         if theorem.get("message"):
             out += ["", escape(theorem["message"])]
         out.append("")
@@ -356,7 +367,7 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
         return rows
 
     for document in sorted(by_document):
-        parts += ["", f"## {literal(document)}", ""]
+        parts += ["", f"## {source_label(document)}", ""]
         parts.append(list_table(["Claim", "As stated", "Corrected"], rows_for(by_document[document]), [20, 40, 40]))
     if unsourced:
         parts += ["", "## Claims from papers", ""]

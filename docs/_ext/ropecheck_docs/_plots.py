@@ -153,7 +153,8 @@ def plot_decay_bound(path: Path) -> None:
     inset.tick_params(labelsize=6)
     top.set_ylabel("B(Δ) = (2/d) Σⱼ |Sⱼ|")
     top.set_title("RoFormer long-term decay factor, d = 128, base 10000")
-    top.legend(ncol=3, fontsize=8)
+    # Upper left, beside the tall start of the curve and clear of the inset on the right.
+    top.legend(ncol=2, fontsize=8, loc="upper left", bbox_to_anchor=(0.07, 1.0))
     bottom.set_xlabel("relative distance Δ")
     bottom.set_ylabel("|computed − mpmath| (dots)\nbound (dashed)")
     figure.tight_layout()

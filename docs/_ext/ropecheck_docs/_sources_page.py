@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._markdown import claim_ref, escape, list_table, literal, rich_text, verdict_badge
+from ._markdown import claim_ref, escape, list_table, rich_text, verdict_badge
 
 
 def sources_page(claims: list[dict[str, Any]]) -> str:
@@ -33,8 +33,8 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
         "(sources)=",
         "# Sources",
         "",
-        "The documents the ledger quotes. Pages cite each one by its own title; the seed file name is given as a "
-        "detail for readers who hold the files. Each claim page quotes only the passage the claim needs.",
+        "The documents the ledger quotes. Pages cite each one by its own title, with its author, date and address "
+        "where the document gives them. Each claim page quotes only the passage the claim needs.",
         "",
     ]
     for file in [*seeds, *papers]:
@@ -42,12 +42,10 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
         title = registered.title if registered is not None else file
         parts += [f"## {escape(title)}", ""]
         if registered is not None:
-            parts += [
-                f"- kind: {escape(registered.kind)}",
-                f"- covers: {escape(registered.covers)}",
-                f"- seed file: {literal(file)}",
-                "",
-            ]
+            parts += [f"- kind: {escape(registered.kind)}", f"- covers: {escape(registered.covers)}"]
+            parts += [f"- {name}: {escape(value)}" for name, value in
+                      (("author", registered.author), ("date", registered.date), ("address", registered.url)) if value]
+            parts += [f"- cite as: {escape(registered.citation)}", ""]
         rows = [[claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"])] for claim in
                 citing.get(file, [])]
         if rows:

@@ -32,12 +32,14 @@ def plot_angle_error(report: AuditReport, path: Path) -> None:
     for position, label in _ONSETS.items():
         if position < report.max_position:
             axes.axvline(position, color="grey", linestyle=":", linewidth=0.8)
-            axes.text(position, axes.get_ylim()[1], label, rotation=90, va="top", ha="right", fontsize=7)
+            # Labelled above the plot area (x in data, y in axes coordinates), never on top of a curve.
+            axes.text(position, 1.01, label, transform=axes.get_xaxis_transform(), va="bottom", ha="center",
+                      fontsize=7, color="dimgrey")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("position m (log)")
     axes.set_ylabel("largest angle error over pairs (rad)")
-    axes.set_title(f"angle error vs position — {report.target}")
+    axes.set_title(f"angle error vs position — {report.target}", pad=16)
     axes.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=110)

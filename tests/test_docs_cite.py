@@ -1,0 +1,104 @@
+"""A citable ledger: each claim page has a stable address (its anchor), a *Cite* block with BibTeX, the Coq
+theorem's fully qualified name and `file:line`, and the `ropecheck claims show ID` command; sources are cited by
+title and date, and no seed file name (`000_8078a0c1f020e996.txt`) reaches anything a user reads."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ropecheck.proofs._source_documents import SOURCE_DOCUMENTS
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_NAME = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
+PIN = {"version": "0.2.0", "commit": "abc123def456", "date": "2026-11-24"}
+
+
+@pytest.fixture
+def cite(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.syspath_prepend(str(ROOT / "docs" / "_ext"))
+    from ropecheck_docs import _cite
+
+    return _cite
+
+
+def _claim(theorem: str = "rope_relative_matrix") -> dict[str, Any]:
+    return {
+        "id": "ROPE-RELATIVE-MATRIX", "title": "$R(m)^\\top R(n) = R(n-m)$ for a 2×2 rotation", "verdict": "proved",
+        "kernel_theorems": [
+            {"role": "verdict", "module": "Ropecheck.Rope", "theorem": theorem, "status": "checked"},
+            {"role": "instance", "module": "Ropecheck.Rope", "theorem": theorem + "_instance_d4", "status": "checked"},
+        ],
+    }
+
+
+def test_cite_block_names_url_bibtex_theorem_file_line_command(cite: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROPECHECK_DOCS_URL", "https://example.org/ropecheck/")
+    text = "\n".join(cite.cite_block(_claim(), PIN, "claim-rope-relative-matrix"))
+    url = "https://example.org/ropecheck/generated/claims/ROPE-RELATIVE-MATRIX.html#claim-rope-relative-matrix"
+    assert f"url          = {{{url}}}" in text
+    assert "@misc{ropecheck-rope-relative-matrix," in text and "commit abc123def456" in text
+    assert "version 0.2.0" in text and "date         = {2026-11-24}" in text
+    assert "$ ropecheck claims show ROPE-RELATIVE-MATRIX" in text
+    location = re.search(r"`Ropecheck\.Rope\.rope_relative_matrix` — `(proofs/coq/Rope\.v):(\d+)`", text)
+    assert location, text
+    line = (ROOT / location.group(1)).read_text(encoding="utf-8").splitlines()[int(location.group(2)) - 1]
+    assert re.match(r"\s*Theorem rope_relative_matrix\b", line), f"file:line points at {line!r}"
+    assert "instance_d4" not in text, "instances are corollaries, not the evidence to cite"
+
+
+def test_cite_block_without_a_published_url_is_relative(cite: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROPECHECK_DOCS_URL", raising=False)
+    text = "\n".join(cite.cite_block(_claim(), PIN, "claim-rope-relative-matrix"))
+    assert "url          = {generated/claims/ROPE-RELATIVE-MATRIX.html#claim-rope-relative-matrix}" in text
+
+
+def test_a_theorem_not_in_the_repository_has_no_made_up_location(cite: Any) -> None:
+    text = "\n".join(cite.cite_block(_claim("no_such_theorem"), PIN, "claim-rope-relative-matrix"))
+    assert "proofs/coq/Rope.v:" not in text
+    assert "printed from the registry" in text
+
+
+def test_sources_are_cited_by_title_and_date_never_by_file_name() -> None:
+    citations = {document.label: document.citation for document in SOURCE_DOCUMENTS}
+    assert citations["Note 2024-09-08"] == "“A Note on Positional Encoding”, 2024-09-08"
+    assert citations["Blog 2025-09-09"] == "“RoPE - Is Attention All You Really Need?”, 2025-09-09"
+    assert "Transformer Geometry" in citations["Transformer Geometry"]
+    for document in SOURCE_DOCUMENTS:
+        assert not SEED_NAME.search(document.citation + document.short)
+
+
+def test_claims_show_names_no_seed_file() -> None:
+    from ropecheck.numeric._claims_view import print_claim
+
+    entry = {
+        "id": "X", "title": "t", "verdict": "proved", "statement": "s", "certificate": {},
+        "sources": [{"document": document.file, "quote": "q"} for document in SOURCE_DOCUMENTS],
+    }
+    out = io.StringIO()
+    print_claim(entry, out)
+    assert "A Note on Positional Encoding" in out.getvalue()
+    assert not SEED_NAME.search(out.getvalue()), out.getvalue()
+
+
+def test_every_built_claim_page_has_the_cite_block_and_no_seed_file_name() -> None:
+    from tests._docs_build import build_docs
+
+    built = build_docs()
+    if built.returncode != 0:
+        pytest.fail(f"the docs build failed:\n{built.output[-3000:]}")
+    pages = sorted((built.html / "generated" / "claims").glob("*.html"))
+    assert len(pages) >= 40
+    for page in pages:
+        markup = page.read_text(encoding="utf-8")
+        claim_id = page.stem
+        assert f'id="claim-{claim_id.lower()}"' in markup, f"{page.name}: no stable anchor"
+        text = html.unescape(re.sub(r"<[^>]+>", "", markup))  # the BibTeX is highlighted: spans inside it
+        assert "@misc{ropecheck-" + claim_id.lower() + "," in text, f"{page.name}: no BibTeX"
+        assert f"ropecheck claims show {claim_id}" in text
+    leaked = [str(p.relative_to(built.html)) for p in built.html.rglob("*.html") if SEED_NAME.search(p.read_text())]
+    assert not leaked, f"seed file names shown on {leaked[:5]}"
