@@ -102,9 +102,12 @@ class TinyModel:
     @contextlib.contextmanager
     def record_attention(self) -> Iterator[list[dict[str, Any]]]:
         """Record, per attention call, the rotated query and key, the mask, the scale argument, the returned
-        weights and the `position_embeddings` (cos, sin) the layer received (eager attention only)."""
+        weights and the `position_embeddings` (cos, sin) the layer received (run with eager attention, whose
+        softmax is float32)."""
         records: list[dict[str, Any]] = []
         handles = []
+        implementation = self.config._attn_implementation
+        self.model.set_attn_implementation("eager")  # the only one that returns its weights
         patched: dict[Any, Any] = {}
         for index, module in enumerate(self.attention_modules()):
             def pre_hook(mod: Any, args: Any, kwargs: Any, index: int = index) -> None:
@@ -131,6 +134,7 @@ class TinyModel:
                 source.eager_attention_forward = original
             for handle in handles:
                 handle.remove()
+            self.model.set_attn_implementation(implementation)
 
 
 def _hf_config(config: dict[str, Any]) -> Any:
@@ -151,7 +155,9 @@ def _hf_config(config: dict[str, Any]) -> Any:
         made = AutoConfig.for_model(model_type, text_config=settings, vision_config=vision, **top)
     else:
         made = AutoConfig.for_model(model_type, **settings)
-    made._attn_implementation = "eager"
+    # sdpa keeps the softmax in float64; eager's float32 softmax turns float64's mask minimum into −inf, so a
+    # fully masked pad row is NaN and 0·NaN spreads to every token of a left-padded batch (measured, 5.3.0).
+    made._attn_implementation = "sdpa"
     made._experts_implementation = "eager"  # grouped_mm has no float64 kernel
     made.tie_word_embeddings = False
     return made

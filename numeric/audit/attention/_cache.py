@@ -1,0 +1,109 @@
+"""Prefill == incremental decode with the KV cache, token by token; and across a spectrum switch.
+
+Claims served: ROPE-KV-CACHE-REUSE (keys cached with R_n stay valid; rotating only the new query reproduces
+full attention), ATT-CAUSAL-ROW (the decode step's output row).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import LENGTH, largest_difference, reorder_bound, switch_length, tokens
+from ._model import TinyModel
+from ._report import AttentionFinding, numeric_finding
+
+__all__ = ["check_kv_cache", "check_kv_cache_switch"]
+
+CLAIMS = ("ROPE-KV-CACHE-REUSE", "ATT-CAUSAL-ROW")
+
+
+def decode(tiny: TinyModel, ids: Any, split: int, position_ids: Any = None) -> Any:
+    """Prefill `ids[:, :split]`, then feed the rest one token at a time with the cache; all logits."""
+    import torch
+
+    first = None if position_ids is None else position_ids[..., :split]
+    logits, cache = tiny.step(ids[:, :split], position_ids=first, past=None)
+    pieces = [logits]
+    for index in range(split, ids.shape[1]):
+        position = None if position_ids is None else position_ids[..., index:index + 1]
+        step, cache = tiny.step(ids[:, index:index + 1], position_ids=position, past=cache)
+        pieces.append(step)
+    return torch.cat(pieces, dim=1)
+
+
+def _splits(tiny: TinyModel, length: int) -> list[int]:
+    window = getattr(tiny.config, "sliding_window", None)
+    points = {1, length // 2}
+    if window:
+        points |= {window - 1, window, window + 1}
+    return sorted(p for p in points if 1 <= p < length)
+
+
+def padded_decode(tiny: TinyModel, ids: Any, mask: Any, split: int) -> Any:
+    """Prefill `ids[:, :split]` under `mask[:, :split]`, then decode the rest one token at a time, the mask
+    growing with the cache (as `generate` does for a padded batch); all logits."""
+    import torch
+
+    logits, cache = tiny.step(ids[:, :split], attention_mask=mask[:, :split])
+    pieces = [logits]
+    for index in range(split, ids.shape[1]):
+        step, cache = tiny.step(ids[:, index:index + 1], attention_mask=mask[:, :index + 1], past=cache)
+        pieces.append(step)
+    return torch.cat(pieces, dim=1)
+
+
+def check_kv_cache(tiny: TinyModel) -> AttentionFinding:
+    """Prefill logits == prefill of a prefix + decode of the rest, at splits 1, T/2 and window ± 1, and for a
+    left-padded row (decode after a padded prefill == the padded prefill of the whole row)."""
+    import torch
+
+    switch = switch_length(tiny)
+    length = LENGTH if switch is None else min(LENGTH, switch - 1)
+    ids = tokens(1, length, seed=1)
+    full, _ = tiny.step(ids)
+    pads = 3
+    mask = torch.ones(1, length, dtype=torch.long)
+    mask[0, :pads] = 0
+    padded_full, _ = tiny.step(ids, attention_mask=mask)
+    cases = [(split, full, lambda split=split: decode(tiny, ids, split)) for split in _splits(tiny, length)]
+    cases.append((f"{length - 3} after {pads} left pads", padded_full[:, pads:],
+                  lambda: padded_decode(tiny, ids, mask, length - 3)[:, pads:]))
+    worst, bound, where = 0.0, 0.0, None
+    for split, full, run in cases:
+        incremental = run()
+        observed = largest_difference(full, incremental)
+        limit = reorder_bound(tiny, length, full, incremental)
+        if not observed <= limit or worst <= observed:
+            worst, bound, where = observed, limit, split
+            if not observed <= limit:
+                break
+    return numeric_finding("kv-cache", CLAIMS, worst, bound,
+                           f"prefill vs token-by-token decode ({length} tokens, worst split {where})",
+                           "decoded tokens are not rotated at their own positions (query or cached keys)",
+                           split=where)
+
+
+def check_kv_cache_switch(tiny: TinyModel) -> AttentionFinding:
+    """Across a length-dependent spectrum's switch: decode with the kept cache against prefill (the documented
+    behaviour is that they differ — keys stay rotated with the old spectrum — and that a re-prefill is needed)."""
+    switch = switch_length(tiny)
+    if switch is None:
+        return AttentionFinding("kv-cache-switch", CLAIMS, "not applicable",
+                                "the spectrum does not depend on the length")
+    length = switch + 3
+    ids = tokens(1, length, seed=2)
+    full, _ = tiny.step(ids)
+    kept = decode(tiny, ids, switch - 2)
+    observed = largest_difference(full, kept)
+    bound = reorder_bound(tiny, length, full, kept)
+    refilled, _ = tiny.step(ids)  # the documented remedy: drop the cache and prefill again
+    matches = largest_difference(full, refilled) <= bound
+    kind = next(iter(tiny.rope.values())).get("rope_type")
+    behaviour = ("decode with the kept cache matches prefill" if observed <= bound else
+                 f"decode with the kept cache differs from prefill by {observed:.3g} (bound {bound:.3g}): cached keys "
+                 "keep the spectrum of the shorter length, as documented")
+    message = (f"{kind} switch at length {switch}: {behaviour}; re-prefill "
+               f"{'reproduces' if matches else 'does NOT reproduce'} prefill")
+    return AttentionFinding("kv-cache-switch", CLAIMS, "info" if matches else "fail", message, observed, bound,
+                            {"switch_length": switch, "decode_matches_prefill": observed <= bound,
+                             "re_prefill_matches": matches})
