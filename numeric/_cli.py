@@ -102,6 +102,11 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
         help="certify an implementation: RoPE, sinusoidal table, position bias or scores (see 'audit --help')",
         add_help=False,
     )
+    commands.add_parser(
+        "audit-attention",
+        help="attention-level audit of a model config: KV cache, padding, batches, M-RoPE (see its --help)",
+        add_help=False,
+    )
     if with_epilog:
         parser.epilog = "commands:\n\n" + commands_table()
     return parser
@@ -241,6 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .audit.cli import main as audit_main
 
         return audit_main(argv[1:])
+    if argv and argv[0] == "audit-attention":
+        from .audit.attention.cli import main as audit_attention_main
+
+        return audit_attention_main(argv[1:])
     if argv and argv[0] == "prove":
         argv = ["prove", *_protect_statement(argv[1:])]
     parser = _build_parser()

@@ -13,8 +13,9 @@ import pytest
 
 pytest.importorskip("transformers")
 import torch
-from ropecheck.numeric.audit.attention import BUILTIN_CONFIGS, build_tiny_model
+from ropecheck.numeric.audit.attention import build_tiny_model
 from ropecheck.numeric.audit.attention._audit import CHECKS, audit_model
+from ropecheck.numeric.audit.attention._cache import check_kv_cache_switch, check_spectrum_reset
 from ropecheck.numeric.audit.attention._layers import check_per_layer_spectrum
 from ropecheck.numeric.audit.attention._mrope import (
     check_mrope_section_map,
@@ -49,7 +50,7 @@ def statuses(model, checks=FAST) -> dict[str, str]:
     return {f.property: f.status for f in audit_model(model, checks).findings}
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN_CONFIGS))
+@pytest.mark.parametrize("name", ["llama-3.1", "gemma-3", "qwen2.5-vl", "phi-3.5", "deepseek-v3"])
 def test_attention_properties_hold_on_the_correct_tiny_model(name: str) -> None:
     report = audit_model(tiny(name), FAST)
     assert report.verdict == "pass", report.to_text()
@@ -70,7 +71,7 @@ def test_mrope_and_window_checks_apply_where_declared() -> None:
 
 
 def test_longrope_switch_reports_the_documented_cache_inconsistency() -> None:
-    finding = audit_model(tiny("phi-3.5"), [CHECKS[1]]).findings[0]
+    finding = check_kv_cache_switch(tiny("phi-3.5"))
     assert finding.status == "info"
     assert finding.details["decode_matches_prefill"] is False  # keys keep the short factors, as documented
     assert finding.details["re_prefill_matches"] is True
@@ -149,3 +150,49 @@ def test_a_wrong_declared_spectrum_fails_per_layer_spectrum() -> None:
     model = build_tiny_model("llama-3.1")
     model.rope["full_attention"] = {**model.rope["full_attention"], "factor": 4.0}  # the model keeps factor 8
     assert check_per_layer_spectrum(model).status == "fail"
+
+
+def test_dynamic_ntk_spectrum_reset_after_a_long_sequence() -> None:
+    """transformers documents that dynamic NTK returns to the original base below M; 5.3.0 stores the grown
+    length under `None_max_seq_len_cached`, so it never does: the check reports it, and passes for LongRoPE,
+    which switches per call."""
+    assert check_spectrum_reset(build_tiny_model("phi-3.5")).status == "ok"
+    finding = check_spectrum_reset(build_tiny_model("llama-dynamic-ntk"))
+    import transformers
+
+    if transformers.__version__ == "5.3.0":
+        assert finding.status == "fail", finding.message
+    assert finding.status in {"ok", "fail"}
+
+
+BLOOM = {"model_type": "bloom", "n_head": 2, "hidden_size": 64}
+
+
+def test_bloom_alibi_positions_from_the_mask_survive_left_padding_and_batches() -> None:
+    """HF BLOOM builds its ALiBi bias from the mask's cumsum; the padding, batch and cache checks apply to it
+    (run in float32: BLOOM has only eager attention)."""
+    report = audit_model(build_tiny_model(BLOOM), FAST)
+    got = {f.property: f.status for f in report.findings}
+    assert got["left-padding"] == got["batch-isolation"] == got["kv-cache"] == "ok", report.to_text()
+    assert got["per-layer-spectrum"] == "not applicable"
+
+
+def test_alibi_from_key_indices_is_a_row_constant_shift_under_left_padding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ALiBi from key indices (Megatron, MPT) instead of the mask: with left padding each row's bias moves by a
+    constant (slope · pads), which the softmax cancels, so the padding property still holds; the bias is not
+    the defect that `arange` positions are for RoPE (there, the rotation itself moves: see the llama test)."""
+    model = build_tiny_model(BLOOM)
+    source = sys.modules[type(model.model).__module__]
+    original = source.build_alibi_tensor
+    monkeypatch.setattr(source, "build_alibi_tensor",
+                        lambda mask, heads, dtype: original(torch.ones_like(mask), heads, dtype))
+    assert statuses(model)["left-padding"] == "ok"
+
+
+def test_every_property_cites_claims_of_the_ledger() -> None:
+    from ropecheck.numeric.audit.attention._mrope_index import audit_position_ids
+    from ropecheck.proofs import claim_ids
+
+    findings = [*audit_model(tiny("qwen2.5-vl"), FAST).findings, *audit_position_ids("qwen2_vl")]
+    cited = {claim for finding in findings for claim in finding.claims}
+    assert cited and cited <= set(claim_ids())

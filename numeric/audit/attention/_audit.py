@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._cache import check_kv_cache, check_kv_cache_switch
+from ._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
 from ._layers import check_per_layer_spectrum, check_sliding_window, check_softmax_scale
 from ._model import TinyModel, build_tiny_model
 from ._offset import check_position_offset
@@ -28,9 +28,11 @@ def _mrope_checks() -> list[Check]:
     return [check_mrope_text_reduction, check_mrope_section_map, check_mrope_stream_relative]
 
 
+# The spectrum is read first, on the model as built; the checks that grow or switch a length-dependent spectrum
+# come after the ones that assume its short form, and `spectrum-reset` measures whether it comes back.
 CHECKS: list[Check] = [
-    check_kv_cache, check_kv_cache_switch, check_left_padding, check_right_padding, check_batch_isolation,
-    check_position_offset, check_per_layer_spectrum, check_softmax_scale, check_sliding_window,
+    check_per_layer_spectrum, check_softmax_scale, check_sliding_window, check_kv_cache, check_left_padding,
+    check_right_padding, check_batch_isolation, check_position_offset, check_kv_cache_switch, check_spectrum_reset,
 ]
 
 
@@ -68,5 +70,10 @@ def audit_attention(source: str | dict[str, Any], seed: int = 0) -> AttentionRep
     start = time.perf_counter()
     tiny = build_tiny_model(source, seed=seed)
     report = audit_model(tiny)
+    generator = str(tiny.model.config.model_type)
+    from ._mrope_index import GENERATORS, audit_position_ids
+
+    if generator in GENERATORS:  # the 3-D position-id generator of a vision-language model
+        report.findings.extend(audit_position_ids(generator))
     report.seconds = time.perf_counter() - start
     return report

@@ -32,7 +32,7 @@ def decode(tiny: TinyModel, ids: Any, split: int, position_ids: Any = None) -> A
 
 
 def _splits(tiny: TinyModel, length: int) -> list[int]:
-    window = getattr(tiny.config, "sliding_window", None)
+    window = tiny.window
     points = {1, length // 2}
     if window:
         points |= {window - 1, window, window + 1}
@@ -107,3 +107,22 @@ def check_kv_cache_switch(tiny: TinyModel) -> AttentionFinding:
     return AttentionFinding("kv-cache-switch", CLAIMS, "info" if matches else "fail", message, observed, bound,
                             {"switch_length": switch, "decode_matches_prefill": observed <= bound,
                              "re_prefill_matches": matches})
+
+
+def check_spectrum_reset(tiny: TinyModel) -> AttentionFinding:
+    """A length-dependent spectrum returns to its short form: a short prefill after a long one gives the same
+    logits as before it (transformers documents the reset for dynamic NTK and switches LongRoPE per call)."""
+    switch = switch_length(tiny)
+    claims = ("ROPE-FREQUENCIES", "ROPE-KV-CACHE-REUSE")
+    if switch is None:
+        return AttentionFinding("spectrum-reset", claims, "not applicable",
+                                "the spectrum does not depend on the length")
+    short = tokens(1, LENGTH if LENGTH < switch else switch - 1, seed=14)
+    before, _ = tiny.step(short)
+    tiny.step(tokens(1, switch + 4, seed=15))  # grows or switches the spectrum
+    after, _ = tiny.step(short)
+    observed = largest_difference(before, after)
+    return numeric_finding("spectrum-reset", claims, observed, reorder_bound(tiny, short.shape[1], before, after),
+                           f"a short prefill before and after one longer than {switch}",
+                           "the spectrum stays grown after a long sequence (the cached length is not updated, so "
+                           "the documented reset never happens)")

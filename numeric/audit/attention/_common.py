@@ -41,7 +41,7 @@ def reorder_bound(tiny: TinyModel, length: int, *logits: Any) -> float:
     accumulation = int(config.hidden_size) + int(getattr(config, "intermediate_size", 0) or 0) + length
     # Mixture-of-experts routers compute their logits in float32 whatever the model's dtype (DeepSeek-V3).
     routed = any("Router" in type(m).__name__ for m in tiny.model.modules())
-    return reordered_logits_bound(scale, accumulation, len(tiny.attention_modules()),
+    return reordered_logits_bound(scale, accumulation, len(tiny.attention_modules()), tiny.dtype,
                                   island_dtype="float32" if routed else None)
 
 

@@ -37,7 +37,8 @@ def _phi35_factors() -> tuple[list[float], list[float]]:
 
 _SHORT, _LONG = _phi35_factors()
 
-# Rope fields as released (Llama-3.1-8B, Gemma-3-4B, Qwen2.5-VL-7B, Phi-3.5-mini, DeepSeek-V3); widths tiny.
+# Rope fields as released (Llama-3.1-8B, Gemma-3-4B, Qwen2.5-VL-7B, Phi-3.5-mini, DeepSeek-V3; a Llama-2-style
+# dynamic NTK config); widths tiny.
 BUILTIN_CONFIGS: dict[str, dict[str, Any]] = {
     "llama-3.1": {
         "model_type": "llama",
@@ -88,6 +89,15 @@ BUILTIN_CONFIGS: dict[str, dict[str, Any]] = {
         "original_max_position_embeddings": 4096,
         "rope_theta": 10000.0,
         "rope_scaling": {"type": "longrope", "short_factor": _SHORT, "long_factor": _LONG},
+    },
+    "llama-dynamic-ntk": {
+        "model_type": "llama",
+        "head_dim": 64,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 2,
+        "max_position_embeddings": 4096,
+        "rope_theta": 10000.0,
+        "rope_scaling": {"rope_type": "dynamic", "factor": 2.0},
     },
     "deepseek-v3": {
         "model_type": "deepseek_v3",

@@ -38,6 +38,9 @@ def _record(tiny: TinyModel, length: int = LENGTH) -> list[dict[str, Any]]:
 
 def check_per_layer_spectrum(tiny: TinyModel) -> AttentionFinding:
     """Each layer's angles at position 1 and its cos/sin amplitude against its declared type's spectrum."""
+    if not tiny.rope:
+        return AttentionFinding("per-layer-spectrum", ("ROPE-FREQUENCIES", "ROPE-PAIR-FORMULA"), "not applicable",
+                                "no rotary embedding")
     dim = rotary_dim(tiny.config)
     types = tiny.layer_types()
     worst, bound, where, details = 0.0, 1.0, None, {}
@@ -71,6 +74,9 @@ def check_softmax_scale(tiny: TinyModel) -> AttentionFinding:
     """The softmax scale recovered from the weights equals the declared one, relative error within the bound."""
     import torch
 
+    if not tiny.rope:
+        return AttentionFinding("softmax-scale", ("ATT-CAUSAL-ROW",), "not applicable",
+                                "no rotary embedding (the scale is read where q and k are rotated)")
     expected = expected_softmax_scale(tiny.config)
     worst, bound = 0.0, 0.0
     for record in _record(tiny):
@@ -83,8 +89,8 @@ def check_softmax_scale(tiny: TinyModel) -> AttentionFinding:
         rows = torch.arange(1, scores.shape[-1])
         dscore = scores[:, rows, rows] - scores[:, rows, 0]
         dlog = logw[:, rows, rows] - logw[:, rows, 0]
-        if getattr(tiny.config, "sliding_window", None):
-            visible = rows < int(tiny.config.sliding_window)
+        if tiny.window:
+            visible = rows < int(tiny.window)
             dscore, dlog = dscore[:, visible], dlog[:, visible]
         recovered = float((dlog * dscore).sum() / (dscore * dscore).sum())
         relative = abs(recovered - expected) / expected
@@ -92,7 +98,7 @@ def check_softmax_scale(tiny: TinyModel) -> AttentionFinding:
         # logs add γ of the row length to |log w|; the least-squares slope carries Σ|Δscore|·err / ΣΔscore².
         norms = query[0].norm(dim=-1)[:, rows] * (key[0].norm(dim=-1)[:, rows] + key[0].norm(dim=-1)[:, :1])
         logs = logw[:, rows, rows].abs() + logw[:, rows, 0].abs()
-        if getattr(tiny.config, "sliding_window", None):
+        if tiny.window:
             norms, logs = norms[:, visible], logs[:, visible]
         n = int(query.shape[-1]) + int(scores.shape[-1])
         # eager attention's softmax runs in float32: each weight carries γ_T(float32) relative error.
@@ -108,7 +114,7 @@ def check_softmax_scale(tiny: TinyModel) -> AttentionFinding:
 
 def check_sliding_window(tiny: TinyModel) -> AttentionFinding:
     """Sliding layers: zero weight at distance ≥ window, positive weight inside."""
-    window = getattr(tiny.config, "sliding_window", None)
+    window = tiny.window
     types = tiny.layer_types()
     if not window or "sliding_attention" not in types:
         return AttentionFinding("sliding-window", ("ATT-CAUSAL-ROW",), "not applicable", "no sliding layers")

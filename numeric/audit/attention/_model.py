@@ -44,6 +44,9 @@ class TinyModel:
     config: Any
     rope: dict[str, dict[str, Any]]
     notes: list[str] = field(default_factory=list)
+    takes_positions: bool = True
+    dtype: str = "float64"
+    window: int | None = None  # the sliding window the config declares (kept apart from what the model uses)
 
     # -------------------------------------------------------------------------------------- the target
     def positions_from_mask(self, attention_mask: Any) -> Any:
@@ -75,24 +78,22 @@ class TinyModel:
         if position_ids is None:
             position_ids = self.positions_from_mask(attention_mask)[:, -length:]
         cache = past if past is not None else DynamicCache(config=self.config)
+        inputs = {"input_ids": input_ids, "attention_mask": attention_mask, "past_key_values": cache,
+                  "cache_position": torch.arange(seen, seen + length), "use_cache": True}
+        if self.takes_positions:  # BLOOM derives its ALiBi positions from the mask and takes none
+            inputs["position_ids"] = position_ids
         with torch.no_grad():
-            out = self.model(
-                input_ids=input_ids,
-                attention_mask=attention_mask,
-                position_ids=position_ids,
-                past_key_values=cache,
-                cache_position=torch.arange(seen, seen + length),
-                use_cache=True,
-            )
+            out = self.model(**inputs)
         return out.logits.to(torch.float64), out.past_key_values
 
     # ------------------------------------------------------------------------------------ grey-box views
     def attention_modules(self) -> list[Any]:
         """The decoder's self-attention modules, in layer order."""
-        return [layer.self_attn for layer in self.text_model().layers]
+        layers = getattr(self.text_model(), "layers", None) or self.text_model().h  # BLOOM: transformer.h
+        return [getattr(layer, "self_attn", None) or layer.self_attention for layer in layers]
 
     def text_model(self) -> Any:
-        inner = self.model.model
+        inner = getattr(self.model, "model", None) or self.model.transformer
         return getattr(inner, "language_model", inner)
 
     def layer_types(self) -> list[str]:
@@ -200,14 +201,35 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0) -> TinyModel:
         from transformers import AutoModelForCausalLM, AutoModelForImageTextToText
 
         torch.manual_seed(seed)
+        dtype = "float64"
         builder = AutoModelForImageTextToText if config["model_type"] in _VLM else AutoModelForCausalLM
-        model = builder.from_config(hf_config).to(torch.float64).eval()
+        try:
+            model = builder.from_config(hf_config).to(torch.float64).eval()
+        except ValueError as error:
+            if "attention implementation" not in str(error):
+                raise
+            # e.g. BLOOM: no sdpa path. Eager's float32 softmax turns float64's mask minimum into −inf (NaN for a
+            # fully masked pad row, spread by 0·NaN), so such a model runs in float32, where the minimum is finite.
+            hf_config._attn_implementation = "eager"
+            torch.manual_seed(seed)
+            model = builder.from_config(hf_config).to(torch.float32).eval()
+            dtype = "float32"
+            notes.append("eager attention in float32 (the model has no sdpa path)")
     except (ValueError, KeyError, TypeError, RuntimeError, AttributeError, AssertionError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        first = first.split(". ")[0][:200]  # transformers appends the list of every model type
         raise ConfigError(f"transformers cannot build {config['model_type']!r} from this config: {first}") from None
     text = hf_config.get_text_config()
-    parameters = dict(text.rope_parameters or {})
+    import inspect
+
+    takes_positions = "position_ids" in inspect.signature(model.forward).parameters
+    parameters = dict(getattr(text, "rope_parameters", None) or {})
+    if not parameters:
+        notes.append("no rotary embedding: the rotation checks do not apply; padding and cache checks do")
+        return TinyModel(name=name, model=model, config=text, rope={}, notes=notes, takes_positions=takes_positions,
+                         dtype=dtype)
     types = getattr(text, "layer_types", None) or ["full_attention"]
     rope = {t: dict(parameters[t]) for t in set(types)} if set(types) <= set(parameters) else \
         {t: parameters for t in set(types)}
-    return TinyModel(name=name, model=model, config=text, rope=rope, notes=notes)
+    return TinyModel(name=name, model=model, config=text, rope=rope, notes=notes, takes_positions=takes_positions,
+                     dtype=dtype, window=getattr(text, "sliding_window", None))

@@ -41,7 +41,7 @@ STREAMS = ("t", "h", "w")
 
 def mrope_sections(tiny: TinyModel) -> list[int] | None:
     """The declared `mrope_section`, or None for a 1-D model."""
-    rope = next(iter(tiny.rope.values()))
+    rope = next(iter(tiny.rope.values()), {})
     section = rope.get("mrope_section")
     return [int(s) for s in section] if section else None
 

@@ -36,6 +36,8 @@ def check_position_offset(tiny: TinyModel) -> AttentionFinding:
     """Logits with positions arange + c equal those with arange (c = 1000, or below a spectrum switch)."""
     import torch
 
+    if not tiny.rope or not tiny.takes_positions:
+        return AttentionFinding("position-offset", CLAIMS, "not applicable", "the model takes no rotary positions")
     switch = switch_length(tiny)
     length = LENGTH if switch is None else min(LENGTH, switch // 2)
     offset = OFFSET if switch is None else switch - length - 1
