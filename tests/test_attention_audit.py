@@ -15,7 +15,7 @@ pytest.importorskip("transformers")
 import torch
 from ropecheck.numeric.audit.attention import build_tiny_model
 from ropecheck.numeric.audit.attention._audit import CHECKS, audit_model
-from ropecheck.numeric.audit.attention._cache import check_kv_cache_switch, check_spectrum_reset
+from ropecheck.numeric.audit.attention._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
 from ropecheck.numeric.audit.attention._layers import check_per_layer_spectrum
 from ropecheck.numeric.audit.attention._mrope import (
     check_mrope_section_map,
@@ -196,3 +196,14 @@ def test_every_property_cites_claims_of_the_ledger() -> None:
     findings = [*audit_model(tiny("qwen2.5-vl"), FAST).findings, *audit_position_ids("qwen2_vl")]
     cited = {claim for finding in findings for claim in finding.claims}
     assert cited and cited <= set(claim_ids())
+
+
+@pytest.mark.parametrize("folder", ["llama3.1-8b", "gemma3-4b", "qwen2.5-vl-7b", "phi3.5-mini", "deepseek-v3"])
+def test_released_configs_build_and_keep_their_rotation(folder: str) -> None:
+    """The shipped configs (tests/model_configs, from w21's audit-config): built tiny, spectrum and cache hold."""
+    from pathlib import Path
+
+    path = Path(__file__).parent / "model_configs" / folder / "config.json"
+    model = build_tiny_model(str(path))
+    got = statuses(model, [check_per_layer_spectrum, check_kv_cache])
+    assert got == {"per-layer-spectrum": "ok", "kv-cache": "ok"}, got

@@ -74,6 +74,6 @@ def audit_attention(source: str | dict[str, Any], seed: int = 0) -> AttentionRep
     from ._mrope_index import GENERATORS, audit_position_ids
 
     if generator in GENERATORS:  # the 3-D position-id generator of a vision-language model
-        report.findings.extend(audit_position_ids(generator))
+        report.findings.extend(audit_position_ids(generator, tiny.model.config))
     report.seconds = time.perf_counter() - start
     return report

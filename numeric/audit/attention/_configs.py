@@ -19,6 +19,8 @@ from typing import Any
 __all__ = ["BUILTIN_CONFIGS", "ConfigError", "load_config", "shrink_config"]
 
 VOCABULARY = 48
+# Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
+KEEP_VISION = {"qwen2_vl", "qwen2_5_vl"}
 HIDDEN = 64
 INTERMEDIATE = 96
 
@@ -169,6 +171,9 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
     text = out.pop("text_config", None)
     if isinstance(text, dict):
         out.update({k: v for k, v in text.items() if k != "model_type"})
+        if text.get("model_type") and out.get("model_type") not in KEEP_VISION:
+            out["model_type"] = text["model_type"]  # e.g. gemma3 → gemma3_text: no vision tower to build
+            out.pop("vision_config", None)
     heads = int(out.get("num_attention_heads") or 1)
     if "head_dim" not in out and out.get("hidden_size") and "qk_rope_head_dim" not in out:
         out["head_dim"] = int(out["hidden_size"]) // heads

@@ -114,13 +114,13 @@ def _token_types(segments: list[Segment], merge: int) -> list[int]:
     return out
 
 
-def _generator(model_type: str) -> tuple[Any, Any, bool]:
+def _generator(model_type: str, config: Any = None) -> tuple[Any, Any, bool]:
     import transformers
     from transformers import AutoConfig
 
     class_name, split = GENERATORS[model_type]
     owner = getattr(transformers, class_name)
-    config = AutoConfig.for_model(model_type)
+    config = config if config is not None else AutoConfig.for_model(model_type)
     holder = types.SimpleNamespace(config=config)  # get_rope_index reads only the config (no weights built)
     holder.get_vision_position_ids = types.MethodType(owner.get_vision_position_ids, holder)
     return types.MethodType(owner.get_rope_index, holder), config, split
@@ -137,7 +137,7 @@ def _grids(segments: list[Segment], kind: str) -> Any:
 
 
 def check_position_ids(model_type: str, name: str, segments: list[Segment], pads: int = 0,
-                       generator: Any = None) -> AttentionFinding:
+                       generator: Any = None, config: Any = None) -> AttentionFinding:
     """Compare `get_rope_index` with the reference table for one prompt (and its decode delta).
 
     **Arguments:**
@@ -147,6 +147,7 @@ def check_position_ids(model_type: str, name: str, segments: list[Segment], pads
     - `segments`: the prompt.
     - `pads`: left pads (mask 0) before the prompt.
     - `generator`: a replacement for the installed `get_rope_index` (tests pass broken ones).
+    - `config`: the model's transformers config (merge size, `tokens_per_second`); the class default when None.
 
     **Returns:**
 
@@ -154,7 +155,7 @@ def check_position_ids(model_type: str, name: str, segments: list[Segment], pads
     """
     import torch
 
-    installed, config, split = _generator(model_type)
+    installed, config, split = _generator(model_type, config)
     generator = generator or installed
     if split:
         segments = split_video_frames(segments)
@@ -227,6 +228,7 @@ CASES: dict[str, tuple[list[Segment], int]] = {
 }
 
 
-def audit_position_ids(model_type: str) -> list[AttentionFinding]:
-    """Every case of `CASES` for one generator (a key of `GENERATORS`)."""
-    return [check_position_ids(model_type, name, segments, pads) for name, (segments, pads) in CASES.items()]
+def audit_position_ids(model_type: str, config: Any = None) -> list[AttentionFinding]:
+    """Every case of `CASES` for one generator (a key of `GENERATORS`), with the model's config when given."""
+    return [check_position_ids(model_type, name, segments, pads, config=config)
+            for name, (segments, pads) in CASES.items()]
