@@ -207,3 +207,19 @@ def test_released_configs_build_and_keep_their_rotation(folder: str) -> None:
     model = build_tiny_model(str(path))
     got = statuses(model, [check_per_layer_spectrum, check_kv_cache])
     assert got == {"per-layer-spectrum": "ok", "kv-cache": "ok"}, got
+
+
+def test_qwen3_vl_interleaved_layout_and_a_chunked_mixup_fails_the_section_map_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Qwen3-VL interleaves t/h/w over the pairs; running it with Qwen2.5-VL's chunked sections (the mix-up of
+    MNN #4133 / mlx-vlm #576) must fail the section map and nothing else."""
+    model = build_tiny_model("qwen3-vl")
+    assert statuses(model)["mrope-section-map"] == "ok"
+    rotary = model.text_model().rotary_emb
+
+    def chunked(freqs, mrope_section):  # freqs: [3, B, T, d/2] → stream of pair j by chunks, as Qwen2.5-VL
+        parts = freqs.split(list(mrope_section), dim=-1)
+        return torch.cat([part[i % 3] for i, part in enumerate(parts)], dim=-1)
+
+    monkeypatch.setattr(rotary, "apply_interleaved_mrope", chunked)
+    _only_failure(model, "mrope-section-map")

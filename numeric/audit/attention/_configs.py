@@ -20,7 +20,7 @@ __all__ = ["BUILTIN_CONFIGS", "ConfigError", "load_config", "shrink_config"]
 
 VOCABULARY = 48
 # Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
-KEEP_VISION = {"qwen2_vl", "qwen2_5_vl"}
+KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
 HIDDEN = 64
 INTERMEDIATE = 96
 
@@ -81,6 +81,15 @@ BUILTIN_CONFIGS: dict[str, dict[str, Any]] = {
         "vision_config": {"depth": 1, "hidden_size": 32, "intermediate_size": 32, "num_heads": 2,
                           "out_hidden_size": HIDDEN, "tokens_per_second": 2, "fullatt_block_indexes": [0]},
         "image_token_id": 40, "video_token_id": 41, "vision_start_token_id": 42, "vision_end_token_id": 43,
+    },
+    "qwen3-vl": {
+        "model_type": "qwen3_vl",
+        "head_dim": 128,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "max_position_embeddings": 262144,
+        "rope_theta": 5000000.0,
+        "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": True},
     },
     "phi-3.5": {
         "model_type": "phi3",

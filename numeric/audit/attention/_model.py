@@ -23,7 +23,7 @@ __all__ = ["TinyModel", "build_tiny_model"]
 
 # Model types whose attention derives head_dim from hidden_size // heads (the width must follow the head).
 _HEAD_DIM_FROM_WIDTH = {"qwen2_vl", "qwen2_5_vl", "phi3"}
-_VLM = {"qwen2_vl", "qwen2_5_vl"}
+_VLM = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
 # Length-dependent spectra are shrunk so that their switch point is reachable by a tiny model.
 SWITCH_LENGTH = 32
 # Token ids of the vision markers in the tiny vocabulary.
