@@ -74,7 +74,7 @@ def test_longrope_switch_reports_the_documented_cache_inconsistency() -> None:
     finding = check_kv_cache_switch(tiny("phi-3.5"))
     assert finding.status == "info"
     assert finding.details["decode_matches_prefill"] is False  # keys keep the short factors, as documented
-    assert finding.details["re_prefill_matches"] is True
+    assert finding.details["remedy_drops_cache"] is True  # Phi-3's prepare_inputs_for_generation re-prefills
 
 
 def _only_failure(model, expected: str) -> None:
@@ -150,6 +150,12 @@ def test_a_wrong_declared_spectrum_fails_per_layer_spectrum() -> None:
     model = build_tiny_model("llama-3.1")
     model.rope["full_attention"] = {**model.rope["full_attention"], "factor": 4.0}  # the model keeps factor 8
     assert check_per_layer_spectrum(model).status == "fail"
+
+
+def test_dynamic_ntk_switch_has_no_re_prefill_remedy() -> None:
+    finding = check_kv_cache_switch(tiny("llama-dynamic-ntk"))
+    assert finding.status == "info" and finding.details["decode_matches_prefill"] is False
+    assert finding.details["remedy_drops_cache"] is False
 
 
 def test_dynamic_ntk_spectrum_reset_after_a_long_sequence() -> None:
