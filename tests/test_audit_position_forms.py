@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from ropecheck.numeric.audit import audit
 from ropecheck.numeric.audit.position_forms import (
+    check_packed_bias_isolation,
     check_packed_isolation,
     from_mrope_api,
     from_offset_api,
@@ -62,3 +63,33 @@ def test_packed_batches_keep_each_request_to_its_own_positions() -> None:
     assert not check_packed_isolation(per_batch_switch, 16, length=8)["ok"]
     assert not check_packed_isolation(offsets_from_the_flat_index, 16)["ok"]
     assert audit(from_packed_api(packed), **SETTINGS).verdict == "pass"
+
+
+def _alibi_slopes(heads: int) -> np.ndarray:
+    return 2.0 ** (-8.0 * np.arange(1, heads + 1) / heads)
+
+
+def _block_causal(ids: np.ndarray) -> np.ndarray:
+    n = ids.size
+    allowed = (np.arange(n)[:, None] >= np.arange(n)[None, :]) & (ids[:, None] == ids[None, :])
+    return np.where(allowed, 0.0, -np.inf)
+
+
+def test_packed_alibi_from_key_indices_is_isolated_and_a_leaking_mask_is_not() -> None:
+    def key_index_alibi(positions, ids):  # Megatron/MPT: slope · key index over the whole packed row
+        keys = np.arange(ids.size, dtype=np.float64)
+        return _alibi_slopes(4)[:, None, None] * keys[None, None, :] + _block_causal(ids)
+
+    def cumsum_alibi(positions, ids):  # HF BLOOM: positions from the mask's cumsum, not reset per request
+        keys = np.cumsum(np.ones(ids.size)) - 1
+        return _alibi_slopes(4)[:, None, None] * keys[None, None, :] + _block_causal(ids)
+
+    def causal_only(positions, ids):  # the packing mask forgotten: request A attends into request B
+        n = ids.size
+        causal = np.where(np.arange(n)[:, None] >= np.arange(n)[None, :], 0.0, -np.inf)
+        return _alibi_slopes(4)[:, None, None] * np.arange(n)[None, None, :] + causal
+
+    assert check_packed_bias_isolation(key_index_alibi)["ok"]
+    assert check_packed_bias_isolation(cumsum_alibi)["ok"]
+    result = check_packed_bias_isolation(causal_only)
+    assert not result["ok"] and result["largest_difference"] > 0.01

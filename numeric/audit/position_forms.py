@@ -11,7 +11,12 @@ Real RoPE entry points do not all take a 1-D position array:
   concatenated. `from_packed_api` audits one request; `check_packed_isolation` checks that one request's output
   does not change when another request in the same flat batch changes.
 
-Claims served: ROPE-QK-RELATIVE (each request's rotation depends on its own positions), ROPE-PAIR-FORMULA.
+- **index-based biases on packed sequences**: `check_packed_bias_isolation` checks ALiBi from key indices
+  (Megatron, MPT) or from the mask's cumsum (HF BLOOM): a request's attention weights must not depend on the
+  request packed before it.
+
+Claims served: ROPE-QK-RELATIVE (each request's rotation depends on its own positions), ROPE-PAIR-FORMULA,
+RPE-SHIFT-INVARIANCE (a bias moved by a constant per row leaves the weights unchanged).
 """
 
 from __future__ import annotations
@@ -21,7 +26,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_packed_isolation", "from_mrope_api", "from_offset_api", "from_packed_api"]
+__all__ = [
+    "check_packed_bias_isolation",
+    "check_packed_isolation",
+    "from_mrope_api",
+    "from_offset_api",
+    "from_packed_api",
+]
 
 
 def _concatenate(pieces: list[Any], like: Any) -> Any:
@@ -138,3 +149,49 @@ def check_packed_isolation(fn: Callable[[Any, Any, Any], Any], dim: int, length:
                f"a request's output changes by {worst:.3g} with the other requests in its flat batch — one "
                "request's positions (or a per-batch switch) reach another's rotation")
     return {"ok": ok, "largest_difference": worst, "message": message}
+
+
+def _softmax_rows(scores: np.ndarray) -> np.ndarray:
+    top = np.max(scores, axis=-1, keepdims=True)
+    weights = np.exp(scores - np.where(np.isfinite(top), top, 0.0))
+    return weights / np.sum(weights, axis=-1, keepdims=True)
+
+
+def check_packed_bias_isolation(bias_fn: Callable[[Any, Any], Any], length: int = 12) -> dict[str, Any]:
+    """An index-based bias (ALiBi from key indices as in Megatron/MPT, or from the mask's cumsum as in HF BLOOM)
+    on packed sequences: request A's attention weights, from the bias alone (q·k = 0), must equal A's weights
+    alone, whatever request B packed before it.
+
+    A bias linear in the key index moves each row by a constant, which the softmax cancels, so indices that are
+    not reset per request are harmless. A mask that lets A attend into B is not. The check compares weights,
+    not raw biases, for that reason.
+
+    **Arguments:**
+
+    - `bias_fn`: `bias_fn(positions [N], sequence_ids [N]) -> [heads, N, N]` additive scores (−inf where masked,
+      causal mask included).
+    - `length`: A's length.
+
+    **Returns:**
+
+    `{"ok": bool, "largest_difference": float, "message": str}`.
+    """
+    from ropecheck.numeric.reference.tolerances import gamma
+
+    alone = _softmax_rows(np.asarray(bias_fn(np.arange(length), np.zeros(length, dtype=np.int64)), dtype=np.float64))
+    worst, bound = 0.0, 0.0
+    for other in (4, 9):
+        positions = np.concatenate([np.arange(other), np.arange(length)])
+        ids = np.concatenate([np.zeros(other, dtype=np.int64), np.ones(length, dtype=np.int64)])
+        packed = _softmax_rows(np.asarray(bias_fn(positions, ids), dtype=np.float64))
+        rows = packed[:, other:, :]
+        leaked = float(np.max(np.abs(rows[:, :, :other]))) if other else 0.0
+        own = float(np.max(np.abs(rows[:, :, other:] - alone)))
+        worst = max(worst, leaked, own)
+        # exp and the row sum in float64: γ of the row length, relative to weights of at most 1.
+        bound = max(bound, 4 * gamma(other + length, "float64"))
+    ok = worst <= bound
+    message = ("a request's bias weights do not depend on the requests packed with it" if ok else
+               f"a request's attention weights change by {worst:.3g} with the request packed before it (bound "
+               f"{bound:.3g}) — the mask lets one request attend into another, or the bias is not a per-row shift")
+    return {"ok": ok, "largest_difference": worst, "bound": bound, "message": message}
