@@ -40,6 +40,7 @@ EXIT_CODES = {
     "theorem failed or a claim has none · 2 bad usage",
     "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
+    "audit-attention": "0 every property holds · 1 a property fails · 2 bad usage, or a config that cannot be read",
 }
 
 
@@ -107,6 +108,11 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
     commands.add_parser(
         "audit",
         help="certify an implementation: RoPE, sinusoidal table, position bias or scores (see 'audit --help')",
+        add_help=False,
+    )
+    commands.add_parser(
+        "audit-attention",
+        help="attention-level audit of a model config: KV cache, padding, batches, M-RoPE (see its --help)",
         add_help=False,
     )
     if with_epilog:  # plain text laid out for the terminal; the Markdown table is in docs/reference.md
@@ -254,6 +260,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .audit.cli import main as audit_main
 
         return audit_main(argv[1:])
+    if argv and argv[0] == "audit-attention":
+        from .audit.attention.cli import main as audit_attention_main
+
+        return audit_attention_main(argv[1:])
     if argv and argv[0] == "prove":
         argv = ["prove", *_protect_statement(argv[1:])]
     parser = _build_parser()

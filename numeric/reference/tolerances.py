@@ -71,6 +71,7 @@ from ._library import (
     library_error_units,
     trigonometric_units,
 )
+from ._model_bounds import reordered_logits_bound, rounded_angle_entry_error, rounded_angle_logits_bound
 from ._node_rules import (
     FORMATS,
     MPMATH_DPS,
@@ -132,8 +133,11 @@ __all__ = [
     "power_error",
     "reciprocal_error",
     "relative_score_bound",
+    "reordered_logits_bound",
     "rephased_score_bound",
     "rotation_output_bound",
+    "rounded_angle_entry_error",
+    "rounded_angle_logits_bound",
     "sine_error",
     "smallest_normal",
     "softmax_row_bound",

@@ -1,0 +1,79 @@
+"""`audit_attention(config)`: build the tiny model and run every attention-level property on it.
+
+Claims served: every claim the properties cite (ROPE-KV-CACHE-REUSE, ROPE-QK-RELATIVE, ROPE-PREFIX-REPHASE,
+ROPE-FREQUENCIES, ROPE-PAIR-FORMULA, ATT-CAUSAL-ROW).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
+from ._layers import check_per_layer_spectrum, check_sliding_window, check_softmax_scale
+from ._model import TinyModel, build_tiny_model
+from ._offset import check_position_offset
+from ._padding import check_batch_isolation, check_left_padding, check_right_padding
+from ._report import AttentionFinding, AttentionReport
+
+__all__ = ["CHECKS", "audit_attention", "audit_model"]
+
+Check = Callable[[TinyModel], AttentionFinding]
+
+
+def _mrope_checks() -> list[Check]:
+    from ._mrope import check_mrope_section_map, check_mrope_stream_relative, check_mrope_text_reduction
+
+    return [check_mrope_text_reduction, check_mrope_section_map, check_mrope_stream_relative]
+
+
+# The spectrum is read first, on the model as built; the checks that grow or switch a length-dependent spectrum
+# come after the ones that assume its short form, and `spectrum-reset` measures whether it comes back.
+CHECKS: list[Check] = [
+    check_per_layer_spectrum, check_softmax_scale, check_sliding_window, check_kv_cache, check_left_padding,
+    check_right_padding, check_batch_isolation, check_position_offset, check_kv_cache_switch, check_spectrum_reset,
+]
+
+
+def audit_model(tiny: TinyModel, checks: Sequence[Check] | None = None) -> AttentionReport:
+    """Run the checks on an already built (possibly deliberately broken) model.
+
+    **Arguments:**
+
+    - `tiny`: the model.
+    - `checks`: the checks to run (all, M-RoPE ones included, when None).
+
+    **Returns:**
+
+    The `AttentionReport`.
+    """
+    start = time.perf_counter()
+    selected = list(checks) if checks is not None else [*CHECKS, *_mrope_checks()]
+    findings = [check(tiny) for check in selected]
+    model_type = str(getattr(tiny.config, "model_type", "?"))
+    return AttentionReport(tiny.name, model_type, list(tiny.notes), findings, time.perf_counter() - start)
+
+
+def audit_attention(source: str | dict[str, Any], seed: int = 0) -> AttentionReport:
+    """Build the tiny model of a config and audit it.
+
+    **Arguments:**
+
+    - `source`: a built-in name, a `config.json` path, or a config dict.
+    - `seed`: the random initialisation's seed.
+
+    **Returns:**
+
+    The `AttentionReport` (its `seconds` include the build).
+    """
+    start = time.perf_counter()
+    tiny = build_tiny_model(source, seed=seed)
+    report = audit_model(tiny)
+    generator = str(tiny.model.config.model_type)
+    from ._mrope_index import GENERATORS, audit_position_ids
+
+    if generator in GENERATORS:  # the 3-D position-id generator of a vision-language model
+        report.findings.extend(audit_position_ids(generator, tiny.model.config))
+    report.seconds = time.perf_counter() - start
+    return report

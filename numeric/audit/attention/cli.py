@@ -1,0 +1,83 @@
+"""`ropecheck audit-attention CONFIG [--json] [--seed N]`: the attention-level audit of one model config.
+
+CONFIG is a `config.json` path or a built-in name (`ropecheck audit-attention --list`). Exit codes: 0 every
+property holds, 1 a property fails, 2 bad usage or a config that cannot be read or built (one line on stderr,
+never a traceback). The config file is only read.
+
+Claims served: those of the properties it runs (see `ropecheck.numeric.audit.attention`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"ropecheck audit-attention: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `ropecheck audit-attention`."""
+    parser = _Parser(
+        prog="ropecheck audit-attention",
+        description="Build a tiny random-init model from a config (rope fields kept, widths shrunk, no weights) and "
+        "check prefill = decode with the KV cache, padding, batches, offsets, per-layer bases, sliding windows, "
+        "the softmax scale and M-RoPE.",
+    )
+    parser.add_argument("config", nargs="?", help="a config.json path or a built-in name")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random initialisation (default 0)")
+    parser.add_argument("--list", action="store_true", help="list the built-in configs and exit")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    from ._configs import BUILTIN_CONFIGS, ConfigError
+
+    if args.list:
+        print("\n".join(BUILTIN_CONFIGS))
+        return EXIT_OK
+    if not args.config:
+        sys.stderr.write("ropecheck audit-attention: error: give a config.json path or a built-in name (--list)\n")
+        return EXIT_USAGE
+    try:
+        import torch
+
+        from ._audit import audit_attention
+
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # tiny models: threads only contend
+        try:
+            report = audit_attention(args.config, seed=args.seed)
+        finally:
+            torch.set_num_threads(threads)
+    except ConfigError as error:
+        sys.stderr.write(f"ropecheck audit-attention: error: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("ropecheck audit-attention: interrupted\n")
+        return EXIT_USAGE
+    if args.json:
+        from ropecheck.numeric._cli import _finite_json
+
+        json.dump(_finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(report.to_text())
+    return EXIT_FAIL if report.verdict == "fail" else EXIT_OK
