@@ -102,6 +102,9 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
         help="certify an implementation: RoPE, sinusoidal table, position bias or scores (see 'audit --help')",
         add_help=False,
     )
+    from .audit.model_config.cli import add_parser as add_audit_config_parser
+
+    add_audit_config_parser(commands)
     if with_epilog:
         parser.epilog = "commands:\n\n" + commands_table()
     return parser
@@ -251,7 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    runners = {"claims": _run_claims, "prove": run_prove}
+    from .audit.model_config.cli import run as run_audit_config
+
+    runners = {"claims": _run_claims, "prove": run_prove, "audit-config": run_audit_config}
     try:
         return runners[args.command](args)
     except KeyboardInterrupt:
