@@ -91,7 +91,7 @@ def _alternative(expected: Expected, layer_change: Any, swap: bool) -> Expected:
 
 def _explain(expected: Expected, quantity: str, matches: Any) -> tuple[str, str] | None:
     for misreading in misreadings_for(expected.layer):
-        if misreading.regime_swap and expected.layer.rope_type != "longrope":
+        if quantity not in misreading.quantities:
             continue
         try:
             alternative = _alternative(expected, misreading.change, misreading.regime_swap)

@@ -22,13 +22,14 @@ __all__ = ["MISREADINGS", "Misreading", "misreadings_for"]
 class Misreading:
     """One way to misread a config: `key` (the config key misread), `words` (the finding, in words), `applies`
     (whether it changes this layer), `change` (the layer as the misreading sees it), `regime_swap` (for the
-    LongRoPE switch: the regime whose spectrum the engine used instead)."""
+    LongRoPE switch: the regime whose spectrum the engine used instead), `quantities` (what it can explain)."""
 
     key: str
     words: str
     applies: Callable[[RopeLayer], bool]
     change: Callable[[RopeLayer], RopeLayer]
     regime_swap: bool = False
+    quantities: tuple[str, ...] = ("spectrum",)
 
 
 def _with(layer: RopeLayer, **parameters: object) -> RopeLayer:
@@ -59,17 +60,17 @@ MISREADINGS: tuple[Misreading, ...] = (
     Misreading(
         "attention_factor", "explicit `attention_factor` ignored: the default 0.1·ln s + 1 is used",
         lambda la: la.rope_type in ("yarn", "longrope") and la.parameters.get("attention_factor") is not None,
-        lambda la: _drop(la, "attention_factor"),
+        lambda la: _drop(la, "attention_factor"), quantities=("attention_factor",),
     ),
     Misreading(
         "mscale", "`mscale`/`mscale_all_dim` ignored: the attention factor is g(s, 1), not their ratio",
         lambda la: _yarn(la) and bool(la.parameters.get("mscale")) and bool(la.parameters.get("mscale_all_dim")),
-        lambda la: _drop(la, "mscale", "mscale_all_dim"),
+        lambda la: _drop(la, "mscale", "mscale_all_dim"), quantities=("attention_factor",),
     ),
     Misreading(
         "mscale_all_dim", "`mscale_all_dim` ignored in the softmax scale (DeepSeek's g(s, mscale_all_dim)² missing)",
         lambda la: _yarn(la) and bool(la.parameters.get("mscale_all_dim")),
-        lambda la: _drop(la, "mscale_all_dim"),
+        lambda la: _drop(la, "mscale_all_dim"), quantities=("softmax_scale",),
     ),
     Misreading(
         "original_max_position_embeddings", "YaRN ramp computed with 4·L₀ (the M-RoPE cache length) instead of L₀",
@@ -85,12 +86,14 @@ MISREADINGS: tuple[Misreading, ...] = (
         "original_max_position_embeddings", "L₀ taken from rope_scaling, not the top-level key that overrides it",
         lambda la: any("overrides" in r for r in la.readings),
         lambda la: dataclasses.replace(la, original=int(la.parameters["original_max_position_embeddings"])),
+        quantities=("spectrum", "attention_factor"),
     ),
     Misreading(
         "factor", "attention factor from max_position_embeddings / L₀, ignoring `factor`",
         lambda la: la.rope_type == "longrope" and la.parameters.get("factor") is not None
         and la.parameters.get("attention_factor") is None,
         lambda la: dataclasses.replace(la, factor=la.max_position_embeddings / int(la.original or 1)),
+        quantities=("attention_factor",),
     ),
     Misreading(
         "short_factor", "LongRoPE switch: the other factor set is used in this length regime",
@@ -102,7 +105,7 @@ MISREADINGS: tuple[Misreading, ...] = (
     ),
     Misreading(
         "rope_scaling", "scaling dropped: plain RoPE with the config's base",
-        lambda la: la.rope_type not in ("default", "dynamic"), _plain,
+        lambda la: la.rope_type not in ("default", "dynamic"), _plain, quantities=("spectrum", "attention_factor"),
     ),
     Misreading(
         "partial_rotary_factor", "`partial_rotary_factor` ignored: the whole head is rotated",

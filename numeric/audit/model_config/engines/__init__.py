@@ -16,6 +16,7 @@ __all__ = ["ENGINES", "EngineUnavailable", "Observation", "engine_module", "sour
 #: Engine name → module, in report order.
 ENGINES = {
     "transformers": "ropecheck.numeric.audit.model_config.engines.transformers",
+    "mlx-lm": "ropecheck.numeric.audit.model_config.engines.mlx_lm",
 }
 
 
