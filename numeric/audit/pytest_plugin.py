@@ -49,6 +49,7 @@ _OPTIONS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "partial": (str, None, "partial rotary placement: first or p-rope"),
     "framework": (str, "auto", "auto, numpy, torch or jax"),
     "head_dim": (int, None, "head dimension d"),
+    "config": (str, None, "a model's config.json[#LAYER_TYPE]: fills base, scaling, rotary dim, partial, head dim"),
     "timeout": (float, 30.0, "seconds one call may take"),
     "budget": (float, None, "relative score-error budget of the certified context (default 2^-6), as --budget"),
     "kind": (str, "rope", "rope (default), sinusoidal, bias or scores"),
@@ -293,6 +294,16 @@ def _run_audit(config: pytest.Config) -> Any:
         names = ("scaling", "rotary_dim", "head_dim", "direction", "partial")
         extra = {name: rope_option(config, name) for name in names}
         extra["strict"] = not rope_option(config, "no_strict")
+        if rope_option(config, "config"):
+            from ropecheck.numeric.audit.model_config import ConfigError, fill_audit_options
+
+            try:
+                filled = fill_audit_options(rope_option(config, "config"), {"base": common["base"], **extra})
+            except ConfigError as error:
+                setattr(config, _AUDIT_KEY, f"--rope-config: {error}")
+                return getattr(config, _AUDIT_KEY)
+            common["base"] = filled.pop("base")
+            extra = filled
     try:
         outcome: Any = audit(rope_option(config, "impl"), **common, **extra)
     except AuditError as error:

@@ -38,6 +38,8 @@ _LAZY = {
     "ConfigAudit": "_run",
     "EngineResult": "_run",
     "audit_config": "_run",
+    "audit_options": "_audit_options",
+    "fill_audit_options": "_audit_options",
 }
 
 __all__ = sorted(_LAZY)
