@@ -19,6 +19,7 @@ from ropecheck.numeric.audit.model_config.engines import EngineUnavailable, Obse
 
 CONFIGS = Path(__file__).parent / "model_configs"
 MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())
+CASES = CONFIGS / "cases"
 
 
 def _available(name: str) -> bool:
@@ -180,3 +181,22 @@ def test_mlx_ignores_an_explicit_yarn_attention_factor(tmp_path):
     engine = _only(audit_config(tmp_path, engines=["mlx-lm"]), "mlx-lm")
     keys = {(f.quantity, f.key) for f in engine.findings}
     assert keys == {("attention_factor", "attention_factor")}
+
+
+@needs_transformers
+def test_transformers_deepseek_v2_softmax_scale_lacks_mscale_all_dim():
+    """Defect (transformers PR #47435): DeepSeek-V2's attention omits YaRN's g(s, mscale_all_dim)² softmax factor
+    (DeepSeek-V3's has it). DeepSeek-V2-Lite: 1/√192 = 0.0722 where 0.1147 is expected."""
+    engine = _only(audit_config(CASES / "deepseek-v2-lite-mscale", engines=["transformers"]), "transformers")
+    if engine.verdict == "conforms":
+        pytest.skip("fixed in this transformers version")
+    assert [(f.quantity, f.key) for f in engine.findings] == [("softmax_scale", "mscale_all_dim")]
+    assert "deepseek_v2" in engine.findings[0].where
+
+
+@needs_mlx
+def test_mlx_conformance_table_names_the_misread_keys(capsys):
+    from ropecheck.numeric.audit.model_config.cli import main as cli_main
+
+    assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
+    assert "**differs** (`attention_factor`)" in capsys.readouterr().out

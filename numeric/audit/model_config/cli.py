@@ -38,12 +38,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("config", metavar="CONFIG", help="a config.json, or a directory holding one")
+    parser.add_argument("config", metavar="CONFIG", nargs="+", help="a config.json, or a directory holding one")
     parser.add_argument(
         "--engine", dest="engines", action="append", choices=[*ENGINES, "none"], metavar="NAME",
         help=f"only this engine (repeatable; one of {', '.join(ENGINES)}, or 'none' for the expected values only)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object: config, layers, engines")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object: config, layers, engines (a list for several)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the configs × engines conformance table")
     return parser
 
 
@@ -102,18 +105,27 @@ def run(args: argparse.Namespace) -> int:
     engines = [] if args.engines and "none" in args.engines else args.engines
     try:
         with _quiet():
-            audit = audit_config(args.config, engines)
+            audits = [audit_config(path, engines) for path in args.config]
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
         return EXIT_USAGE
     if args.json:
         from ..._cli import _finite_json  # strict JSON, as every other command prints it
 
-        json.dump(_finite_json(audit.to_json()), sys.stdout, indent=2, ensure_ascii=False)
+        documents = [a.to_json() for a in audits]
+        json.dump(_finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
+                  ensure_ascii=False)
         sys.stdout.write("\n")
+    elif args.markdown:
+        from ._conformance import conformance_markdown
+
+        sys.stdout.write(conformance_markdown(audits))
     else:
-        _print_table(audit)
-    failed = any(e.verdict in ("differs", "could not be built") for e in audit.engines)
+        for number, audit in enumerate(audits):
+            if number:
+                print()
+            _print_table(audit)
+    failed = any(e.verdict in ("differs", "could not be built") for a in audits for e in a.engines)
     return EXIT_DIFFERS if failed else EXIT_OK
 
 

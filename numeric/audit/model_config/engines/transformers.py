@@ -112,7 +112,9 @@ def _call(rotary: Any, expected: Expected, text: Any) -> tuple[list[float], floa
     if "layer_type" in inspect.signature(rotary.forward).parameters and layer.layer_type != "all":
         kwargs["layer_type"] = layer.layer_type
     with torch.no_grad():
-        cos, _ = rotary(x, positions, **kwargs)
+        out = rotary(x, positions, **kwargs)
+    # (cos, sin) for most models; DeepSeek-V2 returns one complex tensor, attention factor · e^{iθp}
+    cos = out[0] if isinstance(out, tuple) else (out.real if out.is_complex() else out)
     prefix = f"{layer.layer_type}_" if kwargs else ""
     inv_freq = getattr(rotary, f"{prefix}inv_freq")
     return [float(v) for v in inv_freq.double()], float(cos.reshape(-1, cos.shape[-1])[0, 0])
