@@ -8,6 +8,7 @@ The engine verdicts are in `test_audit_config_engines.py`.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import mpmath
@@ -256,3 +257,19 @@ def test_parse_rejects_a_non_object():
 
 def test_audit_config_without_engines_lists_no_engine():
     assert audit_config(CONFIGS / "llama2-7b", engines=[]).engines == []
+
+
+def test_docs_page_rows_match_the_tool():
+    """The docs page is the tool's output: its config and expected-value columns are regenerated here (the engine
+    columns need the engines; `ropecheck audit-config tests/model_configs/*/ --markdown` regenerates them)."""
+    from ropecheck.numeric.audit.model_config._conformance import conformance_markdown
+
+    page = (Path(__file__).parents[1] / "docs" / "config-conformance.md").read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0] + " | " + line.split(" | ")[1] for line in page.splitlines() if line.startswith("| `")}
+    for folder in (CONFIGS, CONFIGS / "cases"):
+        audits = [audit_config(p, engines=[]) for p in sorted(folder.iterdir()) if (p / "config.json").is_file()]
+        for line in conformance_markdown(audits).splitlines():
+            if line.startswith("| `"):
+                assert " | ".join(line.split(" | ")[:2]).rstrip(" |") in {r.rstrip(" |") for r in rows}, line
+    for command in re.findall(r"`ropecheck audit-config (tests/[^\s*]+)[\s`]", page):
+        assert (Path(__file__).parents[1] / command).exists(), command

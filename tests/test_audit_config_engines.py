@@ -200,3 +200,12 @@ def test_mlx_conformance_table_names_the_misread_keys(capsys):
 
     assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
     assert "**differs** (`attention_factor`)" in capsys.readouterr().out
+
+
+@needs_mlx
+def test_mlx_gemma3_does_not_read_nested_rope_parameters():
+    """Defect (brief §1.2): MLX-LM's gemma3_text reads `rope_theta`/`rope_scaling`, not v5 nested
+    `rope_parameters`: the global layers lose their YaRN (θ off by up to 175 %, attention factor 1)."""
+    engine = _only(audit_config(CASES / "gemma3-nested-yarn", engines=["mlx-lm"]), "mlx-lm")
+    assert {(f.layer_type, f.quantity) for f in engine.findings} == {
+        ("full_attention", "spectrum"), ("full_attention", "attention_factor")}

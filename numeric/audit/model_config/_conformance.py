@@ -52,12 +52,13 @@ def conformance_markdown(audits: list[ConfigAudit]) -> str:
     """
     engines = [e.name for e in audits[0].engines] if audits else []
     versions = {e.name: e.version for a in audits for e in a.engines}
-    header = "| config | expected (per layer type) | " + " | ".join(
-        f"{name} {versions[name]}" if versions[name] != "not available" else name for name in engines) + " |"
+    columns = ["config", "expected (per layer type)"] + [
+        f"{name} {versions[name]}" if versions[name] != "not available" else name for name in engines]
+    header = "| " + " | ".join(columns) + " |"
     lines = [header, "|" + "---|" * (2 + len(engines))]
     for audit in audits:
-        cells = " | ".join(_cell(audit, engine) for engine in engines)
-        lines.append(f"| `{_name(audit)}` | {_layers(audit)} | {cells} |")
+        cells = [f"`{_name(audit)}`", _layers(audit), *(_cell(audit, engine) for engine in engines)]
+        lines.append("| " + " | ".join(cells) + " |")
     differences = []
     for audit in audits:
         for engine in audit.engines:
