@@ -39,6 +39,7 @@ EXIT_CODES = {
     "theorem failed or a claim has none · 2 bad usage",
     "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
+    "audit-config": "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input",
 }
 
 
@@ -56,7 +57,7 @@ def commands_table() -> str:
     parsers = {name: sub for name, sub in subparsers.choices.items()}
     parsers["audit"] = build_audit_parser()
     rows = ["| command | what it does | exit codes |", "|---|---|---|"]
-    for name in ("claims", "prove", "audit"):
+    for name in ("claims", "prove", "audit", "audit-config"):
         usage = " ".join(parsers[name].format_usage().split())
         usage = usage.removeprefix("usage: ").replace(" [-h]", "").replace("|", "\\|")
         rows.append(f"| `{usage}` | {helps[name]} | {EXIT_CODES[name]} |")
