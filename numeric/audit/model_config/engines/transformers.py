@@ -130,6 +130,20 @@ def _where(text: Any, rotary: Any, layer_type: str) -> str:
     return source_line(function, None, _package_root())
 
 
+@contextlib.contextmanager
+def _quiet() -> Any:
+    """transformers logs config validation warnings through its own handler: the findings say what matters."""
+    from transformers.utils import logging as hf_logging
+
+    level = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            yield
+    finally:
+        hf_logging.set_verbosity(level)
+
+
 def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     """The engine's values for each expected (layer type, regime).
 
@@ -139,6 +153,11 @@ def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     the config).
     """
     version()
+    with _quiet():
+        return _observe(model, expected)
+
+
+def _observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     try:
         _, text = _load(model)
         module = _module_for(text)
