@@ -209,3 +209,38 @@ def test_mlx_gemma3_does_not_read_nested_rope_parameters():
     engine = _only(audit_config(CASES / "gemma3-nested-yarn", engines=["mlx-lm"]), "mlx-lm")
     assert {(f.layer_type, f.quantity) for f in engine.findings} == {
         ("full_attention", "spectrum"), ("full_attention", "attention_factor")}
+
+
+# --------------------------------------------------------------------------------------------------------- vLLM
+needs_vllm = pytest.mark.skipif(not _available("vllm"), reason="no vLLM environment (opt-in: ROPECHECK_ENGINES=vllm)")
+
+
+@needs_vllm
+def test_vllm_conforms_on_gpt_oss_truncate_false():
+    engine = _only(audit_config(CONFIGS / "gpt-oss-20b", engines=["vllm"]), "vllm")
+    assert engine.verdict == "conforms", [f.message for f in engine.findings]
+
+
+@needs_vllm
+def test_vllm_mrope_yarn_ramp_uses_four_times_l0():
+    """Defect N2: with `mrope_section`, vLLM computes the YaRN ramp for 4·L₀ (the M-RoPE cache length): 124 %."""
+    engine = _only(audit_config(CASES / "qwen2.5-vl-7b-yarn", engines=["vllm"]), "vllm")
+    (finding,) = engine.findings
+    assert (finding.quantity, finding.key) == ("spectrum", "original_max_position_embeddings")
+    assert "4·L₀" in finding.message and 1.2 < finding.observed_error < 1.3
+
+
+@needs_vllm
+def test_vllm_dynamic_ntk_is_plain_and_its_cache_too_short():
+    """Defect D7 (vLLM PR #55910): HF-style dynamic NTK is plain RoPE in vLLM and positions past M raise."""
+    engine = _only(audit_config(CASES / "dynamic-ntk", engines=["vllm"]), "vllm")
+    kinds = {(f.regime, f.quantity, f.key) for f in engine.findings}
+    assert (8192, "spectrum", "rope_type") in kinds and (8192, "call", "") in kinds
+    assert not [f for f in engine.findings if f.regime == "short"]
+
+
+@needs_vllm
+def test_vllm_longrope_uses_the_long_factors_for_short_prompts():
+    """Defect D8: vLLM picks LongRoPE's factor set once, from max_model_len > L₀: short prompts get long factors."""
+    engine = _only(audit_config(CONFIGS / "phi3.5-mini", engines=["vllm"]), "vllm")
+    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [("short", "spectrum", "short_factor")]

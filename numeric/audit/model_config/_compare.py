@@ -34,7 +34,7 @@ __all__ = ["Finding", "compare", "spectrum_bound", "verdict_of"]
 @dataclasses.dataclass(frozen=True)
 class Finding:
     """One difference: `engine`, `layer_type`, `regime`, `quantity` (spectrum / attention_factor / softmax_scale /
-    build), `message` (in words), `key` (the config key misread, "" when none explains it), `where` (the engine's
+    call / build), `message` (in words), `key` (the config key misread, "" when none explains it), `where` (the engine's
     file:line), `observed_error`, `bound`."""
 
     engine: str
@@ -113,6 +113,9 @@ def compare(engine: str, expected: Expected, observed: Observation) -> list[Find
     if observed.error is not None:
         return [Finding(**common, quantity="build", message=f"could not be built or called: {observed.error}")]
     findings = []
+    if observed.call_error is not None:
+        findings.append(Finding(**common, quantity="call", message=f"raises at a length the regime needs: "
+                                f"{observed.call_error}", where=observed.where.get("spectrum", "")))
     bound = spectrum_bound(expected.layer.base, observed.dtype)
     if observed.inv_freq is not None:
         error, pair = _spectrum_error(observed.inv_freq, expected.inv_freq)

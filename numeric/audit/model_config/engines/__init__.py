@@ -17,6 +17,7 @@ __all__ = ["ENGINES", "EngineUnavailable", "Observation", "engine_module", "sour
 ENGINES = {
     "transformers": "ropecheck.numeric.audit.model_config.engines.transformers",
     "mlx-lm": "ropecheck.numeric.audit.model_config.engines.mlx_lm",
+    "vllm": "ropecheck.numeric.audit.model_config.engines.vllm",
 }
 
 

@@ -25,7 +25,8 @@ class Observation:
     was not observed), `attention_factor` (the factor on cos and sin, read at position 0), `softmax_scale` (None
     where the engine has no attention module to read), `dtype` (the format θ and cos/sin are formed in), `where`
     (quantity → "file:line" of the engine code that computes it), `error` (the engine could not be built or called
-    for this config: the message, and nothing else is observed).
+    for this config: the message, and nothing else is observed), `call_error` (built, but a call at a position the
+    regime needs raised: the message; the values observed still count).
     """
 
     layer_type: str
@@ -36,6 +37,7 @@ class Observation:
     dtype: str = "float32"
     where: dict[str, str] = dataclasses.field(default_factory=dict)
     error: str | None = None
+    call_error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The observation as plain data (the subprocess engines print this)."""
