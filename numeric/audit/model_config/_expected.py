@@ -12,6 +12,8 @@ digits, the papers' formulas: Su et al. RoFormer; Chen et al. PI; bloc97 / HF dy
 - **softmax scale**: 1/√d_qk (Gemma: 1/√query_pre_attn_scalar), times g(s, mscale_all_dim)² when YaRN carries a
   non-zero `mscale_all_dim` (DeepSeek-V2/V3: the half of YaRN's correction that lives in the softmax).
 
+A GGUF file's `rope_freqs` divisors λᵢ (llama.cpp's form of Llama 3 scaling) divide θᵢ after the rest.
+
 Length regimes: dynamic NTK is plain up to M and grows with the length beyond it (`"short"`, then the spectrum at
 2M and at s·M); LongRoPE uses the short factors while the largest position + 1 ≤ L₀ (`"short"`) and the long ones
 beyond (`"long"`); every other type holds for any length (`"any"`).
@@ -174,6 +176,9 @@ def expected_values(layer: RopeLayer) -> list[Expected]:
                 values = _proportional(layer)
             else:
                 values = scaled_inverse_frequencies_mp(layer.rotary_dim, layer.base, scaling, length)
+            divisors = layer.parameters.get("freq_factors")
+            if divisors is not None:  # GGUF's rope_freqs tensor (llama.cpp: θᵢ / λᵢ, Llama 3 baked in)
+                values = [v / mpmath.mpf(d) for v, d in zip(values, divisors, strict=True)]
             out.append(
                 Expected(layer, regime, length, tuple(float(v) for v in values), float(attention), float(softmax),
                          float(multiplier))

@@ -37,7 +37,7 @@ _DEFAULT_THETA = 10000.0
 _KNOWN_KEYS = {
     "rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "low_freq_factor",
     "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
-    "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved",
+    "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved", "freq_factors",
 }
 
 
@@ -87,7 +87,7 @@ class ModelConfig:
 
 
 def load_config(path: str | Path) -> ModelConfig:
-    """Read and parse `path`: a `config.json`, or a directory holding one.
+    """Read and parse `path`: a `config.json`, a directory holding one, or a GGUF file (its RoPE metadata).
 
     **Arguments:** `path`.
 
@@ -96,6 +96,10 @@ def load_config(path: str | Path) -> ModelConfig:
     **Raises:** `ConfigError` (one line) for a missing file, invalid JSON or a config that cannot be read.
     """
     file = Path(path)
+    if file.suffix == ".gguf" and file.is_file():
+        from ._gguf import gguf_config
+
+        return parse_config(gguf_config(file), str(file))
     if file.is_dir():
         file = file / "config.json"
     if not file.is_file():
@@ -239,6 +243,9 @@ def _layer(
         if rope_type == "longrope":
             for value in values:
                 _number(value, key)
+    divisors = params.get("freq_factors")
+    if divisors is not None and (not isinstance(divisors, list) or len(divisors) != rotary_dim // 2):
+        raise ConfigError(f"freq_factors must list {rotary_dim // 2} divisors (rotary_dim/2)")
     scalar = text.get("query_pre_attn_scalar")
     return RopeLayer(
         layer_type=layer_type,

@@ -38,7 +38,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    parser.add_argument("config", metavar="CONFIG", nargs="+", help="a config.json, or a directory holding one")
+    parser.add_argument(
+        "config", metavar="CONFIG", nargs="+", help="a config.json, a directory holding one, or a .gguf file"
+    )
     parser.add_argument(
         "--engine", dest="engines", action="append", choices=[*ENGINES, "none"], metavar="NAME",
         help=f"only this engine (repeatable; one of {', '.join(ENGINES)}, or 'none' for the expected values only)",
@@ -63,12 +65,12 @@ def add_parser(commands: Any) -> None:
 def _print_table(audit: ConfigAudit) -> None:
     model = audit.model
     print(f"config: {model.path} ({model.model_type})")
-    print(f"{'layer type':<18} {'layers':>6} {'rope':<9} {'regime':<7} {'d':>4} {'base':>9} {'θ last':>10}"
+    print(f"{'layer type':<17} {'n':>3} {'rope':<8} {'regime':<7} {'d':>4} {'base':>8} {'θ last':>9}"
           f" {'attn':>7} {'softmax':>8}")
     for entry in audit.expected:
         layer = entry.layer
-        print(f"{layer.layer_type[:18]:<18} {len(layer.layer_indices):>6} {layer.rope_type:<9} {entry.regime!s:<7}"
-              f" {layer.rotary_dim:>4} {layer.base:>9.4g} {entry.inv_freq[-1]:>10.4g}"
+        print(f"{layer.layer_type[:17]:<17} {len(layer.layer_indices):>3} {layer.rope_type[:8]:<8}"
+              f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {layer.base:>8.3g} {entry.inv_freq[-1]:>9.3g}"
               f" {entry.attention_factor:>7.5g} {entry.softmax_scale:>8.5g}")
     for layer in model.layers:
         for reading in layer.readings:
