@@ -261,7 +261,7 @@ def test_audit_config_without_engines_lists_no_engine():
 
 def test_docs_page_rows_match_the_tool():
     """The docs page is the tool's output: its config and expected-value columns are regenerated here (the engine
-    columns need the engines; `ropecheck audit-config tests/model_configs/*/config.json --markdown` regenerates them)."""
+    columns need the engines: `ropecheck audit-config tests/model_configs/*/config.json --markdown`)."""
     from ropecheck.numeric.audit.model_config._conformance import conformance_markdown
 
     page = (Path(__file__).parents[1] / "docs" / "config-conformance.md").read_text(encoding="utf-8")
