@@ -41,6 +41,7 @@ EXIT_CODES = {
     "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
     "audit-attention": "0 every property holds · 1 a property fails · 2 bad usage, or a config that cannot be read",
+    "audit-config": "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input",
 }
 
 
@@ -58,7 +59,7 @@ def commands_table() -> str:
     parsers = {name: sub for name, sub in subparsers.choices.items()}
     parsers["audit"] = build_audit_parser()
     rows = ["| command | what it does | exit codes |", "|---|---|---|"]
-    for name in ("claims", "prove", "audit"):
+    for name in ("claims", "prove", "audit", "audit-config"):
         usage = " ".join(parsers[name].format_usage().split())
         usage = usage.removeprefix("usage: ").replace(" [-h]", "").replace("|", "\\|")
         rows.append(f"| `{usage}` | {helps[name]} | {EXIT_CODES[name]} |")
@@ -115,6 +116,9 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
         help="attention-level audit of a model config: KV cache, padding, batches, M-RoPE (see its --help)",
         add_help=False,
     )
+    from .audit.model_config.cli import add_parser as add_audit_config_parser
+
+    add_audit_config_parser(commands)
     if with_epilog:  # plain text laid out for the terminal; the Markdown table is in docs/reference.md
         codes = "\n".join(f"  {name}  {text}" for name, text in EXIT_CODES.items())
         parser.epilog = f"exit codes:\n\n{codes}\n\n'ropecheck COMMAND --help' shows a command's options."
@@ -274,7 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    runners = {"claims": _run_claims, "prove": run_prove}
+    from .audit.model_config.cli import run as run_audit_config
+
+    runners = {"claims": _run_claims, "prove": run_prove, "audit-config": run_audit_config}
     try:
         return runners[args.command](args)
     except KeyboardInterrupt:

@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--framework", default="auto", help="auto (default), numpy, torch or jax")
     parser.add_argument("--head-dim", type=int, help="head dimension d (default: tries 128, 64, …)")
+    parser.add_argument(
+        "--config", metavar="CONFIG", help="a model's config.json[#LAYER_TYPE]: fills --base, --scaling, --rotary-dim,"
+        " --partial and --head-dim (explicit options win)",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds one call may take (default 30)")
     parser.add_argument(
         "--budget", type=float, default=DEFAULT_SCORE_BUDGET, help="relative score-error budget (default 2^-6)"
@@ -183,6 +187,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ropecheck.numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
     from ropecheck.numeric.audit.wording import cli_wording
 
+    if args.config:
+        from ropecheck.numeric.audit.model_config import ConfigError, fill_audit_options
+
+        try:
+            fill_audit_options(args.config, vars(args))
+        except ConfigError as error:
+            return _usage(f"--config: {error}")
     if rope_only_flags(args):
         return _usage(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
     noise = NoiseCapture(status=None if args.json else f"auditing {args.target} …")

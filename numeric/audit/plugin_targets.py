@@ -104,6 +104,13 @@ def parse_target_line(
         refuse("no target (package.module:attr, path/to/file.py:attr or a built-in name)")
     if rope_only_flags(args):
         refuse(f"--kind {args.kind} takes no {', '.join(rope_only_flags(args))}")
+    if args.config:
+        from ropecheck.numeric.audit.model_config import ConfigError, fill_audit_options
+
+        try:
+            fill_audit_options(args.config, vars(args))
+        except ConfigError as error:
+            refuse(f"--config: {error}")
     keywords = audit_keywords(args)
     if args.kind == "rope":
         keywords["strict"] = strict or args.strict
@@ -119,6 +126,7 @@ def audit_keywords(args: argparse.Namespace) -> dict[str, Any]:
         **kind_keywords(args), "base": args.base, "layout": args.layout, "max_position": args.max_position or 32768,
         "dtypes": args.dtypes or None, "framework": args.framework, "head_dim": args.head_dim,
         "timeout": args.timeout, "budget": args.budget, "module_cast": args.module_cast,
+        "accept_short_table": args.accept_short_table,
     }
     if args.kind == "rope":
         keywords.update(scaling=args.scaling, rotary_dim=args.rotary_dim, direction=args.direction,

@@ -57,6 +57,7 @@ _OPTIONS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "partial": (str, None, "partial rotary placement: first or p-rope"),
     "framework": (str, "auto", "auto, numpy, torch or jax"),
     "head_dim": (int, None, "head dimension d"),
+    "config": (str, None, "a model's config.json[#LAYER_TYPE]: fills base, scaling, rotary dim, partial, head dim"),
     "timeout": (float, 30.0, "seconds one call may take"),
     "budget": (float, None, "relative score-error budget of the certified context (default 2^-6), as --budget"),
     "kind": (str, "rope", "rope (default), sinusoidal, bias or scores"),
@@ -346,6 +347,15 @@ def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
         names = ("scaling", "rotary_dim", "head_dim", "direction", "partial")
         extra = {name: rope_option(config, name) for name in names}
         extra["strict"] = not rope_option(config, "no_strict")
+    if kind == "rope" and rope_option(config, "config"):
+        from ropecheck.numeric.audit.model_config import ConfigError, fill_audit_options
+
+        try:
+            filled = fill_audit_options(rope_option(config, "config"), {"base": common["base"], **extra})
+        except ConfigError as error:
+            raise pytest.UsageError(f"--rope-config: {error}") from None
+        common["base"] = filled.pop("base")
+        extra = filled
     return {**common, **extra}
 
 

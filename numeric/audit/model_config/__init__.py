@@ -1,0 +1,51 @@
+"""`ropecheck.numeric.audit.model_config`: audit a model's `config.json` — the per-layer spectrum θᵢ, the attention
+factor on cos/sin and the softmax scale it implies (computed here from the papers' formulas, independently of
+every engine), and what each installed engine (transformers, …) builds from it.
+
+```python
+from ropecheck.numeric.audit.model_config import audit_config
+
+report = audit_config("tests/model_configs/gpt-oss-20b")
+report.to_json()["layers"][0]["attention_factor"]      # 1.3465735902799727 (YaRN, s = 32)
+{e.name: e.verdict for e in report.engines}             # {"transformers": "conforms", …}
+```
+
+Layout: `_parse` (config → one `RopeLayer` per layer type), `_expected` (the expected values per length regime),
+`_readings` (known misreadings, to name the key an engine misread), `_compare` (error model, findings),
+`engines/` (one module per engine), `_run` (`audit_config`), `cli` (`ropecheck audit-config`).
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+# Names load lazily, so `ropecheck --help` (which registers the subcommand) imports neither mpmath nor torch.
+_LAZY = {
+    "ROPE_TYPES": "_parse",
+    "ConfigError": "_parse",
+    "ModelConfig": "_parse",
+    "RopeLayer": "_parse",
+    "load_config": "_parse",
+    "parse_config": "_parse",
+    "Expected": "_expected",
+    "expected_values": "_expected",
+    "layer_scaling": "_expected",
+    "Finding": "_compare",
+    "spectrum_bound": "_compare",
+    "ConfigAudit": "_run",
+    "EngineResult": "_run",
+    "audit_config": "_run",
+    "audit_options": "_audit_options",
+    "fill_audit_options": "_audit_options",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)

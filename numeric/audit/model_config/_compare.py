@@ -1,0 +1,153 @@
+"""Compare an engine's observations with the expected values, and name the misread key when one explains them.
+
+**Error model** (tolerances from `ropecheck.numeric.reference.tolerances`, u the unit roundoff of the format the
+engine forms θ in, float32 for every engine here): θᵢ = base^(−2i/d) formed as a power costs the rounding of the
+exponent 2i/d, which the power multiplies by |ln base|, one rounding of ln base inside the power and the measured
+exp allowance; a reciprocal, a division by s and a blend (YaRN, Llama 3, LongRoPE: ramp, two products, a sum)
+cost at most six more roundings, and a linear ramp's own two. So
+
+    |θ̂ᵢ − θᵢ| / θᵢ ≤ (2·|ln base| + X_exp + 8)·u.
+
+The attention factor is a short chain (a log, a product, a ratio or a square root) formed in float64 and cast to
+cos/sin's format: (X_exp + 4)·u of that format. The softmax scale: a power and up to two products, in float64.
+An engine whose value is outside the bound differs; the report gives the observed error, the bound and their
+ratio.
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+from ropecheck.numeric.reference.tolerances import implementation_units, unit_roundoff
+
+from ._expected import Expected, expected_values
+from ._readings import misreadings_for
+from .engines._base import Observation
+
+__all__ = ["Finding", "compare", "spectrum_bound", "verdict_of"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One difference: `engine`, `layer_type`, `regime`, `quantity` (spectrum / attention_factor / softmax_scale /
+    call / build), `message` (in words), `key` (the config key misread, "" when none explains it), `where` (the engine's
+    file:line), `observed_error`, `bound`."""
+
+    engine: str
+    layer_type: str
+    regime: str | int
+    quantity: str
+    message: str
+    key: str = ""
+    where: str = ""
+    observed_error: float = math.nan
+    bound: float = math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as plain data."""
+        return dataclasses.asdict(self)
+
+
+def spectrum_bound(base: float, dtype: str = "float32") -> float:
+    """The relative bound on θᵢ formed in `dtype` (see the module docstring)."""
+    return (2 * abs(math.log(base)) + implementation_units("exp", dtype) + 8) * unit_roundoff(dtype)
+
+
+def factor_bound(dtype: str = "float32") -> float:
+    """The relative bound on an attention factor or softmax scale carried in `dtype`."""
+    return (implementation_units("exp", dtype) + 4) * unit_roundoff(dtype)
+
+
+def _spectrum_error(observed: list[float], wanted: tuple[float, ...]) -> tuple[float, int]:
+    """Largest relative difference and its pair (a length mismatch is an infinite error at the first missing pair)."""
+    if len(observed) != len(wanted):
+        return math.inf, min(len(observed), len(wanted))
+    worst, where = 0.0, 0
+    for i, (got, want) in enumerate(zip(observed, wanted, strict=True)):
+        error = abs(got - want) / abs(want) if want else abs(got)
+        if not math.isfinite(got):
+            error = math.inf
+        if error > worst:
+            worst, where = error, i
+    return worst, where
+
+
+def _scalar_error(observed: float, wanted: float) -> float:
+    return abs(observed - wanted) / abs(wanted) if math.isfinite(observed) else math.inf
+
+
+def _alternative(expected: Expected, layer_change: Any, swap: bool) -> Expected:
+    entries = expected_values(layer_change(expected.layer))
+    if swap:
+        others = [e for e in entries if e.regime != expected.regime and e.regime in ("short", "long")]
+        return others[0] if others else entries[0]
+    matching = [e for e in entries if e.regime == expected.regime]
+    return matching[0] if matching else entries[-1]
+
+
+def _explain(expected: Expected, quantity: str, matches: Any) -> tuple[str, str] | None:
+    for misreading in misreadings_for(expected.layer):
+        if quantity not in misreading.quantities:
+            continue
+        try:
+            alternative = _alternative(expected, misreading.change, misreading.regime_swap)
+        except (ValueError, KeyError, ZeroDivisionError):
+            continue
+        if matches(alternative):
+            return misreading.key, misreading.words
+    return None
+
+
+def compare(engine: str, expected: Expected, observed: Observation) -> list[Finding]:
+    """The findings of one engine on one (layer type, regime).
+
+    **Arguments:** `engine` (its name), `expected`, `observed`.
+
+    **Returns:** a list of `Finding` (empty when the engine conforms on everything it exposes).
+    """
+    common = {"engine": engine, "layer_type": expected.layer.layer_type, "regime": expected.regime}
+    if observed.error is not None:
+        return [Finding(**common, quantity="build", message=f"could not be built or called: {observed.error}")]
+    findings = []
+    if observed.call_error is not None:
+        findings.append(Finding(**common, quantity="call", message=f"raises at a length the regime needs: "
+                                f"{observed.call_error}", where=observed.where.get("spectrum", "")))
+    bound = spectrum_bound(expected.layer.base, observed.dtype)
+    if observed.inv_freq is not None:
+        error, pair = _spectrum_error(observed.inv_freq, expected.inv_freq)
+        if error > bound:
+            inv = observed.inv_freq
+            why = _explain(expected, "spectrum", lambda alt: _spectrum_error(inv, alt.inv_freq)[0] <= bound)
+            detail = (f"θ differs: max relative difference {error:.3g} at pair {pair} (bound {bound:.2g})"
+                      if math.isfinite(error) else f"θ has {len(inv)} pairs, {len(expected.inv_freq)} expected")
+            findings.append(Finding(**common, quantity="spectrum",
+                                    message=f"{why[1]} — {detail}" if why else detail, key=why[0] if why else "",
+                                    where=observed.where.get("spectrum", ""), observed_error=error, bound=bound))
+    for quantity in ("attention_factor", "softmax_scale"):
+        got = getattr(observed, quantity)
+        if got is None:
+            continue
+        dtype = observed.dtype if quantity == "attention_factor" else "float64"
+        limit = factor_bound(dtype)
+        want = getattr(expected, quantity)
+        error = _scalar_error(got, want)
+        if error > limit:
+            why = _explain(
+                expected, quantity, lambda alt, q=quantity, g=got, b=limit: _scalar_error(g, getattr(alt, q)) <= b
+            )
+            detail = f"{quantity.replace('_', ' ')} {got:.6g}, expected {want:.6g}"
+            findings.append(Finding(**common, quantity=quantity,
+                                    message=f"{why[1]} — {detail}" if why else detail, key=why[0] if why else "",
+                                    where=observed.where.get(quantity, ""), observed_error=error, bound=limit))
+    return findings
+
+
+def verdict_of(findings: list[Finding]) -> str:
+    """"differs" when a value differs, "could not be built" when the engine failed on the config, else "conforms"."""
+    if any(f.quantity != "build" for f in findings):
+        return "differs"
+    return "could not be built" if findings else "conforms"

@@ -1,0 +1,186 @@
+"""What a config implies, independently of every engine: per layer type and length regime, the spectrum θᵢ, the
+attention factor that multiplies cos and sin, and the softmax scale.
+
+The spectra come from the project's high-precision scaling references (`ropecheck.numeric.audit.scaling`, 60
+digits, the papers' formulas: Su et al. RoFormer; Chen et al. PI; bloc97 / HF dynamic NTK; Peng et al. YaRN incl.
+`truncate`; Meta's Llama 3 bands; Ding et al. LongRoPE) plus Gemma 4's proportional form here. The factors:
+
+- **YaRN** attention factor: `attention_factor` when given; else g(s, mscale)/g(s, mscale_all_dim) when both are
+  non-zero (DeepSeek); else g(s, 1), with g(s, m) = 0.1·m·ln s + 1 (1 for s ≤ 1).
+- **LongRoPE**: `attention_factor` when given; else √(1 + ln s / ln L₀) with s = `factor` or M/L₀ (1 for s ≤ 1).
+- every other type: 1.
+- **softmax scale**: 1/√d_qk (Gemma: 1/√query_pre_attn_scalar), times g(s, mscale_all_dim)² when YaRN carries a
+  non-zero `mscale_all_dim` (DeepSeek-V2/V3: the half of YaRN's correction that lives in the softmax).
+
+A GGUF file's `rope_freqs` divisors λᵢ (llama.cpp's form of Llama 3 scaling) divide θᵢ after the rest.
+
+Length regimes: dynamic NTK is plain up to M and grows with the length beyond it (`"short"`, then the spectrum at
+2M and at s·M); LongRoPE uses the short factors while the largest position + 1 ≤ L₀ (`"short"`) and the long ones
+beyond (`"long"`); every other type holds for any length (`"any"`).
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import mpmath
+
+from ..scaling import Scaling, scaled_inverse_frequencies_mp
+from ._parse import RopeLayer
+
+__all__ = ["Expected", "expected_values", "layer_scaling", "yarn_mscale"]
+
+_DIGITS = 60
+
+
+@dataclasses.dataclass(frozen=True)
+class Expected:
+    """One (layer type, length regime): `layer` (the `RopeLayer`), `regime` ("any", "short", "long" or a length),
+    `length` (the sequence length the spectrum is computed at), `inv_freq` (θᵢ as float64), `attention_factor`,
+    `softmax_scale`, `softmax_multiplier` (the factor on 1/√d beyond it)."""
+
+    layer: RopeLayer
+    regime: str | int
+    length: int
+    inv_freq: tuple[float, ...]
+    attention_factor: float
+    softmax_scale: float
+    softmax_multiplier: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry of `layers` in `audit-config --json`."""
+        out: dict[str, Any] = {
+            "layer_type": self.layer.layer_type,
+            "layer_indices": list(self.layer.layer_indices),
+            "rope_type": self.layer.rope_type,
+            "regime": self.regime,
+            "rotary_dim": self.layer.rotary_dim,
+            "inv_freq": list(self.inv_freq),
+            "attention_factor": self.attention_factor,
+            "softmax_scale": self.softmax_scale,
+            "base": self.layer.base,
+        }
+        if self.layer.rope_type in ("dynamic", "longrope"):
+            out["length"] = self.length
+        if self.layer.mrope_section is not None:
+            out["mrope_section"] = list(self.layer.mrope_section)
+            out["mrope_layout"] = "interleaved" if self.layer.mrope_interleaved else "chunked"
+        if self.layer.readings:
+            out["readings"] = list(self.layer.readings)
+        return out
+
+
+def yarn_mscale(factor: float, mscale: float = 1.0) -> mpmath.mpf:
+    """g(s, m) = 0.1·m·ln s + 1, and 1 for s ≤ 1 (YaRN §3.4; DeepSeek's `yarn_get_mscale`)."""
+    if factor <= 1:
+        return mpmath.mpf(1)
+    return mpmath.mpf("0.1") * mpmath.mpf(mscale) * mpmath.log(mpmath.mpf(factor)) + 1
+
+
+def layer_scaling(layer: RopeLayer) -> Scaling | None:
+    """The project's `Scaling` for a layer (None for plain RoPE and for `proportional`, computed here).
+
+    **Arguments:** `layer`.
+
+    **Returns:** the `Scaling`, with the attention factor this module derives (so `audit --config` expects it).
+    """
+    p = layer.parameters
+    kind = layer.rope_type
+    if kind in ("default", "proportional"):
+        return None
+    factor = float(layer.factor or 1.0)
+    if kind == "linear":
+        return Scaling("linear", factor)
+    if kind == "dynamic":
+        return Scaling("dynamic", factor, original=layer.max_position_embeddings)
+    attention = float(attention_factor(layer))
+    if kind == "yarn":
+        return Scaling(
+            "yarn", factor, original=layer.original, beta_fast=float(p.get("beta_fast") or 32),
+            beta_slow=float(p.get("beta_slow") or 1), truncate=bool(p.get("truncate", True)), attention=attention,
+        )
+    if kind == "llama3":
+        return Scaling(
+            "llama3", factor, original=layer.original, low=float(p["low_freq_factor"]),
+            high=float(p["high_freq_factor"]),
+        )
+    return Scaling(
+        "longrope", factor, original=layer.original, attention=attention,
+        short=tuple(float(v) for v in p["short_factor"]), long=tuple(float(v) for v in p["long_factor"]),
+    )
+
+
+def attention_factor(layer: RopeLayer) -> mpmath.mpf:
+    """The factor on cos and sin (see the module docstring)."""
+    p = layer.parameters
+    if layer.rope_type not in ("yarn", "longrope"):
+        return mpmath.mpf(1)
+    if p.get("attention_factor") is not None:
+        return mpmath.mpf(p["attention_factor"])
+    factor = float(layer.factor or 1.0)
+    if layer.rope_type == "yarn":
+        if p.get("mscale") and p.get("mscale_all_dim"):
+            return yarn_mscale(factor, p["mscale"]) / yarn_mscale(factor, p["mscale_all_dim"])
+        return yarn_mscale(factor)
+    if factor <= 1:
+        return mpmath.mpf(1)
+    return mpmath.sqrt(1 + mpmath.log(factor) / mpmath.log(mpmath.mpf(layer.original)))
+
+
+def softmax_multiplier(layer: RopeLayer) -> mpmath.mpf:
+    """The factor on 1/√d beyond it: DeepSeek's g(s, mscale_all_dim)² for YaRN with mscale_all_dim, else 1."""
+    all_dim = layer.parameters.get("mscale_all_dim")
+    if layer.rope_type == "yarn" and all_dim:
+        return yarn_mscale(float(layer.factor or 1.0), all_dim) ** 2
+    return mpmath.mpf(1)
+
+
+def _proportional(layer: RopeLayer) -> list[mpmath.mpf]:
+    """Gemma 4: k = int(p·H/2) rotated pairs at base^(−2i/H)/s (exponent over H, not d); the rest 0."""
+    head = layer.head_dim
+    rotated = layer.rotary_dim // 2
+    factor = mpmath.mpf(layer.factor or 1.0)
+    base = mpmath.mpf(layer.base)
+    return [base ** (-mpmath.mpf(2 * i) / head) / factor if i < rotated else mpmath.mpf(0) for i in range(head // 2)]
+
+
+def _regimes(layer: RopeLayer) -> list[tuple[str | int, int]]:
+    if layer.rope_type == "dynamic":
+        m = layer.max_position_embeddings
+        lengths = sorted({2 * m, round((layer.factor or 1) * m)} - {m})
+        return [("short", m), *[(length, length) for length in lengths]]
+    if layer.rope_type == "longrope":
+        return [("short", int(layer.original or 1)), ("long", int(layer.original or 1) + 1)]
+    return [("any", 1)]
+
+
+def expected_values(layer: RopeLayer) -> list[Expected]:
+    """The expected values of one layer type, one entry per length regime.
+
+    **Arguments:** `layer`.
+
+    **Returns:** a list of `Expected` (one for fixed spectra; two or three for dynamic NTK and LongRoPE).
+    """
+    with mpmath.workdps(_DIGITS):
+        scaling = layer_scaling(layer)
+        attention = attention_factor(layer)
+        multiplier = softmax_multiplier(layer)
+        width = layer.query_pre_attn_scalar or layer.qk_head_dim
+        softmax = multiplier / mpmath.sqrt(mpmath.mpf(width))
+        out = []
+        for regime, length in _regimes(layer):
+            if layer.rope_type == "proportional":
+                values = _proportional(layer)
+            else:
+                values = scaled_inverse_frequencies_mp(layer.rotary_dim, layer.base, scaling, length)
+            divisors = layer.parameters.get("freq_factors")
+            if divisors is not None:  # GGUF's rope_freqs tensor (llama.cpp: θᵢ / λᵢ, Llama 3 baked in)
+                values = [v / mpmath.mpf(d) for v, d in zip(values, divisors, strict=True)]
+            out.append(
+                Expected(layer, regime, length, tuple(float(v) for v in values), float(attention), float(softmax),
+                         float(multiplier))
+            )
+    return out

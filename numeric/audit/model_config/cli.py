@@ -1,0 +1,140 @@
+"""`ropecheck audit-config CONFIG`: the expected spectrum, attention factor and softmax scale per layer type, and a
+verdict per engine.
+
+Exit codes: 0 every available engine conforms (engines not installed are "not available", not failures) · 1 an
+engine differs or cannot build the config · 2 bad input (missing file, invalid JSON, unknown rope type, bad option).
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from ._parse import ConfigError
+from .engines import ENGINES
+
+if TYPE_CHECKING:
+    from ._run import ConfigAudit
+
+__all__ = ["EXIT_CODES", "add_parser", "build_parser", "main", "run"]
+
+EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
+EXIT_CODES = "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input"
+_HELP = "a model's config.json: expected per-layer spectrum, attention factor, softmax scale; a verdict per engine"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"ropecheck audit-config: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument(
+        "config", metavar="CONFIG", nargs="+", help="a config.json, a directory holding one, or a .gguf file"
+    )
+    parser.add_argument(
+        "--engine", dest="engines", action="append", choices=[*ENGINES, "none"], metavar="NAME",
+        help=f"only this engine (repeatable; one of {', '.join(ENGINES)}, or 'none' for the expected values only)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object: config, layers, engines (a list for several)"
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the configs × engines conformance table")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The standalone parser of `ropecheck audit-config`."""
+    return _configure(_Parser(prog="ropecheck audit-config", description=_HELP + ". Exit codes: " + EXIT_CODES))
+
+
+def add_parser(commands: Any) -> None:
+    """Register `audit-config` on the `ropecheck` subcommand table (its help line in `ropecheck --help`)."""
+    _configure(commands.add_parser("audit-config", help=_HELP, description=_HELP + ". Exit codes: " + EXIT_CODES))
+
+
+def _print_table(audit: ConfigAudit) -> None:
+    model = audit.model
+    print(f"config: {model.path} ({model.model_type})")
+    print(f"{'layer type':<17} {'n':>3} {'rope':<8} {'regime':<7} {'d':>4} {'base':>8} {'θ last':>9}"
+          f" {'attn':>7} {'softmax':>8}")
+    for entry in audit.expected:
+        layer = entry.layer
+        print(f"{layer.layer_type[:17]:<17} {len(layer.layer_indices):>3} {layer.rope_type[:8]:<8}"
+              f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {layer.base:>8.3g} {entry.inv_freq[-1]:>9.3g}"
+              f" {entry.attention_factor:>7.5g} {entry.softmax_scale:>8.5g}")
+    for layer in model.layers:
+        for reading in layer.readings:
+            print(f"  reading ({layer.layer_type}): {reading}")
+    if model.unread_keys:
+        print(f"  keys no formula reads: {', '.join(model.unread_keys)}")
+    print()
+    for engine in audit.engines:
+        print(f"{engine.name}: {engine.verdict}" + (f" ({engine.version})" if engine.version != "not available" else
+                                                     f" — {engine.reason}" if engine.reason else ""))
+        for finding in engine.findings:
+            where = f" [{finding.where}]" if finding.where else ""
+            key = f" (key `{finding.key}`)" if finding.key else ""
+            print(f"  - {finding.layer_type}/{finding.regime} {finding.quantity}: {finding.message}{key}{where}")
+
+
+@contextlib.contextmanager
+def _quiet() -> Any:
+    """Engines log validation warnings while loading a config: the findings say what matters."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(previous)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a parsed `audit-config` command; returns the exit code."""
+    from ._run import audit_config
+
+    engines = [] if args.engines and "none" in args.engines else args.engines
+    try:
+        with _quiet():
+            audits = [audit_config(path, engines) for path in args.config]
+    except ConfigError as error:
+        sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
+        return EXIT_USAGE
+    if args.json:
+        from ..._cli import _finite_json  # strict JSON, as every other command prints it
+
+        documents = [a.to_json() for a in audits]
+        json.dump(_finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
+                  ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif args.markdown:
+        from ._conformance import conformance_markdown
+
+        sys.stdout.write(conformance_markdown(audits))
+    else:
+        for number, audit in enumerate(audits):
+            if number:
+                print()
+            _print_table(audit)
+    failed = any(e.verdict in ("differs", "could not be built") for a in audits for e in a.engines)
+    return EXIT_DIFFERS if failed else EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`ropecheck audit-config ARGS`; returns the exit code."""
+    try:
+        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    return run(args)

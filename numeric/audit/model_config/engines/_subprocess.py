@@ -1,0 +1,69 @@
+"""Engines whose pins clash with the project's run in their own environment (`.venv-engines/NAME`, made by
+`bash .ci/bootstrap test`): a standalone probe script there reads a JSON request on stdin and prints one JSON list
+of observations.
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from .._expected import Expected
+from .._parse import ModelConfig
+from ._base import EngineUnavailable, Observation
+
+__all__ = ["environment_python", "environment_versions", "run_probe"]
+
+_ROOT = Path(__file__).resolve().parents[4]
+#: Seconds one probe may run (importing torch and building a model on a busy 2-core machine).
+TIMEOUT_S = 300
+
+
+def environment_python(name: str, variable: str) -> Path:
+    """The interpreter of engine environment `name`: `$variable` if set, else `.venv-engines/NAME/bin/python`."""
+    configured = os.environ.get(variable)
+    return Path(configured) if configured else _ROOT / ".venv-engines" / name / "bin" / "python"
+
+
+def environment_versions(
+    python: Path, distributions: tuple[str, ...], how: str = "bash .ci/bootstrap test"
+) -> list[str]:
+    """The installed versions of `distributions` in that environment; raises `EngineUnavailable` when missing
+    (`how` says what creates it)."""
+    if not python.exists():
+        raise EngineUnavailable(f"no environment at {python} ({how} creates it)")
+    probe = f"import importlib.metadata as m; print(*[m.version(d) for d in {list(distributions)!r}])"
+    result = subprocess.run([str(python), "-I", "-c", probe], capture_output=True, text=True, timeout=TIMEOUT_S)
+    if result.returncode != 0:
+        raise EngineUnavailable(f"{distributions[0]} is not installed in {python}")
+    return result.stdout.split()
+
+
+def run_probe(python: Path, script: str, model: ModelConfig, expected: list[Expected]) -> list[Observation]:
+    """Run `script` (a file beside this module) in `python` on the config; one `Observation` per expected entry.
+
+    **Arguments:** `python`, `script`, `model`, `expected`.
+
+    **Returns:** the observations (each with `error` set when the probe itself failed).
+    """
+    request = {
+        "config": str(Path(model.path).resolve()),
+        "entries": [
+            {"layer_type": e.layer.layer_type, "regime": e.regime, "length": e.length, "head_dim": e.layer.head_dim,
+             "layer_index": e.layer.layer_indices[0] if e.layer.layer_indices else 0}
+            for e in expected
+        ],
+    }
+    # -I: the probe's own folder must not shadow the engine's packages (this folder has mlx_lm.py, vllm.py).
+    result = subprocess.run(
+        [str(python), "-I", str(Path(__file__).with_name(script))], input=json.dumps(request), capture_output=True,
+        text=True, timeout=TIMEOUT_S,
+    )
+    if result.returncode != 0:
+        lines = (result.stderr or "no output").strip().splitlines()
+        return [Observation(e.layer.layer_type, e.regime, error=lines[-1][:300]) for e in expected]
+    return [Observation(**entry) for entry in json.loads(result.stdout)]

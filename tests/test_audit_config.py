@@ -1,0 +1,275 @@
+"""`ropecheck audit-config`: the expected values of every shipped real config, checked against values computed here
+with plain mpmath from the papers' formulas (a second, independent implementation), the facts each model card
+states, the JSON shape, and bad input.
+
+The engine verdicts are in `test_audit_config_engines.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import mpmath
+import pytest
+from ropecheck.numeric.audit.model_config import ConfigError, audit_config, expected_values, load_config, parse_config
+from ropecheck.numeric.audit.model_config.cli import main
+from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+CONFIGS = Path(__file__).parent / "model_configs"
+MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())
+# Both sides are correctly rounded from ≥ 50 digits to float64: they agree to one rounding each.
+FLOAT64_AGREEMENT = 2 * unit_roundoff("float64")
+
+
+# ------------------------------------------------------------------ the papers' formulas, written again, in mpmath
+def _theta(base: float, d: int) -> list[mpmath.mpf]:
+    """RoFormer (Su et al. 2021, Eq. 15): θᵢ = base^(−2i/d)."""
+    return [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) for i in range(d // 2)]
+
+
+def _yarn(base: float, d: int, s: float, original: int, fast: float, slow: float, truncate: bool) -> list:
+    """YaRN (Peng et al. 2023, §3.2 'NTK-by-parts', Eq. 17–18), in the correction-dimension form."""
+
+    def dimension(rotations: float) -> mpmath.mpf:  # the pair index whose wavelength fits `rotations` times in L₀
+        return d * mpmath.log(original / (2 * mpmath.pi * rotations)) / (2 * mpmath.log(base))
+
+    low, high = dimension(fast), dimension(slow)
+    if truncate:
+        low, high = mpmath.floor(low), mpmath.ceil(high)
+    low, high = max(low, 0), min(high, d - 1)
+    out = []
+    for i, theta in enumerate(_theta(base, d)):
+        gamma = min(max((i - low) / (high - low), 0), 1)  # 0: extrapolate (keep θ), 1: interpolate (θ/s)
+        out.append(theta * (1 - gamma) + theta / s * gamma)
+    return out
+
+
+def _llama3(base: float, d: int, s: float, original: int, low: float, high: float) -> list:
+    """Meta's Llama 3.1 `apply_scaling`: keep short wavelengths, divide long ones by s, blend between."""
+    out = []
+    for theta in _theta(base, d):
+        wavelength = 2 * mpmath.pi / theta
+        if wavelength < original / high:
+            out.append(theta)
+        elif wavelength > original / low:
+            out.append(theta / s)
+        else:
+            blend = (original / wavelength - low) / (high - low)
+            out.append((1 - blend) * theta / s + blend * theta)
+    return out
+
+
+def _g(s: float, m: float = 1) -> mpmath.mpf:
+    """YaRN's attention temperature √(1/t) = 0.1·ln s + 1 (DeepSeek generalises 0.1 to 0.1·m)."""
+    return mpmath.mpf(1) if s <= 1 else mpmath.mpf("0.1") * m * mpmath.log(s) + 1
+
+
+def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath.mpf, mpmath.mpf]:
+    """(θ, attention factor, softmax scale) for each shipped model, from its model card's numbers."""
+    one = mpmath.mpf(1)
+    if model in ("llama2-7b", "mistral-7b"):
+        return _theta(10000, 128), one, 1 / mpmath.sqrt(128)
+    if model == "llama3.1-8b":
+        return _llama3(500000, 128, 8, 8192, 1, 4), one, 1 / mpmath.sqrt(128)
+    if model == "llama3.2-1b":
+        return _llama3(500000, 64, 32, 8192, 1, 4), one, 1 / mpmath.sqrt(64)
+    if model in ("qwen2.5-7b", "qwen2.5-vl-7b"):
+        return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
+    if model == "qwen2.5-7b-yarn":
+        return _yarn(1e6, 128, 4, 32768, 32, 1, True), _g(4), 1 / mpmath.sqrt(128)
+    if model == "gemma2-9b":
+        return _theta(10000, 256), one, 1 / mpmath.sqrt(256)
+    if model == "gemma3-1b":
+        return _theta(10000 if layer_type == "sliding_attention" else 1e6, 256), one, 1 / mpmath.sqrt(256)
+    if model == "gemma3-4b":
+        if layer_type == "sliding_attention":
+            return _theta(10000, 256), one, 1 / mpmath.sqrt(256)
+        return [t / 8 for t in _theta(1e6, 256)], one, 1 / mpmath.sqrt(256)
+    if model == "phi3.5-mini":
+        config = json.loads((CONFIGS / model / "config.json").read_text())["rope_scaling"]
+        factors = config["long_factor" if regime == "long" else "short_factor"]
+        scale = 131072 / 4096  # no factor in the config: M / L₀
+        attention = mpmath.sqrt(1 + mpmath.log(scale) / mpmath.log(4096))
+        theta = [t / mpmath.mpf(f) for t, f in zip(_theta(10000, 96), factors, strict=True)]
+        return theta, attention, 1 / mpmath.sqrt(96)
+    if model == "deepseek-v3":  # mscale = mscale_all_dim = 1: cos/sin unscaled, softmax × g(40)²
+        return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
+    if model == "gpt-oss-20b":
+        return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
+    raise AssertionError(f"no independent values for {model}")
+
+
+# Facts stated by the model cards: layer type → (rope type, number of layers, rotary dim, base).
+FACTS = {
+    "gemma3-4b": {"sliding_attention": ("default", 29, 256, 1e4), "full_attention": ("linear", 5, 256, 1e6)},
+    "gemma3-1b": {"sliding_attention": ("default", 22, 256, 1e4), "full_attention": ("default", 4, 256, 1e6)},
+    "gemma2-9b": {"sliding_attention": ("default", 21, 256, 1e4), "full_attention": ("default", 21, 256, 1e4)},
+    "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
+    "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
+    "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
+    "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
+    "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+}
+
+
+def _relative(got: float, want: mpmath.mpf) -> float:
+    return float(abs((mpmath.mpf(got) - want) / want))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_expected_values_match_independent_formulas(model):
+    with mpmath.workdps(50):
+        for layer in load_config(CONFIGS / model).layers:
+            for entry in expected_values(layer):
+                theta, attention, softmax = _independent(model, layer.layer_type, str(entry.regime))
+                errors = [_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)]
+                bad = [(i, e) for i, e in enumerate(errors) if e > FLOAT64_AGREEMENT]
+                assert not bad, f"{model} {layer.layer_type} {entry.regime}: pairs off (pair, rel. error): {bad[:5]}"
+                assert _relative(entry.attention_factor, attention) <= FLOAT64_AGREEMENT, model
+                assert _relative(entry.softmax_scale, softmax) <= FLOAT64_AGREEMENT, model
+
+
+@pytest.mark.parametrize("model", sorted(FACTS))
+def test_layer_types_and_bases_follow_the_model_cards(model):
+    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / model).layers}
+    assert set(layers) == set(FACTS[model])
+    for name, (rope_type, count, rotary_dim, base) in FACTS[model].items():
+        layer = layers[name]
+        assert (layer.rope_type, len(layer.layer_indices), layer.rotary_dim, layer.base) == (
+            rope_type, count, rotary_dim, base)
+
+
+def test_gemma3_global_layers_are_every_sixth():
+    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / "gemma3-4b").layers}
+    assert layers["full_attention"].layer_indices == (5, 11, 17, 23, 29)
+
+
+def test_qwen25_vl_sections_are_read():
+    (layer,) = load_config(CONFIGS / "qwen2.5-vl-7b").layers
+    assert layer.mrope_section == (16, 24, 24) and not layer.mrope_interleaved
+
+
+# ------------------------------------------------------------------------- the check fails on a wrong reading
+def _yarn_config(**scaling: object) -> dict:
+    return {"head_dim": 64, "num_attention_heads": 4, "hidden_size": 256, "max_position_embeddings": 131072,
+            "rope_theta": 150000, "rope_scaling": {"rope_type": "yarn", "factor": 32.0,
+                                                   "original_max_position_embeddings": 4096, **scaling}}
+
+
+def test_truncate_changes_the_expected_spectrum_by_the_measured_76_percent():
+    """D1: gpt-oss's `truncate: false` matters — the truncated spectrum is up to 76 % away (research brief)."""
+    kept = expected_values(parse_config(_yarn_config(truncate=False)).layers[0])[0]
+    rounded = expected_values(parse_config(_yarn_config()).layers[0])[0]
+    worst = max(abs(a - b) / b for a, b in zip(rounded.inv_freq, kept.inv_freq, strict=True))
+    assert 0.70 < worst < 0.80
+
+
+def test_explicit_attention_factor_and_mscale_pair():
+    assert expected_values(parse_config(_yarn_config(attention_factor=1.0)).layers[0])[0].attention_factor == 1.0
+    pair = expected_values(parse_config(_yarn_config(mscale=0.707, mscale_all_dim=0.707)).layers[0])[0]
+    assert pair.attention_factor == pytest.approx(1.0, abs=FLOAT64_AGREEMENT)
+    assert pair.softmax_scale == pytest.approx(float(_g(32, 0.707) ** 2 / 8), rel=FLOAT64_AGREEMENT)
+
+
+def test_perturbed_config_is_caught_by_the_independent_check():
+    """A wrong base in the shipped Llama 3.1 config must fail the comparison the test above makes."""
+    raw = json.loads((CONFIGS / "llama3.1-8b" / "config.json").read_text())
+    raw["rope_theta"] = 10000.0
+    entry = expected_values(parse_config(raw).layers[0])[0]
+    theta, _, _ = _independent("llama3.1-8b", "all", "any")
+    assert max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)) > 1e-3
+
+
+def test_top_level_original_overrides_rope_scaling():
+    raw = _yarn_config()
+    raw["original_max_position_embeddings"] = 8192
+    layer = parse_config(raw).layers[0]
+    assert layer.original == 8192 and any("overrides" in r for r in layer.readings)
+
+
+def test_nested_rope_parameters_per_layer_type():
+    raw = {"model_type": "gemma3_text", "head_dim": 64, "num_hidden_layers": 2,
+           "layer_types": ["sliding_attention", "full_attention"], "max_position_embeddings": 32768,
+           "rope_parameters": {"full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
+                               "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}
+    layers = {layer.layer_type: layer for layer in parse_config(raw).layers}
+    assert (layers["full_attention"].rope_type, layers["full_attention"].base) == ("linear", 1e6)
+    assert layers["sliding_attention"].base == 1e4
+
+
+def test_dynamic_ntk_regimes_grow_the_base_beyond_m():
+    raw = {"head_dim": 64, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "dynamic", "factor": 4.0}}
+    entries = expected_values(parse_config(raw).layers[0])
+    assert [e.regime for e in entries] == ["short", 8192, 16384]
+    with mpmath.workdps(50):
+        for entry in entries:
+            length = max(entry.length, 4096)
+            base = 10000 * (mpmath.mpf(4) * length / 4096 - 3) ** (mpmath.mpf(64) / 62)
+            assert _relative(entry.inv_freq[-1], _theta(base, 64)[-1]) <= FLOAT64_AGREEMENT
+
+
+def test_partial_rotary_factor_sets_the_rotary_dim():
+    raw = {"head_dim": 128, "partial_rotary_factor": 0.5, "rope_theta": 10000}
+    entry = expected_values(parse_config(raw).layers[0])[0]
+    assert entry.layer.rotary_dim == 64 and len(entry.inv_freq) == 32
+
+
+# ---------------------------------------------------------------------------------------------- the command
+def test_json_has_the_fields_the_issue_names(capsys):
+    assert main([str(CONFIGS / "gpt-oss-20b"), "--json", "--engine", "none"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) == {"config", "layers", "engines"}
+    for layer in report["layers"]:
+        assert {"layer_type", "layer_indices", "rope_type", "regime", "rotary_dim", "inv_freq", "attention_factor",
+                "softmax_scale"} <= set(layer)
+        assert len(layer["inv_freq"]) == 32
+
+
+def test_expected_values_print_without_engines(capsys):
+    assert main([str(CONFIGS / "phi3.5-mini" / "config.json"), "--engine", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "longrope" in out and "short" in out and "long" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "no config file"), ("{not json", "not valid JSON"), ('{"rope_scaling": {"type": "weird"}}', "unknown rope"),
+     ('{"head_dim": 64, "rope_scaling": {"rope_type": "linear"}}', "needs 'factor'"), ("[1, 2]", "JSON object")],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, content, message):
+    path = tmp_path / "config.json"
+    if content is not None:
+        path.write_text(content)
+    before = path.read_bytes() if content is not None else None
+    assert main([str(path), "--engine", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    if before is not None:
+        assert path.read_bytes() == before
+
+
+def test_parse_rejects_a_non_object():
+    with pytest.raises(ConfigError):
+        parse_config([1, 2])
+
+
+def test_audit_config_without_engines_lists_no_engine():
+    assert audit_config(CONFIGS / "llama2-7b", engines=[]).engines == []
+
+
+def test_docs_page_rows_match_the_tool():
+    """The docs page is the tool's output: its config and expected-value columns are regenerated here (the engine
+    columns need the engines: `ropecheck audit-config tests/model_configs/*/config.json --markdown`)."""
+    from ropecheck.numeric.audit.model_config._conformance import conformance_markdown
+
+    page = (Path(__file__).parents[1] / "docs" / "config-conformance.md").read_text(encoding="utf-8")
+    rows = {line.split(" | ")[0] + " | " + line.split(" | ")[1] for line in page.splitlines() if line.startswith("| `")}
+    for folder in (CONFIGS, CONFIGS / "cases"):
+        audits = [audit_config(p, engines=[]) for p in sorted(folder.iterdir()) if (p / "config.json").is_file()]
+        for line in conformance_markdown(audits).splitlines():
+            if line.startswith("| `"):
+                assert " | ".join(line.split(" | ")[:2]).rstrip(" |") in {r.rstrip(" |") for r in rows}, line
+    for command in re.findall(r"`ropecheck audit-config (tests/[^\s*]+)[\s`]", page):
+        assert (Path(__file__).parents[1] / command).exists(), command

@@ -1,0 +1,246 @@
+"""`audit-config` engine verdicts: each engine conforms where it reads the config right, and each check is seen
+failing — on a deliberately misread config (the engine's code patched to drop a key) and on the defects the engines
+really have (reproduced here; listed in docs/config_conformance.md).
+
+Engines not installed are skipped here; their verdict is then "not available" (tested below).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from ropecheck.numeric.audit.model_config import Expected, audit_config, expected_values, load_config, spectrum_bound
+from ropecheck.numeric.audit.model_config._compare import compare
+from ropecheck.numeric.audit.model_config.cli import main
+from ropecheck.numeric.audit.model_config.engines import EngineUnavailable, Observation, engine_module
+
+CONFIGS = Path(__file__).parent / "model_configs"
+MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())
+CASES = CONFIGS / "cases"
+
+
+def _available(name: str) -> bool:
+    try:
+        engine_module(name).version()
+    except EngineUnavailable:
+        return False
+    return True
+
+
+needs_transformers = pytest.mark.skipif(not _available("transformers"), reason="transformers not installed")
+needs_mlx = pytest.mark.skipif(not _available("mlx-lm"), reason="no MLX-LM environment (.ci/bootstrap test)")
+
+
+def _only(audit, name):
+    (engine,) = [e for e in audit.engines if e.name == name]
+    return engine
+
+
+# ------------------------------------------------------------------------------------------ the comparison itself
+def _first(model: str) -> Expected:
+    return expected_values(load_config(CONFIGS / model).layers[0])[0]
+
+
+def test_an_observation_within_the_bound_conforms_and_one_beyond_differs():
+    entry = _first("llama3.1-8b")
+    bound = spectrum_bound(entry.layer.base)
+    near = [v * (1 + bound / 2) for v in entry.inv_freq]
+    far = [v * (1 + 4 * bound) for v in entry.inv_freq]
+    assert compare("x", entry, Observation("all", "any", inv_freq=near, attention_factor=1.0)) == []
+    (finding,) = compare("x", entry, Observation("all", "any", inv_freq=far, attention_factor=1.0))
+    assert finding.quantity == "spectrum" and finding.key == "" and finding.observed_error > finding.bound
+
+
+def test_a_misread_key_is_named():
+    """An engine that gives gpt-oss the truncated YaRN spectrum is told that it ignored `truncate`."""
+    entry = _first("gpt-oss-20b")
+    raw = json.loads((CONFIGS / "gpt-oss-20b" / "config.json").read_text())
+    raw["rope_scaling"].pop("truncate")
+    from ropecheck.numeric.audit.model_config import parse_config
+
+    truncated = expected_values(parse_config(raw).layers[0])[0].inv_freq
+    (finding,) = compare("x", entry, Observation("sliding_attention", "any", inv_freq=list(truncated)))
+    assert finding.key == "truncate" and 0.7 < finding.observed_error < 0.8
+
+
+def test_a_non_finite_factor_differs():
+    entry = _first("deepseek-v3")
+    (finding,) = compare("x", entry, Observation("all", "any", attention_factor=math.nan))
+    assert finding.quantity == "attention_factor"
+
+
+def test_an_engine_that_is_not_installed_is_not_available(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("ROPECHECK_MLX_PYTHON", str(tmp_path / "missing" / "python"))
+    audit = audit_config(CONFIGS / "llama2-7b", engines=["mlx-lm"])
+    assert _only(audit, "mlx-lm").verdict == "not available"
+    assert main([str(CONFIGS / "llama2-7b"), "--engine", "mlx-lm", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["engines"]["mlx-lm"]["version"] == "not available"
+
+
+# ------------------------------------------------------------------------------------------------- transformers
+@needs_transformers
+@pytest.mark.parametrize("model", MODELS)
+def test_transformers_conforms_on_the_shipped_configs(model):
+    engine = _only(audit_config(CONFIGS / model, engines=["transformers"]), "transformers")
+    assert engine.verdict == "conforms", [f.message for f in engine.findings]
+
+
+@needs_transformers
+def test_transformers_check_fails_when_llama3_scaling_is_dropped(monkeypatch):
+    from transformers import modeling_rope_utils as rope_utils
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    monkeypatch.setitem(rope_utils.ROPE_INIT_FUNCTIONS, "llama3",
+                        lambda config, device=None, seq_len=None, layer_type=None:
+                        LlamaRotaryEmbedding.compute_default_rope_parameters(config, device))
+    engine = _only(audit_config(CONFIGS / "llama3.1-8b", engines=["transformers"]), "transformers")
+    assert engine.verdict == "differs"
+    assert {f.key for f in engine.findings} == {"rope_scaling"}
+
+
+@needs_transformers
+def test_transformers_check_fails_when_truncate_is_ignored(monkeypatch):
+    from transformers import modeling_rope_utils as rope_utils
+
+    original = rope_utils.ROPE_INIT_FUNCTIONS["yarn"]
+
+    def always_truncated(config, device=None, seq_len=None, layer_type=None):
+        config.rope_parameters["truncate"] = True
+        return original(config, device, seq_len, layer_type=layer_type)
+
+    monkeypatch.setitem(rope_utils.ROPE_INIT_FUNCTIONS, "yarn", always_truncated)
+    engine = _only(audit_config(CONFIGS / "gpt-oss-20b", engines=["transformers"]), "transformers")
+    assert engine.verdict == "differs" and {f.key for f in engine.findings} == {"truncate"}
+
+
+@needs_transformers
+def test_transformers_check_fails_when_the_deepseek_softmax_scale_is_dropped(monkeypatch):
+    from transformers.models.deepseek_v3 import modeling_deepseek_v3
+
+    monkeypatch.setattr(modeling_deepseek_v3, "yarn_get_mscale", lambda scale=1, mscale=1: 1.0)
+    engine = _only(audit_config(CONFIGS / "deepseek-v3", engines=["transformers"]), "transformers")
+    assert [(f.quantity, f.key) for f in engine.findings] == [("softmax_scale", "mscale_all_dim")]
+
+
+@needs_transformers
+def test_transformers_nested_per_layer_yarn_defect(tmp_path):
+    """Defect (N3): transformers reads YaRN's keys from the top-level `rope_parameters`, not the layer type's
+    dict. 5.3.0 cannot even load such a config (KeyError in validation); 5.23.0 loads it and ignores a nested
+    `truncate: false` (31 %, research brief). Either way the audit must not say "conforms"."""
+    config = {
+        "model_type": "gemma3_text", "head_dim": 64, "hidden_size": 256, "num_attention_heads": 4,
+        "num_key_value_heads": 1, "num_hidden_layers": 6, "max_position_embeddings": 32768,
+        "query_pre_attn_scalar": 64, "sliding_window": 512,
+        "layer_types": ["sliding_attention"] * 5 + ["full_attention"],
+        "rope_parameters": {
+            "full_attention": {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096,
+                               "rope_theta": 150000.0, "truncate": False},
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+        },
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    engine = _only(audit_config(tmp_path, engines=["transformers"]), "transformers")
+    assert engine.verdict in ("differs", "could not be built")
+    messages = " ".join(f.message for f in engine.findings)
+    assert "original_max_position_embeddings" in messages or any(f.key == "truncate" for f in engine.findings)
+
+
+# ------------------------------------------------------------------------------------------------------- MLX-LM
+@needs_mlx
+@pytest.mark.parametrize("model", ["llama3.1-8b", "gemma3-4b", "deepseek-v3"])
+def test_mlx_conforms_where_it_reads_the_config_right(model):
+    engine = _only(audit_config(CONFIGS / model, engines=["mlx-lm"]), "mlx-lm")
+    assert engine.verdict == "conforms", [f.message for f in engine.findings]
+
+
+@needs_mlx
+def test_mlx_ignores_yarn_truncate_false():
+    """Defect D1: MLX-LM always rounds the YaRN correction range; gpt-oss's `truncate: false` is lost (76 %)."""
+    engine = _only(audit_config(CONFIGS / "gpt-oss-20b", engines=["mlx-lm"]), "mlx-lm")
+    assert engine.verdict == "differs"
+    assert {f.key for f in engine.findings} == {"truncate"}
+    assert all(0.7 < f.observed_error < 0.8 for f in engine.findings)
+
+
+@needs_mlx
+def test_mlx_uses_the_long_longrope_factors_for_short_sequences():
+    """Defect D8: MLX-LM's SuScaledRoPE always uses `long_factor`; Phi-3.5 prompts within L₀ get the wrong θ."""
+    engine = _only(audit_config(CONFIGS / "phi3.5-mini", engines=["mlx-lm"]), "mlx-lm")
+    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [("short", "spectrum", "short_factor")]
+
+
+@needs_mlx
+def test_mlx_ignores_an_explicit_yarn_attention_factor(tmp_path):
+    """Defect D2 (mlx-lm PR #1507 closed): YaRN `attention_factor: 1.0` becomes 0.1·ln 64 + 1 = 1.4159."""
+    raw = json.loads((CONFIGS / "gpt-oss-20b" / "config.json").read_text())
+    raw["rope_scaling"].update(factor=64.0, attention_factor=1.0, truncate=True)
+    (tmp_path / "config.json").write_text(json.dumps(raw))
+    engine = _only(audit_config(tmp_path, engines=["mlx-lm"]), "mlx-lm")
+    keys = {(f.quantity, f.key) for f in engine.findings}
+    assert keys == {("attention_factor", "attention_factor")}
+
+
+@needs_transformers
+def test_transformers_deepseek_v2_softmax_scale_lacks_mscale_all_dim():
+    """Defect (transformers PR #47435): DeepSeek-V2's attention omits YaRN's g(s, mscale_all_dim)² softmax factor
+    (DeepSeek-V3's has it). DeepSeek-V2-Lite: 1/√192 = 0.0722 where 0.1147 is expected."""
+    engine = _only(audit_config(CASES / "deepseek-v2-lite-mscale", engines=["transformers"]), "transformers")
+    if engine.verdict == "conforms":
+        pytest.skip("fixed in this transformers version")
+    assert [(f.quantity, f.key) for f in engine.findings] == [("softmax_scale", "mscale_all_dim")]
+    assert "deepseek_v2" in engine.findings[0].where
+
+
+@needs_mlx
+def test_mlx_conformance_table_names_the_misread_keys(capsys):
+    from ropecheck.numeric.audit.model_config.cli import main as cli_main
+
+    assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
+    assert "**differs** (`attention_factor`)" in capsys.readouterr().out
+
+
+@needs_mlx
+def test_mlx_gemma3_does_not_read_nested_rope_parameters():
+    """Defect (brief §1.2): MLX-LM's gemma3_text reads `rope_theta`/`rope_scaling`, not v5 nested
+    `rope_parameters`: the global layers lose their YaRN (θ off by up to 175 %, attention factor 1)."""
+    engine = _only(audit_config(CASES / "gemma3-nested-yarn", engines=["mlx-lm"]), "mlx-lm")
+    assert {(f.layer_type, f.quantity) for f in engine.findings} == {
+        ("full_attention", "spectrum"), ("full_attention", "attention_factor")}
+
+
+# --------------------------------------------------------------------------------------------------------- vLLM
+needs_vllm = pytest.mark.skipif(not _available("vllm"), reason="no vLLM environment (opt-in: ROPECHECK_ENGINES=vllm)")
+
+
+@needs_vllm
+def test_vllm_conforms_on_gpt_oss_truncate_false():
+    engine = _only(audit_config(CONFIGS / "gpt-oss-20b", engines=["vllm"]), "vllm")
+    assert engine.verdict == "conforms", [f.message for f in engine.findings]
+
+
+@needs_vllm
+def test_vllm_mrope_yarn_ramp_uses_four_times_l0():
+    """Defect N2: with `mrope_section`, vLLM computes the YaRN ramp for 4·L₀ (the M-RoPE cache length): 124 %."""
+    engine = _only(audit_config(CASES / "qwen2.5-vl-7b-yarn", engines=["vllm"]), "vllm")
+    (finding,) = engine.findings
+    assert (finding.quantity, finding.key) == ("spectrum", "original_max_position_embeddings")
+    assert "4·L₀" in finding.message and 1.2 < finding.observed_error < 1.3
+
+
+@needs_vllm
+def test_vllm_dynamic_ntk_is_plain_and_its_cache_too_short():
+    """Defect D7 (vLLM PR #55910): HF-style dynamic NTK is plain RoPE in vLLM and positions past M raise."""
+    engine = _only(audit_config(CASES / "dynamic-ntk", engines=["vllm"]), "vllm")
+    kinds = {(f.regime, f.quantity, f.key) for f in engine.findings}
+    assert (8192, "spectrum", "rope_type") in kinds and (8192, "call", "") in kinds
+    assert not [f for f in engine.findings if f.regime == "short"]
+
+
+@needs_vllm
+def test_vllm_longrope_uses_the_long_factors_for_short_prompts():
+    """Defect D8: vLLM picks LongRoPE's factor set once, from max_model_len > L₀: short prompts get long factors."""
+    engine = _only(audit_config(CONFIGS / "phi3.5-mini", engines=["vllm"]), "vllm")
+    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [("short", "spectrum", "short_factor")]
