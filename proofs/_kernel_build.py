@@ -30,7 +30,7 @@ from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_r
 from ._kernel_statements import compile_statements, load_cached, save_cached
 
 FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
 
 
