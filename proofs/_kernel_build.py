@@ -1,9 +1,12 @@
-"""Compile the Coq development (cached) and `Print Assumptions` every theorem it declares.
+"""Compile the Coq development and its generated statements files (cached), then judge every theorem's axioms.
 
 `check_development()` returns a `DevelopmentReport`: per file whether it compiled (and why not), per
-theorem `checked` / `failed` / `not-run` with its axioms. Each file's `.vo` is cached under a key made of
-the `coqc` version, the file's text and its dependencies' keys, so editing one `.v` file recompiles only it
-and what requires it; the whole report is cached under the key of the whole development, so a warm run
+theorem `checked` / `failed` / `not-run` with its axioms. The registry's bound statements are printed into
+`Statements<Module>.v` (`_bound_statements`) and compiled after the proof files, one rejected binding at a time
+(`_kernel_statements`); coqchk re-checks every compiled project module and names the axioms (`_kernel_coqchk`).
+Each file's `.vo` is cached under a key made of the `coqc` version, the Coq environment (`_kernel_env`: flags,
+`COQPATH`, library `.vo` files), the file's text and its dependencies' keys, so editing one `.v` file recompiles
+only it and what requires it; the whole report is cached under the key of the whole development, so a warm run
 starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cache/ropecheck/kernel`.
 """
 
