@@ -1,9 +1,8 @@
 """The Coq kernel: find `coqc`, check single identities, compile the development and read `Print Assumptions`.
 
-A theorem is **checked** only when its file compiled, it is not in a file with `Admitted`/`Axiom`/…, and
-`Print Assumptions` lists nothing outside `STANDARD_AXIOMS` (ISSUE #10 item 3; docs/trusted.md).
-Compilation results are cached by a content hash of every `.v` file and the `coqc` version, in
-`$ROPECHECK_KERNEL_CACHE` (default `~/.cache/ropecheck/kernel`), so a warm `ropecheck claims` runs no Coq.
+A theorem is **checked** only when its file compiled, it is not in a file with `Admitted`/`Axiom`/…, and its
+axioms, named by coqchk, are standard (ISSUE #10 item 3, #18; docs/trusted.md). The development's build and the
+ledger's verdicts are in `_kernel_build` and `_verdicts`.
 
 Public for the `prove` command: `coq_available()` and `check_identity(lhs, rhs, timeout=…)`.
 """

@@ -1,9 +1,12 @@
-"""Compile the Coq development (cached) and `Print Assumptions` every theorem it declares.
+"""Compile the Coq development and its generated statements files (cached), then judge every theorem's axioms.
 
 `check_development()` returns a `DevelopmentReport`: per file whether it compiled (and why not), per
-theorem `checked` / `failed` / `not-run` with its axioms. Each file's `.vo` is cached under a key made of
-the `coqc` version, the file's text and its dependencies' keys, so editing one `.v` file recompiles only it
-and what requires it; the whole report is cached under the key of the whole development, so a warm run
+theorem `checked` / `failed` / `not-run` with its axioms. The registry's bound statements are printed into
+`Statements<Module>.v` (`_bound_statements`) and compiled after the proof files, one rejected binding at a time
+(`_kernel_statements`); coqchk re-checks every compiled project module and names the axioms (`_kernel_coqchk`).
+Each file's `.vo` is cached under a key made of the `coqc` version, the Coq environment (`_kernel_env`: flags,
+`COQPATH`, library `.vo` files), the file's text and its dependencies' keys, so editing one `.v` file recompiles
+only it and what requires it; the whole report is cached under the key of the whole development, so a warm run
 starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cache/ropecheck/kernel`.
 """
 
@@ -30,7 +33,7 @@ from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_r
 from ._kernel_statements import compile_statements, load_cached, save_cached
 
 FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
-CACHE_FORMAT = "2"
+CACHE_FORMAT = "3"
 COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
 
 

@@ -2,19 +2,20 @@
 
 coqc stops at the first error, so a statements file whose bound theorem does not check (its proof lemma has
 another type, was deleted, or its proof file failed) is compiled again without that theorem: the rejection is
-recorded with coqc's error and the other claims of the module are still decided. Each accepted theorem's
-statement is printed by Coq itself (`Check`, with notations) into `el_<theorem>.out`, the *elaborated* statement
-the ledger shows.
+recorded with coqc's error and the other claims of the module are still decided. Each statement is printed by Coq
+itself (`Print` of its `<theorem>_statement` definition, with notations) into `el_<theorem>.out`: the *elaborated*
+statement the ledger shows.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from ._bound_statements import VERDICT_SUFFIX, failing_line
+from ._bound_statements import failing_line
 
 Compile = Callable[[str], tuple[bool, str]]
 
@@ -51,23 +52,24 @@ def compile_statements(
     for theorem in dict.fromkeys(owner.values()):
         out = path.parent / f"el_{theorem}.out"
         if theorem not in rejected and out.exists():
-            elaborated[theorem] = statement_of(out.read_text(encoding="utf-8"))
+            elaborated[theorem] = definition_body(out.read_text(encoding="utf-8"))
             out.unlink()
     return True, "compiled", rejected, elaborated
 
 
 def _with_checks(lines: list[str], owner: dict[int, str], rejected: dict[str, str]) -> str:
-    """The file without the rejected theorems' lines, with a `Check` after each remaining bound theorem."""
-    out: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        theorem = owner.get(number)
-        if theorem in rejected:
-            out.append("")  # keep line numbers: coqc's next error maps to the same table
-            continue
-        out.append(line)
-        if theorem is not None and owner.get(number + 1) != theorem:
-            out[-1] += f' Redirect "el_{theorem}" Check {theorem}{VERDICT_SUFFIX}.'
-    return "\n".join(out) + "\n"
+    """The file without the rejected theorems' lines (blank lines keep the numbering coqc reports)."""
+    return "\n".join("" if owner.get(number) in rejected else line for number, line in enumerate(lines, 1)) + "\n"
+
+
+def definition_body(print_output: str) -> str:
+    """`name =\n<body>\n     : Prop` (Coq's `Print` of a definition) → the body, dedented."""
+    text = re.sub(r"\n\s*:\s*Prop\s*$", "", print_output.rstrip())
+    _, _, body = text.partition("=")
+    lines = body.strip("\n").splitlines()
+    if lines and not lines[0].strip():
+        lines = lines[1:]
+    return "\n".join(line.rstrip() for line in lines).strip()
 
 
 def statement_of(check_output: str) -> str:

@@ -322,7 +322,8 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
         if theorem["status"] == "checked":
             axioms = theorem.get("axioms") or []
             listing = "\n".join(axioms) if axioms else "Closed under the global context"
-            out += [f"Axioms (coqchk names) of {literal(theorem['theorem'])}:", "", "```text", listing, "```", ""]
+            label = f"Print Assumptions of {literal(theorem['theorem'])} (named by coqchk):"
+            out += [label, "", "```text", listing, "```", ""]
     return out
 
 
