@@ -7,7 +7,8 @@ no `parse_expr` ever sees user text. What is admitted:
 - numbers: integers and decimals, read **exactly** (`0.1` is `1/10`, `1e-20` is `1/10**20`); no floats;
 - symbol names (ASCII letters, digits, `_`, not starting with `_`); undeclared symbols are complex, and
   `real` / `positive` / `integer` declare domains (assumptions come only from these, never from the text);
-- `+ - * / ** ^ ( ) ,` and one `==`; constants `pi`, `E`, `I`, `oo`;
+- `+ - * / ** ^ ( ) ,` and one `==`; constants `pi`, `E`, `I` (`oo` is refused: identities are decided
+  between finite values, so `oo**0`, `0*oo` and `cos(oo)*0` are all bad input);
 - the functions in `FUNCTIONS` (trigonometric, hyperbolic and their inverses, `exp`, `log`, `sqrt`, `Abs`,
   `sign`, `floor`, `ceiling`, `frac`, `Min`, `Max`, `re`, `im`, `conjugate`), `Sum(body, (k, a, b))` with
   integer bounds (expanded term by term) and `Matrix([[a, b], [c, d]])` literals.
@@ -113,8 +114,8 @@ _FUNCTION_HINTS = {
 _NAME_HINTS = {
     "i": "the symbol i is a variable here; did you mean I (the imaginary unit)?",
     "e": "the symbol e is a variable here; did you mean E (Euler's number)?",
-    "inf": "the symbol inf is a variable here; did you mean oo?",
-    "infinity": "the symbol infinity is a variable here; did you mean oo?",
+    "inf": "the symbol inf is a variable here (infinity, oo, is not a number prove accepts)",
+    "infinity": "the symbol infinity is a variable here (infinity, oo, is not a number prove accepts)",
     "Pi": "the symbol Pi is a variable here; did you mean pi?",
     "PI": "the symbol PI is a variable here; did you mean pi?",
 }
@@ -168,6 +169,10 @@ class _Builder:
         name = node.text
         if name in bound:
             return bound[name]
+        if name == "oo":
+            raise BadStatement(
+                f"oo (infinity) is not a number: identities are decided between finite values (column {node.pos + 1})"
+            )
         if name in CONSTANTS:
             return CONSTANTS[name]
         if name in FUNCTIONS or name in _SPECIAL:

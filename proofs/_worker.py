@@ -1,0 +1,83 @@
+"""Run one function in a confined, killable worker process started safely after JAX or other threads.
+
+A plain `os.fork()` of a multithreaded process (JAX starts threads) can deadlock the child. The worker is
+forked instead by a `multiprocessing` *forkserver*: a fresh single-threaded process, started once per
+program with the proof engine pre-imported (so each worker starts warm). The worker confines itself
+(`ropecheck.proofs._sandbox.confine`) before it reads its arguments' statement, dies with the forkserver,
+which itself exits when the program exits — so no worker outlives a killed `prove`. The caller kills the worker
+at the time limit; the answer comes back through a pipe.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ._sandbox import confine
+
+__all__ = ["WORKER_MEMORY_BYTES", "run_confined"]
+
+WORKER_MEMORY_BYTES = 4 * 2**30
+_PRELOAD = ["ropecheck.proofs._prove"]
+
+
+def _address_space() -> int:
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _child(function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], connection: Any, seconds: int) -> None:
+    """The worker's body: never returns (no multiprocessing clean-up runs inside the sandbox)."""
+    payload: dict[str, Any]
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        applied = confine(_address_space() + WORKER_MEMORY_BYTES, seconds)
+        try:
+            payload = function(*arguments)
+        except MemoryError:
+            payload = {"verdict": "unknown", "method": "the worker ran out of memory"}
+        except RecursionError:
+            payload = {"verdict": "unknown", "method": "the statement is too deeply nested for the engine"}
+        except BaseException as error:  # an engine failure is "unknown", never a traceback
+            payload = {"verdict": "unknown", "method": f"internal error in the engine: {type(error).__name__}"}
+        payload["confinement"] = applied
+        connection.send(payload)
+    finally:
+        os._exit(0)
+
+
+def run_confined(
+    function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], timeout: float
+) -> dict[str, Any] | None:
+    """Run `function(*arguments)` in a confined worker; its answer, or None when it did not answer within
+    `timeout` seconds (it is then killed).
+
+    **Arguments:** `function` (importable at module level; returns a JSON-able dict), `arguments`, `timeout`.
+
+    **Returns:** the dict (with `confinement`: what the sandbox applied), a dict with `verdict: unknown` when the
+    worker died without an answer, or None at the time limit.
+    """
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(_PRELOAD)
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(function, arguments, sender, int(timeout) + 2), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(timeout):
+            return None
+        try:
+            return receiver.recv()
+        except (EOFError, OSError):
+            return {"verdict": "unknown", "method": f"the worker stopped without an answer (exit {process.exitcode})"}
+    finally:
+        receiver.close()
+        process.kill()
+        process.join()
