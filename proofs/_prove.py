@@ -35,7 +35,8 @@ _GENERIC = [
     "solve [ring]",
     f"solve [field; repeat split; {_CLOSE}]",
     f"solve [unfold tan in *; field; repeat split; {_CLOSE}]",
-    "solve [repeat first [rewrite exp_ln by assumption | rewrite ln_exp | rewrite sqrt_sqrt by lra]; "
+    "solve [repeat first [rewrite exp_ln by assumption | rewrite ln_exp | rewrite sqrt_sqrt by lra "
+    "| rewrite pow2_sqrt by lra]; "
     f"first [ring | field; repeat split; {_CLOSE}]]",
     "solve [unfold Rpower in *; repeat rewrite <- exp_plus; rewrite <- exp_0; f_equal; ring]",
     "solve [repeat match goal with |- context [Rlt_dec ?a ?b] => destruct (Rlt_dec a b) end; lra]",
