@@ -20,7 +20,7 @@ from typing import Any
 
 import sympy as sp
 
-from ._certificate import Verdict
+from ._certificate import Counterexample, Decision, Verdict
 from ._coq_print import CannotPrint, _pair_script
 from ._engine import decide_identity, denominators_of, residuals_of
 from ._parse import BadStatement, parse_identity
@@ -28,7 +28,7 @@ from ._procedures import vanishes_identically
 from ._prove_print import CannotState, CoqStatement, Hypothesis, state_identity
 from ._prove_search import defined_point, holds_at, search_wide
 
-__all__ = ["decide_statement", "proof_script"]
+__all__ = ["decide_statement", "proof_script", "prove_in_worker"]
 
 _CLOSE = "first [assumption | lra | nra | interval | (simpl; lra) | lia]"
 _GENERIC = [
@@ -153,3 +153,27 @@ def _exact(text: str | None) -> sp.Expr | None:
     except BadStatement:
         return None
 
+
+
+def prove_in_worker(
+    text: str, real: Iterable[str] = (), positive: Iterable[str] = (), integer: Iterable[str] = (),
+    timeout: float = 60.0,
+) -> Decision:
+    """`decide_statement` in a confined worker (forkserver: safe in a process that imported JAX), as a `Decision`
+    (the engine's answer with the domain rules above; no Coq step — `ropecheck prove` adds it).
+
+    Raises `BadStatement` for input the grammar refuses.
+    """
+    from ._worker import run_confined
+
+    answer = run_confined(decide_statement, (text, list(real), list(positive), list(integer)), timeout)
+    if answer is None:
+        return Decision(Verdict.UNKNOWN, f"time limit: {timeout:g} s")
+    if "error" in answer:
+        raise BadStatement(answer["error"])
+    counterexample = None
+    if "counterexample" in answer:
+        counterexample = Counterexample(answer["counterexample"], answer["residual"], answer["interval"], 0)
+    notes = (f"Coq cannot state it: {answer['cannot_state']}",) if "cannot_state" in answer else ()
+    return Decision(Verdict(answer["verdict"]), answer["method"], counterexample=counterexample,
+                    conditions=tuple(answer.get("conditions", ())), notes=notes)

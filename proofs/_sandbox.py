@@ -19,7 +19,6 @@ unsafe in a process that JAX made multithreaded).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import resource
 import signal
@@ -45,16 +44,20 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
 
 def _libc() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("c")
-    return ctypes.CDLL(name, use_errno=True) if name else None
+    """The C library already loaded in this process (no `find_library`: it may start a compiler)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:  # pragma: no cover - a platform without dlopen(NULL)
+        return None
 
 
-def die_with_parent() -> bool:
-    """Ask the kernel to SIGKILL this process when its parent dies; True when applied."""
+def die_with_parent(parent: int | None = None) -> bool:
+    """Ask the kernel to SIGKILL this process when its parent (pid `parent`, default: the current one) dies;
+    True when applied. A parent already gone means exiting now."""
     libc = _libc()
     if libc is None or not sys.platform.startswith("linux"):
         return False
-    parent = os.getppid()
+    parent = os.getppid() if parent is None else parent
     if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         return False
     if os.getppid() != parent:  # the parent died before prctl took effect
@@ -106,11 +109,10 @@ def _install_seccomp(libc: ctypes.CDLL) -> bool:
     return libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
 
 
-def confine(memory_bytes: int, cpu_seconds: int) -> list[str]:
-    """Confine the calling process for good (see the module docstring); returns what was applied."""
+def confine(memory_bytes: int, cpu_seconds: int, parent: int | None = None) -> list[str]:
+    """Confine the calling process for good (see the module docstring); returns what was applied.
+    `parent`: the pid whose death must kill this process (default: the current parent)."""
     applied = ["limits"]
-    if die_with_parent():
-        applied.append("dies-with-parent")
     set_limits(memory_bytes, cpu_seconds, files=False)
     libc = _libc()
     if libc is None or not sys.platform.startswith("linux"):
@@ -125,6 +127,8 @@ def confine(memory_bytes: int, cpu_seconds: int) -> list[str]:
             applied.append("unprivileged")
         except OSError:
             pass
+    if die_with_parent(parent):  # after setuid, which clears the parent-death signal
+        applied.append("dies-with-parent")
     if os.uname().machine == "x86_64" and _install_seccomp(libc):
         applied.append("seccomp")
     return applied

@@ -3,8 +3,9 @@
 A plain `os.fork()` of a multithreaded process (JAX starts threads) can deadlock the child. The worker is
 forked instead by a `multiprocessing` *forkserver*: a fresh single-threaded process, started once per
 program with the proof engine pre-imported (so each worker starts warm). The worker confines itself
-(`ropecheck.proofs._sandbox.confine`) before it reads its arguments' statement, dies with the forkserver,
-which itself exits when the program exits — so no worker outlives a killed `prove`. The caller kills the worker
+(`ropecheck.proofs._sandbox.confine`) before it reads its arguments' statement and dies with the forkserver,
+which dies with the program (`ropecheck._die_with_parent`, imported first) — so no worker outlives a killed
+`prove`. The caller kills the worker
 at the time limit; the answer comes back through a pipe.
 """
 
@@ -20,7 +21,8 @@ from ._sandbox import confine
 __all__ = ["WORKER_MEMORY_BYTES", "run_confined"]
 
 WORKER_MEMORY_BYTES = 4 * 2**30
-_PRELOAD = ["ropecheck.proofs._prove"]
+PARENT_VARIABLE = "ROPECHECK_PROVE_PARENT"
+_PRELOAD = ["ropecheck._die_with_parent", "ropecheck.proofs._prove"]  # the guard first: it is instant
 
 
 def _address_space() -> int:
@@ -31,14 +33,26 @@ def _address_space() -> int:
         return 0
 
 
+def _start_forkserver() -> None:
+    """Start the forkserver (once) telling it our pid, so that it exits at once if we are already gone."""
+    from multiprocessing import forkserver
+
+    os.environ[PARENT_VARIABLE] = str(os.getpid())
+    try:
+        forkserver.ensure_running()
+    finally:
+        os.environ.pop(PARENT_VARIABLE, None)
+
+
 def _child(function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], connection: Any, seconds: int) -> None:
     """The worker's body: never returns (no multiprocessing clean-up runs inside the sandbox)."""
     payload: dict[str, Any]
+    parent = os.getppid()  # the forkserver, unless it is already gone
     try:
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        applied = confine(_address_space() + WORKER_MEMORY_BYTES, seconds)
+        applied = confine(_address_space() + WORKER_MEMORY_BYTES, seconds, parent)
         try:
             payload = function(*arguments)
         except MemoryError:
@@ -66,6 +80,7 @@ def run_confined(
     """
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_PRELOAD)
+    _start_forkserver()
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(function, arguments, sender, int(timeout) + 2), daemon=True)
     process.start()
