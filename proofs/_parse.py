@@ -23,6 +23,7 @@ recorded *before* SymPy simplifies anything, so `sin(2*x)/sin(x)` keeps its cond
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -110,6 +111,8 @@ _FUNCTION_HINTS = {
     "sum": "Sum",
     "matrix": "Matrix",
     "conj": "conjugate",
+    "log10": "log(x)/log(10)",
+    "log2": "log(x)/log(2)",
 }
 _NAME_HINTS = {
     "i": "the symbol i is a variable here; did you mean I (the imaginary unit)?",
@@ -269,9 +272,11 @@ class _Builder:
         if name == "Matrix":
             return self._build_matrix(node, bound)
         if name not in FUNCTIONS:
-            hint = f"; did you mean {_FUNCTION_HINTS[name]}?" if name in _FUNCTION_HINTS else ""
-            if name in CONSTANTS or name in bound or name in self.symbols:
-                raise BadStatement(f"{name} is not a function (column {node.pos + 1}); write {name}*(...)")
+            if name in CONSTANTS or name in bound or name in self.symbols or len(name) == 1:
+                raise BadStatement(f"{name} is not a function (column {node.pos + 1}); for a product, write {name}*(…)")
+            close = difflib.get_close_matches(name, [*FUNCTIONS, *_SPECIAL], n=1, cutoff=0.8)
+            suggestion = _FUNCTION_HINTS.get(name) or (close[0] if close else None)
+            hint = f"; did you mean {suggestion}?" if suggestion else f"; for a product write {name}*(...)"
             raise BadStatement(f"unknown function: {name} (column {node.pos + 1}){hint}")
         constructor, arity, denominator = FUNCTIONS[name]
         count = len(node.children)
