@@ -34,9 +34,9 @@ _DESCRIPTION = """\
 Decide an identity 'LHS == RHS' for all values of its symbols: proved, refuted (with a certified
 counterexample) or unknown.
 
-Grammar: numbers, symbol names, + - * / ** ^ ( ) , and one ==; constants pi, E, I (oo is refused); functions sin cos tan
-cot sec csc asin acos atan acot sinh cosh tanh coth sech csch asinh acosh atanh exp log sqrt Abs sign floor
-ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]).
+Grammar: numbers, symbol names, + - * / ** ^ ( ) , and one ==; constants pi, E, I (not oo); functions sin
+cos tan cot sec csc asin acos atan acot sinh cosh tanh coth sech csch asinh acosh atanh exp log sqrt Abs sign
+floor ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]).
 Nothing is evaluated as Python. Decimal literals are exact rationals: 0.1 means 1/10 (no floating point).
 Undeclared symbols are complex; declare domains with --real/--positive/--integer (several names each).
 Limits: 4000 characters, 64 nesting levels, 1000-digit literals, exponents up to 10**6, exact numbers up to
@@ -47,7 +47,7 @@ Exit codes:
      hypothesis (the conditions printed: x/x == 1 --real x is proved "where x != 0"), and a point where
      those hypotheses hold (standard axioms only).
   4  proved by the engine only: SymPy's exact procedures proved it but Coq did not check it: Coq's reals
-     cannot state it (complex symbols, I, re/im, matrices: exp(I*pi) + 1 == 0), no tactic closed it
+     cannot state it (complex symbols, I, re/im, matrices: E**(I*pi) + 1 == 0), no tactic closed it
      (sin(pi/10) == (sqrt(5) - 1)/4), or --no-kernel.
   1  refuted: a counterexample in the domain, certified by interval arithmetic
      (cos(x/2) == sqrt((1 + cos(x))/2) --real x at x = 4).

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from ._certificate import Counterexample, Decision, Verdict
-from ._coq_print import CannotPrint, _pair_script
+from ._coq_print import CannotPrint, _angle_replacements, _pair_script
 from ._engine import decide_identity, denominators_of, residuals_of
 from ._parse import BadStatement, parse_identity
 from ._procedures import vanishes_identically
@@ -51,6 +51,10 @@ def proof_script(parsed_lhs: Any, parsed_rhs: Any) -> str:
     alternatives = list(_GENERIC)
     try:
         alternatives.insert(1, f"solve [repeat rewrite Rmult_1_l; {_pair_script(parsed_lhs, parsed_rhs)}]")
+        expand = "; ".join(_angle_replacements([parsed_lhs, parsed_rhs]))
+        if expand:  # angle addition, then a field identity (sin(2*x)/sin(x) == 2*cos(x))
+            rewrite = "repeat rewrite ?cos_plus, ?sin_plus, ?cos_neg, ?sin_neg"
+            alternatives.insert(2, f"solve [{expand}; {rewrite}; field; repeat split; {_CLOSE}]")
     except (CannotPrint, Exception):
         pass
     return f"intros; first [ {' | '.join(alternatives)} ]"

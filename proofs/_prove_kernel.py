@@ -91,7 +91,10 @@ def kernel_check(coq: dict[str, Any], timeout: float) -> dict[str, Any]:
     if code is None:
         return {**base, "accepted": False, "status": "time-limit", "reason": f"coqc ran out of {timeout:.0f} s"}
     if code != 0:
-        return {**base, "accepted": False, "status": "failed", "reason": _first_error(output)}
+        reason = _first_error(output)
+        if "No applicable tactic" in reason:
+            reason = "no tactic of the proof script closed the printed goal"
+        return {**base, "accepted": False, "status": "failed", "reason": reason}
     try:
         axioms = parse_assumptions(output)
     except ValueError as error:

@@ -155,7 +155,7 @@ class _Printer:
         forms = {"nonzero": (f"{coq} <> 0", f"{text} != 0"), "positive": (f"0 < {coq}", f"{text} > 0"),
                  "nonnegative": (f"0 <= {coq}", f"{text} >= 0"), "unit": (f"-1 <= {coq} <= 1", f"-1 <= {text} <= 1")}
         proposition, user = forms[kind]
-        if all(h.coq != proposition for h in self.hypotheses):
+        if all(h.text != user for h in self.hypotheses):  # the same condition, however parenthesised
             self.hypotheses.append(Hypothesis(kind, proposition, user, value))
 
     # ------------------------------------------------------------------------------------------- nodes
