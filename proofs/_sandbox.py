@@ -5,10 +5,12 @@
 - it dies with its parent (`prctl(PR_SET_PDEATHSIG, SIGKILL)`);
 - resource limits: address space, CPU seconds, no file may grow (`RLIMIT_FSIZE = 0`), no core dumps,
   no new processes (`RLIMIT_NPROC = 0`);
-- running as root it leaves the network namespace (`unshare(CLONE_NEWNET)`: no network at all) and drops
-  to the unprivileged user `nobody` (root ignores `RLIMIT_NPROC` and file permissions);
-- a seccomp filter (x86-64) makes `fork`/`clone`/`exec`, sockets, opening a file for writing, and deleting,
-  renaming, linking, truncating or changing the mode/owner of a file fail with `EPERM`.
+- running as root it leaves the network namespace (`unshare(CLONE_NEWNET)`: no network at all);
+- a seccomp filter (x86-64) makes `fork`/`clone`/`exec`, sockets, opening a file for writing, deleting,
+  renaming, linking, truncating or changing the mode/owner/times of a file, signals to other processes,
+  mounts, namespaces and system administration fail with `EPERM` (the worker may still read files: the engine
+  imports SymPy modules lazily). Without the filter, root drops to the user `nobody` (root ignores
+  `RLIMIT_NPROC` and file modes).
 
 `confine()` returns the list of what it could apply; `prove` reports it and never claims more.
 `python proofs/_sandbox.py BYTES SECONDS -- program args…` is the launcher for `coqc`: it sets the same
@@ -38,6 +40,11 @@ _DENIED_X86_64 = (
     76, 77, 82, 83, 84, 85, 86, 87, 88, 90, 91, 92, 93, 94, 133,  # truncate … mknod
     258, 259, 260, 263, 264, 265, 266, 268, 316, 437,  # the *at variants, renameat2, openat2
     101, 311, 425,  # ptrace process_vm_writev io_uring_setup
+    62, 200, 234, 424,  # kill tkill tgkill pidfd_send_signal: no signals to other processes
+    132, 235, 261, 280, 188, 189, 190, 197, 198, 199,  # utime… and the extended attributes
+    155, 161, 165, 166, 272, 308, 303, 304,  # pivot_root chroot mount umount2 unshare setns *_handle_at
+    159, 163, 164, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 227, 246, 313, 320,  # system administration
+    248, 249, 250, 298, 300, 321, 323, 103,  # keys perf_event_open fanotify bpf userfaultfd syslog
 )
 _OPEN, _OPENAT = 2, 257
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -117,9 +124,11 @@ def confine(memory_bytes: int, cpu_seconds: int, parent: int | None = None) -> l
     libc = _libc()
     if libc is None or not sys.platform.startswith("linux"):
         return applied
-    if os.geteuid() == 0:
-        if libc.unshare(_CLONE_NEWNET) == 0:
-            applied.append("no-network")
+    if os.geteuid() == 0 and libc.unshare(_CLONE_NEWNET) == 0:
+        applied.append("no-network")
+    if os.uname().machine == "x86_64" and _install_seccomp(libc):
+        applied.append("seccomp")
+    elif os.geteuid() == 0:  # no filter: at least lose root (which ignores RLIMIT_NPROC and file modes)
         try:
             os.setgroups([])
             os.setgid(65534)
@@ -127,10 +136,8 @@ def confine(memory_bytes: int, cpu_seconds: int, parent: int | None = None) -> l
             applied.append("unprivileged")
         except OSError:
             pass
-    if die_with_parent(parent):  # after setuid, which clears the parent-death signal
+    if die_with_parent(parent):  # last: setuid clears the parent-death signal
         applied.append("dies-with-parent")
-    if os.uname().machine == "x86_64" and _install_seccomp(libc):
-        applied.append("seccomp")
     return applied
 
 

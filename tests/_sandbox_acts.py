@@ -27,6 +27,7 @@ def try_acts(folder: str) -> dict[str, Any]:
         "rename": lambda: os.rename(victim, Path(folder) / "renamed"),
         "chmod": lambda: os.chmod(victim, 0o777),
         "socket": lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close(),
+        "signal another process": lambda: os.kill(1, 0),
         "read (control)": lambda: Path(__file__).read_text(),
         "sympy (control)": lambda: __import__("sympy").sin(1).evalf(),
     }
