@@ -109,7 +109,8 @@ def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     from ropecheck.proofs._prove import decide_statement
     from ropecheck.proofs._worker import run_confined
 
-    arguments = (args.statement, list(args.real), list(args.positive), list(args.integer))
+    each = max(1.0, args.timeout / 3)  # one slow procedure cannot starve the others
+    arguments = (args.statement, list(args.real), list(args.positive), list(args.integer), each)
     result = run_confined(decide_statement, arguments, args.timeout)
     if result is None:
         return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}

@@ -20,6 +20,7 @@ from typing import Any
 
 import sympy as sp
 
+from . import _procedures
 from ._certificate import Counterexample, Decision, Verdict
 from ._coq_print import CannotPrint, _angle_replacements, _pair_script
 from ._engine import decide_identity, denominators_of, residuals_of
@@ -85,11 +86,16 @@ def _engine_hypotheses(parsed_denominators: Iterable[sp.Expr], residuals: list[s
 
 
 def decide_statement(
-    text: str, real: Iterable[str] = (), positive: Iterable[str] = (), integer: Iterable[str] = ()
+    text: str,
+    real: Iterable[str] = (),
+    positive: Iterable[str] = (),
+    integer: Iterable[str] = (),
+    procedure_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Decide `"LHS == RHS"` and prepare the Coq check.
 
-    **Arguments:** `text` and the declared symbols, as for `parse_identity`.
+    **Arguments:** `text` and the declared symbols, as for `parse_identity`; `procedure_seconds`: the budget of
+    each exact procedure (so that one slow procedure cannot starve the others; None: unlimited).
 
     **Returns:** a dict with `verdict` (`proved`, `refuted`, `unknown`), `method`, `conditions` (the theorem's
     hypotheses in the user's syntax), `counterexample`/`residual`/`interval` for a refutation, `hints`, and for
@@ -97,6 +103,7 @@ def decide_statement(
     cannot state it). `{"error": …}` for bad input.
     """
     real, positive, integer = list(real), list(positive), list(integer)
+    _procedures.procedure_seconds = procedure_seconds
     try:
         parsed = parse_identity(text, real=real, positive=positive, integer=integer)
     except BadStatement as error:

@@ -22,7 +22,7 @@ from ._engine import candidate_points, certify_counterexample, satisfies_assumpt
 from ._interval import certify_nonzero, certify_positive
 from ._prove_print import Hypothesis
 
-__all__ = ["defined_point", "holds_at", "search_wide", "wide_points"]
+__all__ = ["defined_point", "holds_at", "near_roots", "search_wide", "wide_points"]
 
 _NEAR = [sp.Rational(1, 10**k) for k in (1, 3, 6)]
 _WIDE = [
@@ -89,11 +89,34 @@ def defined_point(
     return None
 
 
+def near_roots(hypotheses: Sequence[Hypothesis], symbols: Sequence[sp.Symbol]) -> Iterator[dict[sp.Symbol, sp.Expr]]:
+    """Exact points within 10⁻³ of the real zeros of the constrained expressions (a denominator, the argument of
+    `sqrt` or `log`) when the statement has one real symbol and they are polynomials in it."""
+    if len(symbols) != 1 or not symbols[0].is_real:
+        return
+    (symbol,) = symbols
+    for hypothesis in hypotheses:
+        try:
+            polynomial = sp.Poly(hypothesis.value, symbol)
+            if not 0 < polynomial.degree() <= 8 or not all(c.is_Rational for c in polynomial.coeffs()):
+                continue
+            roots = [r for r in polynomial.nroots(n=15) if r.is_real]
+        except (sp.PolynomialError, sp.polys.polyerrors.BasePolynomialError, ValueError):
+            continue
+        for root in roots:
+            centre = sp.Rational(round(float(root) * 10**6), 10**6)
+            for offset in (sp.Rational(-1, 1000), sp.Rational(1, 1000)):
+                if satisfies_assumptions(symbol, centre + offset):
+                    yield {symbol: centre + offset}
+
+
 def search_wide(
     residuals: Sequence[sp.Expr], symbols: Iterable[sp.Symbol], hypotheses: Sequence[Hypothesis]
 ) -> tuple[dict[sp.Symbol, sp.Expr], object] | None:
-    """A certified counterexample at a wide point inside the domain (every hypothesis holds there), or None."""
-    for point in wide_points(list(symbols)):
+    """A certified counterexample at a wide point or next to a zero of a constrained expression, inside the
+    domain (every hypothesis holds there), or None."""
+    symbols = list(symbols)
+    for point in itertools.chain(near_roots(hypotheses, symbols), wide_points(symbols)):
         if not all(holds_at(h, point) for h in hypotheses):
             continue
         found = certify_counterexample(residuals, point, max_bits=1024)

@@ -77,6 +77,20 @@ def test_flags_before_the_statement_and_a_statement_after_double_dash(capsys: py
     assert code == 4 and "Coq cannot state" in out["kernel"]["reason"]
 
 
+@pytest.mark.parametrize(
+    ("statement", "where"),
+    [
+        ("cos(x/2) == sqrt((1 + cos(x))/2)", "x = 4: beyond the small sample values"),
+        ("Min((x**2 - 2)**-2, 10**5) == (x**2 - 2)**-2", "within 10**-3 of the zeros ±sqrt(2) of the denominator"),
+        ("Min(x, 10**5) == x", "x = 10**6"),
+    ],
+)
+def test_the_counterexample_search_reaches_large_values_and_zeros_of_denominators(statement: str, where: str) -> None:
+    answer = decide_statement(statement, real=["x"])
+    assert answer["verdict"] == "refuted", (where, answer)
+    assert "wide sampling" in answer["method"], answer  # the engine's own small sample does not find it
+
+
 # ------------------------------------------------------------------------------------ Coq's total conventions
 @pytest.mark.parametrize(
     ("statement", "hypothesis"),
