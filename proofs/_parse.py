@@ -276,7 +276,7 @@ class _Builder:
                 raise BadStatement(f"{name} is not a function (column {node.pos + 1}); for a product, write {name}*(…)")
             close = difflib.get_close_matches(name, [*FUNCTIONS, *_SPECIAL], n=1, cutoff=0.8)
             suggestion = _FUNCTION_HINTS.get(name) or (close[0] if close else None)
-            hint = f"; did you mean {suggestion}?" if suggestion else f"; for a product write {name}*(...)"
+            hint = f"; did you mean {suggestion}?" if suggestion else ""
             raise BadStatement(f"unknown function: {name} (column {node.pos + 1}){hint}")
         constructor, arity, denominator = FUNCTIONS[name]
         count = len(node.children)

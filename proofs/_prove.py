@@ -22,7 +22,7 @@ import sympy as sp
 
 from . import _procedures
 from ._certificate import Counterexample, Decision, Verdict
-from ._coq_print import CannotPrint, _angle_replacements, _pair_script
+from ._coq_print import _angle_replacements, _pair_script
 from ._engine import decide_identity, denominators_of, residuals_of
 from ._parse import BadStatement, parse_identity
 from ._procedures import vanishes_identically
@@ -33,6 +33,7 @@ __all__ = ["decide_statement", "proof_script", "prove_in_worker"]
 
 _CLOSE = "first [assumption | lra | nra | interval | (simpl; lra) | lia]"
 _GENERIC = [
+    "solve [reflexivity]",
     "solve [ring]",
     f"solve [field; repeat split; {_CLOSE}]",
     f"solve [unfold tan in *; field; repeat split; {_CLOSE}]",
@@ -56,7 +57,7 @@ def proof_script(parsed_lhs: Any, parsed_rhs: Any) -> str:
         if expand:  # angle addition, then a field identity (sin(2*x)/sin(x) == 2*cos(x))
             rewrite = "repeat rewrite ?cos_plus, ?sin_plus, ?cos_neg, ?sin_neg"
             alternatives.insert(2, f"solve [{expand}; {rewrite}; field; repeat split; {_CLOSE}]")
-    except (CannotPrint, Exception):
+    except Exception:  # a suggestion that cannot be printed (CannotPrint, …) is simply not offered
         pass
     return f"intros; first [ {' | '.join(alternatives)} ]"
 
@@ -114,6 +115,8 @@ def decide_statement(
         cannot_state = ""
     except CannotState as error:
         statement, cannot_state = None, str(error)
+    except Exception as error:  # a printer failure leaves the proof to the engine (exit 4 at best)
+        statement, cannot_state = None, f"the Coq printer failed ({type(error).__name__})"
     residuals = residuals_of(parsed.lhs, parsed.rhs)
     hypotheses = (
         list(statement.hypotheses) if statement else _engine_hypotheses(parsed.denominators, residuals)

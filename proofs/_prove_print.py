@@ -350,6 +350,8 @@ def state_identity(
     except ValueError as error:
         raise BadStatement(str(error)) from None
     printer = _Printer(_Builder(_declared(real, positive, integer)))
+    for tree in (lhs_tree, rhs_tree):  # the builder refuses what the grammar admits but prove does not
+        printer.builder.build(tree, {})
     lhs, rhs = printer.term(lhs_tree, {}), printer.term(rhs_tree, {})
     ordered = tuple(sorted(printer.symbols, key=lambda s: s.name))
     group, symbol_hypotheses = binders(ordered) if ordered else ("", [])
