@@ -191,6 +191,9 @@ def run_prove(args: argparse.Namespace) -> int:
         sys.stdout.write(_text(result) + "\n")
     if hints:
         sys.stderr.write(f"ropecheck: hint: {'; '.join(hints)}\n")
+    if "confinement" in result and "seccomp" not in result["confinement"]:  # say so: never claim more
+        applied = ", ".join(result["confinement"])
+        sys.stderr.write(f"ropecheck: note: the worker ran without a seccomp filter here (applied: {applied})\n")
     codes = {
         "proved": EXIT_PROVED,
         "engine-proved": EXIT_ENGINE_ONLY,

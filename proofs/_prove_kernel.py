@@ -22,10 +22,11 @@ from typing import Any
 
 from ._kernel import _first_error, coqc_path, is_standard_axiom, parse_assumptions
 from ._sandbox import LAUNCHER
+from ._worker import WORKER_MEMORY_BYTES
 
 __all__ = ["COQ_MEMORY_BYTES", "coq_command", "coq_source", "kernel_check"]
 
-COQ_MEMORY_BYTES = 3 * 2**30
+COQ_MEMORY_BYTES = WORKER_MEMORY_BYTES  # the same address-space budget as the engine worker
 HEADER = """Require Import Reals Lra Lia Psatz ZArith.
 From Interval Require Import Tactic.
 Open Scope R_scope.

@@ -156,3 +156,17 @@ def test_a_trivial_identity_reaches_exit_0_with_both_cores_busy() -> None:
             burner.kill()
             burner.wait()
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_prove_says_so_when_the_worker_ran_without_the_filter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ropecheck.numeric import _cli_prove
+
+    answer = {"verdict": "unknown", "method": "test", "confinement": ["limits", "dies-with-parent"]}
+    monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: dict(answer))
+    assert main(["prove", "x == y"]) == 3
+    assert "without a seccomp filter here (applied: limits, dies-with-parent)" in capsys.readouterr().err
+    monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: {**answer, "confinement": ["limits", "seccomp"]})
+    assert main(["prove", "x == y"]) == 3
+    assert "seccomp" not in capsys.readouterr().err
