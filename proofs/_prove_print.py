@@ -113,6 +113,12 @@ _DEFINED_AS = {
     "frac": "(frac_part {0})",
     "sign": "(if Rlt_dec 0 {0} then 1 else if Rlt_dec {0} 0 then (-1) else 0)",
 }
+# Names the printed statement may use: a binder of that name would shadow them (and coq_name keeps them as is).
+_COQ_NAMES = frozenset(
+    {*_DIRECT.values(), "Rmin", "Rmax", "Rpower", "powerRZ", "IZR", "Int_part", "frac_part", "Rlt_dec", "if",
+     "then", "else", "match", "with", "end", "as", "return", "fun", "Type", "Prop", "Set", "True", "False", "I",
+     "not", "Qed", "Proof", "Lemma", "exists", "forall"}
+)
 _SYMPY_OF = {"cos": sp.cos, "sin": sp.sin, "sinh": sp.sinh}
 _NOT_REAL = {
     "re": "re/im/conjugate are about complex numbers",
@@ -175,6 +181,8 @@ class _Printer:
         if node.text in CONSTANTS:
             raise CannotState(f"{node.text} is not a real number")
         symbol = self.value(node, bound)
+        if coq_name(symbol) in _COQ_NAMES:
+            raise CannotState(f"the symbol name {node.text} is a Coq name the statement uses (rename it)")
         self.symbols.add(symbol)
         if symbol.is_integer:
             return f"(IZR {coq_name(symbol)})"

@@ -18,7 +18,7 @@ from ropecheck.proofs import coq_available, parse_identity
 from ropecheck.proofs._interval import certify_nonzero
 from ropecheck.proofs._prove import decide_statement
 from ropecheck.proofs._prove_kernel import kernel_check
-from ropecheck.proofs._prove_print import state_identity
+from ropecheck.proofs._prove_print import CannotState, state_identity
 
 from tests._coq_terms import read_statement
 
@@ -233,3 +233,11 @@ def test_the_read_back_sees_a_wrong_coq_statement(wrong: object, why: str) -> No
     answer = {"coq_statement": wrong(printed.proposition), "conditions": list(printed.conditions)}  # type: ignore[operator]
     assert _reads_back_as_typed("x/x == 1", {**answer, "coq_statement": printed.proposition}, ["x"]) == []
     assert _reads_back_as_typed("x/x == 1", answer, ["x"]) != [], why
+
+
+@pytest.mark.parametrize("name", ["Rabs", "IZR", "then", "Rpower"])
+def test_a_symbol_named_like_a_coq_name_is_not_printed(name: str) -> None:
+    """A binder `(Rabs : R)` would shadow Coq's `Rabs` inside the statement: refused (exit 4 at best)."""
+    with pytest.raises(CannotState):
+        state_identity(f"Abs({name}) + x == x + Abs({name})", real=[name, "x"])
+    assert "Rabs" in state_identity("Abs(y) + x == x + Abs(y)", real=["y", "x"]).proposition
