@@ -1,7 +1,7 @@
 """`ropecheck prove`: decide a user identity in a confined worker; exit 0 only when Coq checked what was typed.
 
 The statement is parsed by `ropecheck.proofs.parse_identity` (a grammar, never `eval`) and decided by the proof
-engine in a worker (`ropecheck.proofs._worker`: forked by a forkserver, safe after JAX; confined by
+engine in a worker (`ropecheck._worker`: forked by a forkserver, safe after JAX; confined by
 `ropecheck.proofs._sandbox`: no new processes, no files written, no network, bounded memory and CPU; it dies
 with this process). The parent waits at most `--timeout` seconds and then kills it: "unknown (time limit)".
 
@@ -106,12 +106,11 @@ def _seconds(text: str) -> float:
 def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     """Decide in a confined worker within `args.timeout` seconds, then (when proved and Coq can state it) let
     `coqc` check the printed statement within its own budget of `max(args.timeout, COQ_SECONDS)` seconds."""
-    from ropecheck.proofs._prove import decide_statement
-    from ropecheck.proofs._worker import run_confined
+    from ropecheck._worker import DECIDE, run_confined
 
     each = max(1.0, args.timeout / 3)  # one slow procedure cannot starve the others
     arguments = (args.statement, list(args.real), list(args.positive), list(args.integer), each)
-    result = run_confined(decide_statement, arguments, args.timeout)
+    result = run_confined(DECIDE, arguments, args.timeout)
     if result is None:
         return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}
     if result.get("verdict") != "proved":

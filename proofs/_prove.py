@@ -1,6 +1,6 @@
 """Decide one user statement for `ropecheck prove`: the engine searches, the printed theorem is what Coq checks.
 
-`decide_statement` runs in the confined worker (`ropecheck.proofs._worker`). It parses the text, lets the engine
+`decide_statement` runs in the confined worker (`ropecheck._worker`). It parses the text, lets the engine
 (`decide_identity`) look for a proof or a certified counterexample, prints the statement the user typed to Coq
 with its domain as hypotheses (`ropecheck.proofs._prove_print`), and looks for a point of that domain
 (`ropecheck.proofs._prove_search`). The answer is a JSON-able dict; `ropecheck.proofs._prove_kernel` then lets
@@ -29,7 +29,7 @@ from ._procedures import vanishes_identically
 from ._prove_print import CannotState, CoqStatement, Hypothesis, state_identity
 from ._prove_search import defined_point, holds_at, search_wide
 
-__all__ = ["decide_statement", "proof_script", "prove_in_worker"]
+__all__ = ["decide_statement", "decision_from", "proof_script"]
 
 _CLOSE = "first [assumption | lra | nra | interval | (simpl; lra) | lia]"
 _GENERIC = [
@@ -169,18 +169,11 @@ def _exact(text: str | None) -> sp.Expr | None:
 
 
 
-def prove_in_worker(
-    text: str, real: Iterable[str] = (), positive: Iterable[str] = (), integer: Iterable[str] = (),
-    timeout: float = 60.0,
-) -> Decision:
-    """`decide_statement` in a confined worker (forkserver: safe in a process that imported JAX), as a `Decision`
-    (the engine's answer with the domain rules above; no Coq step — `ropecheck prove` adds it).
+def decision_from(answer: dict[str, Any] | None, timeout: float) -> Decision:
+    """`decide_statement`'s answer from the worker (None: it ran out of `timeout` seconds) as a `Decision`.
 
-    Raises `BadStatement` for input the grammar refuses.
+    Raises `BadStatement` for an answer that reports bad input.
     """
-    from ._worker import run_confined
-
-    answer = run_confined(decide_statement, (text, list(real), list(positive), list(integer)), timeout)
     if answer is None:
         return Decision(Verdict.UNKNOWN, f"time limit: {timeout:g} s")
     if "error" in answer:

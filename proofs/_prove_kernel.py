@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ._kernel import _first_error, coqc_path, is_standard_axiom, parse_assumptions
-from ._sandbox import LAUNCHER
-from ._worker import WORKER_MEMORY_BYTES
+from ._sandbox import LAUNCHER, WORKER_MEMORY_BYTES
 
 __all__ = ["COQ_MEMORY_BYTES", "coq_command", "coq_source", "kernel_check"]
 

@@ -27,9 +27,10 @@ import signal
 import struct
 import sys
 
-__all__ = ["LAUNCHER", "confine", "die_with_parent", "set_limits"]
+__all__ = ["LAUNCHER", "WORKER_MEMORY_BYTES", "confine", "die_with_parent", "set_limits"]
 
 LAUNCHER = os.path.abspath(__file__)
+WORKER_MEMORY_BYTES = 4 * 2**30  # on top of what the worker holds when it starts; coqc gets the same
 
 _PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 1, 38, 22, 2
 _CLONE_NEWNET = 0x40000000

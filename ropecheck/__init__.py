@@ -83,9 +83,11 @@ def prove(
 
     **Raises:** `ropecheck.proofs.BadStatement` for input the grammar refuses.
     """
-    from .proofs._prove import prove_in_worker
+    from ._worker import DECIDE, run_confined
+    from .proofs._prove import decision_from
 
-    return prove_in_worker(statement, real=real, positive=positive, integer=integer, timeout=timeout)
+    answer = run_confined(DECIDE, (statement, list(real), list(positive), list(integer)), timeout)
+    return decision_from(answer, timeout)
 
 
 def __getattr__(name: str) -> Any:

@@ -18,8 +18,8 @@ from ropecheck.numeric._cli import main
 from ropecheck.proofs import coq_available
 from ropecheck.proofs._prove_kernel import COQ_MEMORY_BYTES, coq_command
 from ropecheck.proofs._sandbox import LAUNCHER
-from ropecheck.proofs._worker import run_confined
 
+from ropecheck._worker import run_confined
 from tests._sandbox_acts import try_acts
 
 SLOW = "(x+1)**3000*(x-1)**3000 == (x**2-1)**3000"  # the engine works on it for minutes
@@ -170,3 +170,13 @@ def test_prove_says_so_when_the_worker_ran_without_the_filter(
     monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: {**answer, "confinement": ["limits", "seccomp"]})
     assert main(["prove", "x == y"]) == 3
     assert "seccomp" not in capsys.readouterr().err
+
+
+def test_prove_imports_the_engine_only_in_the_forkserver() -> None:
+    """SymPy is imported once, by the forkserver; `prove` itself loads it only for the Coq step."""
+    script = "\n".join(
+        ["import sys", "from ropecheck.numeric._cli import main", "main(['prove', 'x == 1'])",
+         "print('sympy' in sys.modules)"]
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr

@@ -3,26 +3,31 @@
 A plain `os.fork()` of a multithreaded process (JAX starts threads) can deadlock the child. The worker is
 forked instead by a `multiprocessing` *forkserver*: a fresh single-threaded process, started once per
 program with the proof engine pre-imported (so each worker starts warm). The worker confines itself
-(`ropecheck.proofs._sandbox.confine`) before it reads its arguments' statement and dies with the forkserver,
-which dies with the program (`ropecheck._die_with_parent`, imported first) — so no worker outlives a killed
-`prove`. The caller kills the worker
+(`ropecheck.proofs._sandbox.confine`) before it reads the statement and dies with the forkserver, which dies
+with the program: this module is the forkserver's first import, and there it arms the parent-death signal
+at once (even before SymPy is imported) — so no worker outlives a killed `prove`. The caller kills the worker
 at the time limit; the answer comes back through a pipe.
+
+Kept free of SymPy and of `ropecheck.proofs` at import time, so that `ropecheck prove` itself imports neither
+unless the Coq step runs (the engine is imported once, in the forkserver).
 """
 
 from __future__ import annotations
 
+import ctypes
+import importlib
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable
 from typing import Any
 
-from ._sandbox import confine
+__all__ = ["DECIDE", "run_confined"]
 
-__all__ = ["WORKER_MEMORY_BYTES", "run_confined"]
-
-WORKER_MEMORY_BYTES = 4 * 2**30
+DECIDE = "ropecheck.proofs._prove:decide_statement"
 PARENT_VARIABLE = "ROPECHECK_PROVE_PARENT"
-_PRELOAD = ["ropecheck._die_with_parent", "ropecheck.proofs._prove"]  # the guard first: it is instant
+_PRELOAD = ["ropecheck._worker", "ropecheck.proofs._prove"]  # this module first: it arms the guard at once
 
 
 def _address_space() -> int:
@@ -44,11 +49,19 @@ def _start_forkserver() -> None:
         os.environ.pop(PARENT_VARIABLE, None)
 
 
-def _child(function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], connection: Any, seconds: int) -> None:
+Target = Callable[..., dict[str, Any]] | str
+
+
+def _child(function: Target, arguments: tuple[Any, ...], connection: Any, seconds: int) -> None:
     """The worker's body: never returns (no multiprocessing clean-up runs inside the sandbox)."""
     payload: dict[str, Any]
     parent = os.getppid()  # the forkserver, unless it is already gone
     try:
+        from ropecheck.proofs._sandbox import WORKER_MEMORY_BYTES, confine
+
+        if isinstance(function, str):  # "module:function", already imported by the forkserver
+            module, _, name = function.partition(":")
+            function = getattr(importlib.import_module(module), name)
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
@@ -67,13 +80,12 @@ def _child(function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], 
         os._exit(0)
 
 
-def run_confined(
-    function: Callable[..., dict[str, Any]], arguments: tuple[Any, ...], timeout: float
-) -> dict[str, Any] | None:
+def run_confined(function: Target, arguments: tuple[Any, ...], timeout: float) -> dict[str, Any] | None:
     """Run `function(*arguments)` in a confined worker; its answer, or None when it did not answer within
     `timeout` seconds (it is then killed).
 
-    **Arguments:** `function` (importable at module level; returns a JSON-able dict), `arguments`, `timeout`.
+    **Arguments:** `function` (a module-level function, or its name `"module:function"` so that the caller
+    need not import it; it returns a JSON-able dict), `arguments`, `timeout`.
 
     **Returns:** the dict (with `confinement`: what the sandbox applied), a dict with `verdict: unknown` when the
     worker died without an answer, or None at the time limit.
@@ -96,3 +108,17 @@ def run_confined(
         receiver.close()
         process.kill()
         process.join()
+
+
+def _die_with_parent() -> None:
+    """Arm the parent-death signal of the forkserver (Linux); exit if the parent is already gone."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = int(os.environ.get(PARENT_VARIABLE, "0")) or os.getppid()
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+if any("multiprocessing.forkserver" in argument for argument in sys.orig_argv):  # only in the forkserver itself
+    _die_with_parent()
