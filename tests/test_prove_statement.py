@@ -111,10 +111,11 @@ def test_a_total_convention_never_makes_a_statement_true(
 
 @pytest.mark.skipif(not COQ, reason="coqc is not installed")
 def test_the_kernel_refuses_a_theorem_whose_hypotheses_hold_nowhere() -> None:
-    """Without the domain witness, `forall x, 1 - 1 + x - x <> 0 -> …` would be accepted (vacuously)."""
-    printed = state_identity("1/(x - x + 1 - 1 + x**2 - x**2) == 5", real=["x"])
+    """Without the domain witness, `forall x, sin x ^ 2 + cos x ^ 2 - 1 <> 0 -> …` is accepted (vacuously)."""
+    printed = state_identity("1/(sin(x)**2 + cos(x)**2 - 1) == 5", real=["x"])
+    script = "intros x H; exfalso; apply H; rewrite <- (sin2_cos2 x); unfold Rsqr; ring"
     coq = {"statement": printed.proposition, "binders": printed.binders, "witness": ["1"],
-           "hypotheses": [h.coq for h in printed.hypotheses], "script": "intros x H; exfalso; apply H; ring"}
+           "hypotheses": [h.coq for h in printed.hypotheses], "script": script}
     assert kernel_check(coq, 60)["status"] == "failed"
     coq["hypotheses"] = []  # the same theorem with no domain half: Coq accepts the vacuous statement
     assert kernel_check(coq, 60)["status"] == "checked"
