@@ -34,6 +34,7 @@ __all__ = ["decide_statement", "decision_from", "proof_script"]
 _CLOSE = "first [assumption | lra | nra | interval | (simpl; lra) | lia]"
 _GENERIC = [
     "solve [reflexivity]",
+    "solve [f_equal; ring]",  # (a)^30 = (b)^30 from a = b, without expanding the powers
     "solve [ring]",
     f"solve [field; repeat split; {_CLOSE}]",
     f"solve [unfold tan in *; field; repeat split; {_CLOSE}]",
@@ -52,11 +53,11 @@ def proof_script(parsed_lhs: Any, parsed_rhs: Any) -> str:
     combination). Untrusted: the kernel checks whatever closes the goal."""
     alternatives = list(_GENERIC)
     try:
-        alternatives.insert(1, f"solve [repeat rewrite Rmult_1_l; {_pair_script(parsed_lhs, parsed_rhs)}]")
+        alternatives.insert(2, f"solve [repeat rewrite Rmult_1_l; {_pair_script(parsed_lhs, parsed_rhs)}]")
         expand = "; ".join(_angle_replacements([parsed_lhs, parsed_rhs]))
         if expand:  # angle addition, then a field identity (sin(2*x)/sin(x) == 2*cos(x))
             rewrite = "repeat rewrite ?cos_plus, ?sin_plus, ?cos_neg, ?sin_neg"
-            alternatives.insert(2, f"solve [{expand}; {rewrite}; field; repeat split; {_CLOSE}]")
+            alternatives.insert(3, f"solve [{expand}; {rewrite}; field; repeat split; {_CLOSE}]")
     except Exception:  # a suggestion that cannot be printed (CannotPrint, …) is simply not offered
         pass
     return f"intros; first [ {' | '.join(alternatives)} ]"
