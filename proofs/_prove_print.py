@@ -22,8 +22,8 @@ Total functions print directly: `sin cos atan exp sinh cosh tanh`, `sech` (as `/
 What Coq's reals cannot state raises `CannotState`: undeclared (complex) symbols, `I`, `re`/`im`/`conjugate`,
 `acot`, the inverse hyperbolic functions, matrices.
 
-A hypothesis is left out only when the declared domains already imply it (SymPy's assumptions answer `True`):
-that makes the theorem stronger, never weaker, so a wrong answer from SymPy can only make Coq fail.
+A hypothesis is left out only when exact arithmetic or a declared domain implies it (a non-zero rational, a
+`--positive` symbol), never on SymPy's word: a false hypothesis left out would let Coq's total conventions in.
 """
 
 from __future__ import annotations
@@ -153,10 +153,7 @@ class _Printer:
         return built
 
     def assume(self, kind: str, coq: str, text: str, value: sp.Expr) -> None:
-        implied = {"nonzero": value.is_nonzero, "positive": value.is_positive, "nonnegative": value.is_nonnegative}
-        if implied.get(kind) is True:
-            return
-        if kind == "unit" and value.is_Rational and -1 <= value <= 1:
+        if _holds_for_sure(kind, value):
             return
         forms = {"nonzero": (f"{coq} <> 0", f"{text} != 0"), "positive": (f"0 < {coq}", f"{text} > 0"),
                  "nonnegative": (f"0 <= {coq}", f"{text} >= 0"), "unit": (f"-1 <= {coq} <= 1", f"-1 <= {text} <= 1")}
@@ -267,6 +264,20 @@ class _Printer:
         raise CannotState(_NOT_REAL["Matrix"])
 
     _tuple = _list
+
+
+def _holds_for_sure(kind: str, value: sp.Expr) -> bool:
+    """The condition holds by exact arithmetic (a rational) or by a declared domain (a `--positive` symbol).
+
+    Nothing else is left out: were SymPy wrong about, say, a closed expression being non-zero, Coq's `x / 0 = 0`
+    could make an undefined statement provable. A condition kept needlessly only costs a line of output.
+    """
+    if value.is_Rational:
+        checks = {"nonzero": value != 0, "positive": value > 0, "nonnegative": value >= 0, "unit": -1 <= value <= 1}
+        return bool(checks[kind])
+    if isinstance(value, sp.Symbol) and kind != "unit":
+        return value.is_positive is True  # only from --positive (or --positive with --integer)
+    return False
 
 
 def _integer_term(node: Node, bound: dict[str, sp.Integer], builder: _Builder) -> str | None:

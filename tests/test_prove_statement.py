@@ -244,3 +244,9 @@ def test_a_symbol_named_like_a_coq_name_is_not_printed(name: str) -> None:
     with pytest.raises(CannotState):
         state_identity(f"Abs({name}) + x == x + Abs({name})", real=[name, "x"])
     assert "Rabs" in state_identity("Abs(y) + x == x + Abs(y)", real=["y", "x"]).proposition
+
+
+def test_a_condition_is_left_out_only_by_exact_arithmetic_or_a_declared_domain() -> None:
+    """SymPy's word that `sqrt(2) - 1` or `pi` is non-zero is not enough to drop the hypothesis."""
+    printed = state_identity("x/(sqrt(2) - 1) + y/pi + z/2 + x/y == 1", real=["x", "z"], positive=["y"])
+    assert printed.conditions == ("sqrt(2) - 1 != 0", "pi != 0")
