@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from ._cli_prove import add_prove_parser, run_prove
+from ._cli_prove import add_prove_parser, arrange_arguments, json_error, run_prove
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -243,20 +243,6 @@ def unchecked_claims(entries: list[dict[str, Any]]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ main
-_PROVE_OPTIONS = ("-h", "--help", "--real", "--positive", "--integer", "--timeout", "--no-kernel", "--json")
-
-
-def _protect_statement(arguments: list[str]) -> list[str]:
-    """A statement that starts with a minus sign (`-x == -x`) is the statement, not an option: argparse would
-    read it as a flag, so it is passed on with a leading space (the grammar ignores white space)."""
-    out = []
-    for argument in arguments:
-        flag = argument.split("=", 1)[0]
-        is_option = flag in _PROVE_OPTIONS or (len(flag) > 2 and any(o.startswith(flag) for o in _PROVE_OPTIONS))
-        out.append(" " + argument if argument.startswith("-") and not is_option else argument)
-    return out
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ropecheck` console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -269,11 +255,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return audit_attention_main(argv[1:])
     if argv and argv[0] == "prove":
-        argv = ["prove", *_protect_statement(argv[1:])]
+        argv = ["prove", *arrange_arguments(argv[1:])]
     parser = _build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
+        if argv[:1] == ["prove"] and "--json" in argv and exit_.code == EXIT_USAGE:
+            json_error("invalid arguments for prove (the message is on stderr)")
         return int(exit_.code or 0)
     if args.command is None:
         parser.print_help()

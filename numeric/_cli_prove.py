@@ -1,54 +1,60 @@
-"""`ropecheck prove`: decide a user identity in a killable worker, under a wall-clock limit.
+"""`ropecheck prove`: decide a user identity in a confined worker; exit 0 only when Coq checked what was typed.
 
-The statement is parsed by `ropecheck.proofs.parse_identity` (a grammar, never `eval`) and decided by the proof engine
-in a forked worker process (the parent has already imported SymPy, so the fork starts warm). The parent
-waits at most `--timeout` seconds in all and then kills the worker (`SIGKILL`): running out is
-"unknown (time limit)". The worker writes nothing to the terminal (its standard streams go to /dev/null),
-may not write files (`RLIMIT_FSIZE = 0`) or start processes (`RLIMIT_NPROC = 0`), and has an address-space
-limit; it sends back one JSON object through a pipe.
+The statement is parsed by `ropecheck.proofs.parse_identity` (a grammar, never `eval`) and decided by the proof
+engine in a worker (`ropecheck._worker`: forked by a forkserver, safe after JAX; confined by
+`ropecheck.proofs._sandbox`: no new processes, no files written, no network, bounded memory and CPU; it dies
+with this process). The parent waits at most `--timeout` seconds and then kills it: "unknown (time limit)".
 
-When the engine proves the identity, a second worker (in its own process group, killed with its `coqc` at
-the deadline) asks the Coq kernel (`ropecheck.proofs._kernel.check_identity`) to check the printed theorem; only its
-acceptance makes the answer "proved" (exit 0). Otherwise the answer is "proved by the engine only (kernel
-could not check: reason)", exit 4 — for instance for complex symbols, side conditions (Coq's division is
-total), or functions the printer does not translate.
+When the engine proves it, the statement *as typed* is printed to Coq (`ropecheck.proofs._prove_print`: every
+division, `log`, `sqrt`, real power, `tan`…, `asin`/`acos` contributes its domain as a hypothesis; these are the
+side conditions reported) and `coqc` checks it together with a point where the hypotheses hold
+(`ropecheck.proofs._prove_kernel`), in its own time budget, under memory and CPU limits. Only its acceptance
+is "proved" (exit 0). When Coq cannot state the statement (complex numbers, `re`/`im`, matrices…) or no script
+closes it, the answer is "proved by the engine only", exit 4 — never 0.
 
 Exit codes: 0 proved and kernel-checked, 1 refuted (certified counterexample), 2 bad input, 3 unknown
-(including the time limit), 4 proved by the engine only (the kernel could not check it). Errors are one line
-on stderr, never a traceback.
+(including the time limit and statements undefined everywhere), 4 proved by the engine only. Errors are one
+line on stderr, never a traceback; with `--json` stdout always carries exactly one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import select
-import signal
+import re
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
 EXIT_PROVED, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_ENGINE_ONLY = 0, 1, 2, 3, 4
 DEFAULT_TIMEOUT = 20.0
-WORKER_MEMORY_BYTES = 4 * 2**30
+COQ_SECONDS = 60.0
+OPTIONS = ("-h", "--help", "--real", "--positive", "--integer", "--timeout", "--no-kernel", "--json")
 
 _DESCRIPTION = """\
 Decide an identity 'LHS == RHS' for all values of its symbols: proved, refuted (with a certified
 counterexample) or unknown.
 
-Grammar: numbers, symbol names, + - * / ** ^ ( ) , and one ==; constants pi, E, I, oo; functions sin cos tan
-cot sec csc asin acos atan acot sinh cosh tanh coth sech csch asinh acosh atanh exp log sqrt Abs sign floor
-ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]).
+Grammar: numbers, symbol names, + - * / ** ^ ( ) , and one ==; constants pi, E, I (not oo); functions sin
+cos tan cot sec csc asin acos atan acot sinh cosh tanh coth sech csch asinh acosh atanh exp log sqrt Abs sign
+floor ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]).
 Nothing is evaluated as Python. Decimal literals are exact rationals: 0.1 means 1/10 (no floating point).
 Undeclared symbols are complex; declare domains with --real/--positive/--integer (several names each).
 Limits: 4000 characters, 64 nesting levels, 1000-digit literals, exponents up to 10**6, exact numbers up to
 2**4096.
 
-Exit codes: 0 proved (the Coq kernel accepted the printed theorem), 4 proved by the engine only (the kernel
-could not check it: complex symbols, side conditions, untranslatable functions, --no-kernel), 1 refuted (a
-counterexample certified by interval arithmetic), 3 unknown (including the time limit), 2 bad input.
+Exit codes:
+  0  proved: the Coq kernel checked the statement as typed, with every partial function's domain as a
+     hypothesis (the conditions printed: x/x == 1 --real x is proved "where x != 0"), and a point where
+     those hypotheses hold (standard axioms only).
+  4  proved by the engine only: SymPy's exact procedures proved it but Coq did not check it: Coq's reals
+     cannot state it (complex symbols, I, re/im, matrices: E**(I*pi) + 1 == 0), no tactic closed it
+     (sin(pi/10) == (sqrt(5) - 1)/4), or --no-kernel.
+  1  refuted: a counterexample in the domain, certified by interval arithmetic
+     (cos(x/2) == sqrt((1 + cos(x))/2) --real x at x = 4).
+  3  unknown: no proof and no counterexample, the time limit (--timeout for the engine; Coq has its own
+     60 s), or undefined everywhere ((sin(x)**2 + cos(x)**2 - 1)**-1 == 0 --real x).
+  2  bad input (one line on stderr; with --json also a JSON object on stdout).
+Options may come before or after the statement; a statement starting with '-' may follow '--'.
 """
 
 
@@ -77,7 +83,7 @@ def add_prove_parser(commands: Any) -> None:
         type=_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="SECONDS",
-        help=f"wall-clock limit for the whole decision (default {DEFAULT_TIMEOUT:g}); running out is unknown",
+        help=f"wall-clock limit for the engine (default {DEFAULT_TIMEOUT:g}; Coq has its own {COQ_SECONDS:g} s)",
     )
     prove.add_argument(
         "--no-kernel",
@@ -99,179 +105,69 @@ def _seconds(text: str) -> float:
 
 
 # ------------------------------------------------------------------------------------------------ worker
-def _decide(args: argparse.Namespace) -> dict[str, Any]:
-    """Parse and decide (runs in the worker). Returns a JSON-able summary."""
-    from ropecheck.proofs import BadStatement, _procedures, decide_identity, parse_identity
-
-    _procedures.procedure_seconds = max(1.0, args.timeout / 3)
-    try:
-        parsed = parse_identity(args.statement, real=args.real, positive=args.positive, integer=args.integer)
-    except BadStatement as error:
-        return {"error": str(error)}
-    decision = decide_identity(parsed.lhs, parsed.rhs, denominators=parsed.denominators)
-    out: dict[str, Any] = {"verdict": str(decision.verdict), "method": decision.method}
-    if decision.counterexample is not None:
-        out["counterexample"] = decision.counterexample.point
-        out["residual"] = decision.counterexample.residual
-        out["interval"] = decision.counterexample.interval
-    if decision.conditions:
-        out["conditions"] = list(decision.conditions)
-    if parsed.hints:
-        out["hints"] = list(parsed.hints)
-    return out
-
-
-def _kernel_check(args: argparse.Namespace, budget: float) -> dict[str, Any]:
-    """Ask the Coq kernel to check the identity the engine proved (runs in the kernel worker).
-
-    The statement is parsed again here (the decision worker may not start processes or write files, which
-    `coqc` needs). `ropecheck.proofs._kernel.check_identity` prints `forall <real binders>, lhs = rhs` and runs coqc;
-    only `checked` (compiled, standard axioms only) counts. Coq's division, `sqrt` and `ln` are total
-    functions, so a statement that needs side conditions or is about complex numbers is not printed or not
-    checked: it stays "proved by the engine only".
-    """
-    from ropecheck.proofs import parse_identity
-    from ropecheck.proofs._kernel import check_identity, coq_available
-
-    if not coq_available():
-        return {"accepted": False, "status": "not-run", "reason": "Coq (coqc) is not installed"}
-    parsed = parse_identity(args.statement, real=args.real, positive=args.positive, integer=args.integer)
-    result = check_identity(parsed.lhs, parsed.rhs, timeout=max(1.0, budget))
-    return {
-        "accepted": result.checked,
-        "status": result.status,
-        "reason": result.message,
-        "statement": result.statement,
-    }
-
-
-def _confine_worker() -> None:
-    """Standard streams to /dev/null; no files written, no processes started, bounded memory."""
-    import resource
-
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    for limit, value in (
-        (resource.RLIMIT_FSIZE, 0),
-        (resource.RLIMIT_NPROC, 0),
-        (resource.RLIMIT_AS, _current_address_space() + WORKER_MEMORY_BYTES),
-        (resource.RLIMIT_CORE, 0),
-    ):
-        try:
-            resource.setrlimit(limit, (value, value))
-        except (ValueError, OSError):
-            pass
-    sys.setrecursionlimit(10_000)
-    sys.set_int_max_str_digits(0)
-
-
-def _current_address_space() -> int:
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def _worker(body: Callable[[], dict[str, Any]], write_fd: int, confine: bool) -> None:
-    """The body of a forked child: never returns."""
-    payload: dict[str, Any]
-    try:
-        if confine:
-            _confine_worker()
-        else:
-            os.setpgid(0, 0)  # its own process group, so that coqc dies with it
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(devnull, fd)
-        payload = body()
-    except MemoryError:
-        payload = {"verdict": "unknown", "method": "the worker ran out of memory"}
-    except RecursionError:
-        payload = {"verdict": "unknown", "method": "the statement is too deeply nested for the engine"}
-    except BaseException as error:  # an engine failure is "unknown", never a traceback
-        payload = {"verdict": "unknown", "method": f"internal error in the engine: {type(error).__name__}"}
-    try:
-        data = json.dumps(payload).encode()
-        while data:
-            data = data[os.write(write_fd, data) :]
-    finally:
-        os._exit(0)
-
-
-def _run_forked(body: Callable[[], dict[str, Any]], timeout: float, confine: bool) -> dict[str, Any] | None:
-    """Run `body` in a forked child; its JSON answer, or `None` when it did not answer within `timeout`
-    (then it is killed, with its process group when not confined)."""
-    if not hasattr(os, "fork"):  # pragma: no cover - no hard limit without fork (not Linux/macOS)
-        return body()
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child; coverage cannot follow it
-        os.close(read_fd)
-        _worker(body, write_fd, confine)
-    os.close(write_fd)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
-    finished = False
-    try:
-        while (remaining := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select([read_fd], [], [], remaining)
-            if not ready:
-                break
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                finished = True
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(read_fd)
-        if not finished:
-            _kill(pid, group=not confine)
-        _, status = os.waitpid(pid, 0)
-    if not finished:
-        return None
-    try:
-        return json.loads(b"".join(chunks))
-    except ValueError:
-        return {"verdict": "unknown", "method": f"the worker stopped without an answer (status {status})"}
-
-
-def _kill(pid: int, group: bool) -> None:
-    try:
-        if group:
-            os.killpg(pid, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
-
 def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
-    """Decide in a confined worker, then (when proved) ask the kernel in a second one, all within
-    `args.timeout` seconds."""
-    # Warm the fork: SymPy, the parser and the engine are imported once, here, before forking.
-    import ropecheck.proofs._engine
-    import ropecheck.proofs._parse  # noqa: F401
+    """Decide in a confined worker within `args.timeout` seconds, then (when proved and Coq can state it) let
+    `coqc` check the printed statement within its own budget of `max(args.timeout, COQ_SECONDS)` seconds."""
+    from ropecheck._worker import DECIDE, run_confined
 
-    deadline = time.monotonic() + args.timeout
-    result = _run_forked(lambda: _decide(args), args.timeout, confine=True)
+    each = max(1.0, args.timeout / 3)  # one slow procedure cannot starve the others
+    arguments = (args.statement, list(args.real), list(args.positive), list(args.integer), each)
+    result = run_confined(DECIDE, arguments, args.timeout)
     if result is None:
         return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}
-    if result.get("verdict") == "proved" and not args.kernel:
-        result["kernel"] = {"accepted": False, "status": "not-run", "reason": "skipped (--no-kernel)"}
-    elif result.get("verdict") == "proved":
-        budget = deadline - time.monotonic()
-        kernel = _run_forked(lambda: _kernel_check(args, budget), budget, confine=False) if budget > 0 else None
-        if kernel is None:
-            kernel = {"accepted": False, "status": "time-limit", "reason": f"time limit: {args.timeout:g} s"}
-        elif "accepted" not in kernel:  # the kernel worker failed
-            kernel = {"accepted": False, "status": "error", "reason": kernel.get("method", "kernel worker failed")}
-        result["kernel"] = kernel
+    if result.get("verdict") != "proved":
+        return result
+    coq = result.pop("coq", None)
+    if coq is None:
+        reason = f"Coq cannot state it: {result.pop('cannot_state', 'not printed')}"
+        result["kernel"] = {"accepted": False, "status": "cannot-state", "reason": reason}
+    elif not args.kernel:
+        result["kernel"] = {"accepted": False, "status": "not-run", "reason": "skipped (--no-kernel)",
+                            "statement": coq["statement"]}
+    else:
+        from ropecheck.proofs._prove_kernel import kernel_check
+
+        result["kernel"] = kernel_check(coq, max(args.timeout, COQ_SECONDS))
     return result
 
 
 # ---------------------------------------------------------------------------------------------- output
+def arrange_arguments(arguments: list[str]) -> list[str]:
+    """`prove`'s arguments with the statement first, so that options may come before or after it.
+
+    `--real x "sin(x)**2 + cos(x)**2 == 1"` would let `--real` (several names) swallow the statement: an
+    argument that cannot be a symbol list or an option (it contains `=`, a bracket, an operator, a space) is the
+    statement; so is the argument right after `--`, whatever it looks like. A statement starting with `-` is
+    passed on with a leading space (the grammar ignores white space), so argparse does not read it as an option.
+    """
+    positional: list[str] = []
+    options: list[str] = []
+    if "--" in arguments:  # the next argument is the statement, whatever it looks like
+        cut = arguments.index("--")
+        positional = arguments[cut + 1 : cut + 2]
+        arguments = arguments[:cut] + arguments[cut + 2 :]
+    for index, argument in enumerate(arguments):
+        previous = arguments[index - 1] if index else ""
+        after_timeout = len(previous) > 3 and "--timeout".startswith(previous)
+        (positional if _is_statement(argument) and not after_timeout else options).append(argument)
+    return [" " + a if a.startswith("-") else a for a in positional] + options
+
+
+def _is_statement(argument: str) -> bool:
+    if "==" in argument:
+        return True
+    if argument in OPTIONS or argument.startswith("--"):
+        return False
+    return re.fullmatch(r"[A-Za-z0-9_.,]*", argument) is None and not re.fullmatch(r"-[A-Za-z]", argument)
+
+
+def json_error(message: str) -> None:
+    """The one JSON object `--json` prints for bad input."""
+    answer = {"verdict": "bad-input", "error": message, "exit_code": EXIT_BAD_INPUT}
+    json.dump(answer, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
 def run_prove(args: argparse.Namespace) -> int:
     """Decide the statement in `args` and print the verdict; returns the exit code."""
     result = run_in_worker(args)
@@ -279,12 +175,16 @@ def run_prove(args: argparse.Namespace) -> int:
     if "error" in result:
         hint = f" (hint: {hints[0]})" if hints else ""
         sys.stderr.write(f"ropecheck: bad statement: {result['error']}{hint}\n")
+        if args.json:
+            json_error(result["error"] + hint)
         return EXIT_BAD_INPUT
     verdict = result["verdict"]
     kernel = result.get("kernel", {})
     if verdict == "proved" and not kernel.get("accepted"):
         verdict = "engine-proved"
     result["verdict"] = verdict
+    if verdict == "proved":
+        result["coq_statement"] = kernel["statement"]
     if args.json:
         json.dump(result, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -292,6 +192,9 @@ def run_prove(args: argparse.Namespace) -> int:
         sys.stdout.write(_text(result) + "\n")
     if hints:
         sys.stderr.write(f"ropecheck: hint: {'; '.join(hints)}\n")
+    if "confinement" in result and "seccomp" not in result["confinement"]:  # say so: never claim more
+        applied = ", ".join(result["confinement"])
+        sys.stderr.write(f"ropecheck: note: the worker ran without a seccomp filter here (applied: {applied})\n")
     codes = {
         "proved": EXIT_PROVED,
         "engine-proved": EXIT_ENGINE_ONLY,
@@ -303,13 +206,18 @@ def run_prove(args: argparse.Namespace) -> int:
 
 def _text(result: dict[str, Any]) -> str:
     verdict = result["verdict"]
+    kernel = result.get("kernel", {})
     if verdict == "engine-proved":
-        reason = result.get("kernel", {}).get("reason", "not checked")
-        line = f"proved by the engine only ({result['method']}; kernel could not check: {reason})"
+        reason = kernel.get("reason", "not checked")
+        if kernel.get("status") != "cannot-state":
+            reason = f"the kernel did not check it: {reason}"
+        line = f"proved by the engine only ({result['method']}; {reason})"
+    elif verdict == "proved":
+        line = f"proved ({result['method']}; Coq checked: {kernel['statement']})"
     else:
         line = f"{verdict} ({result['method']})"
     if "counterexample" in result:
         line += f"; counterexample {result['counterexample']}, residual {result['residual']} in {result['interval']}"
-    if "conditions" in result:
+    if result.get("conditions"):
         line += f"; where {', '.join(result['conditions'])}"
     return line

@@ -89,11 +89,16 @@ def _bad_character(text: str, pos: int) -> GrammarError:
         while end < len(text) and text[end] in _SUPERSCRIPTS:
             end += 1
         digits = "".join(_SUPERSCRIPTS[c] for c in text[pos:end])
-        start = pos
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_)") and text[start - 1].isascii():
-            start -= 1
-        base = text[start:pos] or "x"
+        base = _operand_before(text, pos) or "x"
         return GrammarError(f"unexpected character {char!r} at column {column}; did you mean {base}**{digits}?")
+    if char in "!<>":
+        relation = text[pos : pos + 2] if text[pos + 1 : pos + 2] == "=" else char
+        return GrammarError(
+            f"{relation!r} at column {column}: prove decides equations 'LHS == RHS' only "
+            "(a false equation is refuted with a counterexample)"
+        )
+    if char == "|":
+        return GrammarError(f"'|' at column {column}: write Abs(x) for the absolute value |x|")
     if char in _LOOKALIKES:
         return GrammarError(f"unexpected character {char!r} at column {column}; did you mean {_LOOKALIKES[char]}?")
     if char in "'\"":
@@ -109,6 +114,22 @@ def _bad_character(text: str, pos: int) -> GrammarError:
         hint = " (symbol names are ASCII, e.g. theta)" if char.isalpha() else ""
         return GrammarError(f"non-ASCII character {char!r} ({name}) at column {column}{hint}")
     return GrammarError(f"unexpected character {char!r} at column {column}")
+
+
+def _operand_before(text: str, pos: int) -> str:
+    """The operand that ends at `pos`: a name or number, or a bracketed group with the name before it
+    (`sin(x)` in `sin(x)²`)."""
+    start = pos
+    if start > 0 and text[start - 1] == ")":
+        depth = 0
+        while start > 0:
+            start -= 1
+            depth += {")": 1, "(": -1}.get(text[start], 0)
+            if depth == 0:
+                break
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_") and text[start - 1].isascii():
+        start -= 1
+    return text[start:pos]
 
 
 def tokenize(text: str) -> list[Token]:
@@ -204,10 +225,17 @@ class _Parser:
     def _missing_operator(self) -> GrammarError:
         token = self.current
         if token.kind in ("name", "number") or self._at("(", "["):
-            previous = self.tokens[self.index - 1].text if self.index else ""
-            return GrammarError(
-                f"missing operator before {token.text!r} at column {token.pos + 1} (after {previous!r}; write *)"
-            )
+            before = self.tokens[max(0, self.index - 3) : self.index]
+            previous = before[-1] if before else Token("end", "", 0)
+            where = f"missing operator before {token.text!r} at column {token.pos + 1}"
+            if self._at("(") and len(before) == 3 and before[0].kind == "name" and before[1].text in ("**", "^"):
+                name, power = before[0].text, before[2].text  # sin^2(x): the power of a call
+                return GrammarError(f"{where}; write {name}(x)**{power} for a power of {name}(x), not {name}^{power}")
+            if previous.kind == "name" and token.kind in ("name", "number"):  # sin x
+                return GrammarError(
+                    f"{where}; write {previous.text}({token.text}) for a function call, or {previous.text}*{token.text}"
+                )
+            return GrammarError(f"{where} (after {previous.text!r}; write *)")
         return self._unexpected()
 
     def expression(self) -> Node:

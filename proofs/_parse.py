@@ -7,7 +7,8 @@ no `parse_expr` ever sees user text. What is admitted:
 - numbers: integers and decimals, read **exactly** (`0.1` is `1/10`, `1e-20` is `1/10**20`); no floats;
 - symbol names (ASCII letters, digits, `_`, not starting with `_`); undeclared symbols are complex, and
   `real` / `positive` / `integer` declare domains (assumptions come only from these, never from the text);
-- `+ - * / ** ^ ( ) ,` and one `==`; constants `pi`, `E`, `I`, `oo`;
+- `+ - * / ** ^ ( ) ,` and one `==`; constants `pi`, `E`, `I` (`oo` is refused: identities are decided
+  between finite values, so `oo**0`, `0*oo` and `cos(oo)*0` are all bad input);
 - the functions in `FUNCTIONS` (trigonometric, hyperbolic and their inverses, `exp`, `log`, `sqrt`, `Abs`,
   `sign`, `floor`, `ceiling`, `frac`, `Min`, `Max`, `re`, `im`, `conjugate`), `Sum(body, (k, a, b))` with
   integer bounds (expanded term by term) and `Matrix([[a, b], [c, d]])` literals.
@@ -22,6 +23,7 @@ recorded *before* SymPy simplifies anything, so `sin(2*x)/sin(x)` keeps its cond
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Iterable
@@ -109,12 +111,14 @@ _FUNCTION_HINTS = {
     "sum": "Sum",
     "matrix": "Matrix",
     "conj": "conjugate",
+    "log10": "log(x)/log(10)",
+    "log2": "log(x)/log(2)",
 }
 _NAME_HINTS = {
     "i": "the symbol i is a variable here; did you mean I (the imaginary unit)?",
     "e": "the symbol e is a variable here; did you mean E (Euler's number)?",
-    "inf": "the symbol inf is a variable here; did you mean oo?",
-    "infinity": "the symbol infinity is a variable here; did you mean oo?",
+    "inf": "the symbol inf is a variable here (infinity, oo, is not a number prove accepts)",
+    "infinity": "the symbol infinity is a variable here (infinity, oo, is not a number prove accepts)",
     "Pi": "the symbol Pi is a variable here; did you mean pi?",
     "PI": "the symbol PI is a variable here; did you mean pi?",
 }
@@ -168,6 +172,10 @@ class _Builder:
         name = node.text
         if name in bound:
             return bound[name]
+        if name == "oo":
+            raise BadStatement(
+                f"oo (infinity) is not a number: identities are decided between finite values (column {node.pos + 1})"
+            )
         if name in CONSTANTS:
             return CONSTANTS[name]
         if name in FUNCTIONS or name in _SPECIAL:
@@ -264,9 +272,11 @@ class _Builder:
         if name == "Matrix":
             return self._build_matrix(node, bound)
         if name not in FUNCTIONS:
-            hint = f"; did you mean {_FUNCTION_HINTS[name]}?" if name in _FUNCTION_HINTS else ""
-            if name in CONSTANTS or name in bound or name in self.symbols:
-                raise BadStatement(f"{name} is not a function (column {node.pos + 1}); write {name}*(...)")
+            if name in CONSTANTS or name in bound or name in self.symbols or len(name) == 1:
+                raise BadStatement(f"{name} is not a function (column {node.pos + 1}); for a product, write {name}*(…)")
+            close = difflib.get_close_matches(name, [*FUNCTIONS, *_SPECIAL], n=1, cutoff=0.8)
+            suggestion = _FUNCTION_HINTS.get(name) or (close[0] if close else None)
+            hint = f"; did you mean {suggestion}?" if suggestion else ""
             raise BadStatement(f"unknown function: {name} (column {node.pos + 1}){hint}")
         constructor, arity, denominator = FUNCTIONS[name]
         count = len(node.children)

@@ -66,23 +66,28 @@ def prove(
     real: tuple[str, ...] | list[str] = (),
     positive: tuple[str, ...] | list[str] = (),
     integer: tuple[str, ...] | list[str] = (),
+    timeout: float = 60.0,
 ) -> Decision:
-    """Decide `"LHS == RHS"` with the same parser and engine as `ropecheck prove` (no kernel check here; the CLI
-    adds it). The statement is parsed by the safe grammar: nothing in it is ever evaluated as Python.
+    """Decide `"LHS == RHS"` with the same parser, engine and domain rules as `ropecheck prove`, in a confined
+    worker started by a forkserver (safe after JAX started its threads); no Coq step here (the CLI adds it).
+    The statement is parsed by the safe grammar: nothing in it is ever evaluated as Python.
 
     **Arguments:**
 
     - `statement`: the identity, e.g. `"sin(x)**2 + cos(x)**2 == 1"`.
     - `real`, `positive`, `integer`: symbol names with that domain (undeclared symbols are complex).
+    - `timeout`: seconds before the worker is killed (the answer is then unknown).
 
-    **Returns:** the engine's `Decision` (`verdict`, `method`, `counterexample`, `conditions`).
+    **Returns:** the engine's `Decision` (`verdict`, `method`, `counterexample`, `conditions`: the domain
+    hypotheses under which it holds).
 
     **Raises:** `ropecheck.proofs.BadStatement` for input the grammar refuses.
     """
-    from .proofs import decide_identity, parse_identity
+    from ._worker import DECIDE, run_confined
+    from .proofs._prove import decision_from
 
-    parsed = parse_identity(statement, real=list(real), positive=list(positive), integer=list(integer))
-    return decide_identity(parsed.lhs, parsed.rhs)
+    answer = run_confined(DECIDE, (statement, list(real), list(positive), list(integer)), timeout)
+    return decision_from(answer, timeout)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,182 @@
+"""Issue #19, process hygiene of `ropecheck prove`: the worker and `coqc` die with the command, `coqc` runs under
+memory and CPU limits, the worker is confined for real, and nothing forks a process that JAX made multithreaded.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+from ropecheck.numeric._cli import main
+from ropecheck.proofs import coq_available
+from ropecheck.proofs._prove_kernel import COQ_MEMORY_BYTES, coq_command
+from ropecheck.proofs._sandbox import LAUNCHER
+
+from ropecheck._worker import run_confined
+from tests._sandbox_acts import try_acts
+
+SLOW = "(x+1)**3000*(x-1)**3000 == (x**2-1)**3000"  # the engine works on it for minutes
+
+
+def _children() -> dict[int, int]:
+    """pid → parent pid for every process."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                out[int(entry.name)] = int(fields[1])
+    return out
+
+
+def _descendants(root: int) -> set[int]:
+    parents = _children()
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _wait_for(predicate, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("phase", ["engine", "coq"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+def test_killing_prove_leaves_no_process_within_two_seconds(phase: str, signum: int) -> None:
+    if phase == "coq" and not coq_available():
+        pytest.skip("coqc is not installed")
+    statement = SLOW if phase == "engine" else "sin(x)**2 + cos(x)**2 == 1"
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "ropecheck", "prove", statement, "--real", "x", "--timeout", "60"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        wanted = "coqc" if phase == "coq" else "forkserver"
+        assert _wait_for(lambda: any(wanted in _command_line(p) for p in _descendants(cli.pid)), 60), phase
+        if phase == "engine":  # the worker itself: a grandchild, forked by the forkserver
+            assert _wait_for(lambda: any(_children().get(p) != cli.pid for p in _descendants(cli.pid)), 60)
+        left = _descendants(cli.pid)
+        os.kill(cli.pid, signum)
+        cli.wait(timeout=10)
+        assert _wait_for(lambda: not (left & set(_children())), 2.0), [_command_line(p) for p in left]
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+
+
+def test_the_worker_cannot_fork_exec_write_delete_rename_chmod_or_open_a_socket(tmp_path: Path) -> None:
+    (tmp_path / "victim").write_text("data")
+    outside = subprocess.run(
+        [sys.executable, "-c", f"from tests._sandbox_acts import try_acts; print(try_acts({str(tmp_path)!r}))"],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parent.parent,
+    )
+    assert "failed" not in outside.stdout and outside.returncode == 0, outside  # the acts work unconfined
+    (tmp_path / "victim").unlink(missing_ok=True)
+    for leftover in tmp_path.iterdir():
+        leftover.unlink()
+    (tmp_path / "victim").write_text("data")
+    answer = run_confined(try_acts, (str(tmp_path),), 60)
+    assert answer is not None
+    applied = answer.pop("confinement")
+    if "seccomp" not in applied:
+        pytest.skip(f"no seccomp filter on this platform (applied: {applied})")
+    controls = {name: result for name, result in answer.items() if "control" in name}
+    assert set(controls.values()) == {"succeeded"}, answer
+    forbidden = {name: result for name, result in answer.items() if "control" not in name}
+    assert all(result.startswith("failed") for result in forbidden.values()), forbidden
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["victim"] and (tmp_path / "victim").read_text() == "data"
+
+
+def test_coqc_runs_under_the_memory_cap() -> None:
+    command = coq_command("Statement.v", 30)
+    assert command[2:5] == [LAUNCHER, str(COQ_MEMORY_BYTES), "31"] and command[-2:] == ["-q", "Statement.v"]
+    allocate = [sys.executable, "-c", "bytearray(600 * 2**20)"]
+    capped = subprocess.run([sys.executable, "-I", LAUNCHER, str(300 * 2**20), "30", "--", *allocate],
+                            capture_output=True, timeout=60)
+    assert capped.returncode != 0 and b"MemoryError" in capped.stderr
+    roomy = subprocess.run([sys.executable, "-I", LAUNCHER, str(4 * 2**30), "30", "--", *allocate],
+                           capture_output=True, timeout=60)
+    assert roomy.returncode == 0, roomy.stderr
+
+
+def test_prove_never_forks_the_calling_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """A process with threads (JAX starts some) must not be forked: the worker comes from a forkserver."""
+    pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    jnp.ones(2).block_until_ready()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    forked = []
+    os.register_at_fork(before=lambda: forked.append(os.getpid()))
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert main(["prove", "x + 1 == 1 + x", "--no-kernel"]) == 4
+    finally:
+        stop.set()
+    assert [pid for pid in forked if pid == os.getpid()] == []
+    assert not [w for w in caught if "fork" in str(w.message)], [str(w.message) for w in caught]
+
+
+@pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
+def test_a_trivial_identity_reaches_exit_0_with_both_cores_busy() -> None:
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        done = subprocess.run([sys.executable, "-m", "ropecheck", "prove", "x + 1 == 1 + x", "--real", "x"],
+                              capture_output=True, text=True, timeout=300)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_prove_says_so_when_the_worker_ran_without_the_filter(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ropecheck.numeric import _cli_prove
+
+    answer = {"verdict": "unknown", "method": "test", "confinement": ["limits", "dies-with-parent"]}
+    monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: dict(answer))
+    assert main(["prove", "x == y"]) == 3
+    assert "without a seccomp filter here (applied: limits, dies-with-parent)" in capsys.readouterr().err
+    monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: {**answer, "confinement": ["limits", "seccomp"]})
+    assert main(["prove", "x == y"]) == 3
+    assert "seccomp" not in capsys.readouterr().err
+
+
+def test_prove_imports_the_engine_only_in_the_forkserver() -> None:
+    """SymPy is imported once, by the forkserver; `prove` itself loads it only for the Coq step."""
+    script = "\n".join(
+        ["import sys", "from ropecheck.numeric._cli import main", "main(['prove', 'x == 1'])",
+         "print('sympy' in sys.modules)"]
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr
