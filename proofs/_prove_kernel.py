@@ -53,7 +53,8 @@ def coq_command(source_name: str, timeout: float) -> list[str]:
     """The confined `coqc` command line (through the limits launcher)."""
     coqc = coqc_path() or "coqc"
     seconds = str(int(timeout) + 1)
-    return [sys.executable, "-I", LAUNCHER, str(COQ_MEMORY_BYTES), seconds, "--", coqc, "-q", source_name]
+    limits = [str(COQ_MEMORY_BYTES), seconds, str(os.getpid())]
+    return [sys.executable, "-I", LAUNCHER, *limits, "--", coqc, "-q", source_name]
 
 
 def _run(command: list[str], cwd: str, timeout: float) -> tuple[int | None, str]:

@@ -13,8 +13,9 @@
   `RLIMIT_NPROC` and file modes).
 
 `confine()` returns the list of what it could apply; `prove` reports it and never claims more.
-`python proofs/_sandbox.py BYTES SECONDS -- program args…` is the launcher for `coqc`: it sets the same
-address-space and CPU limits and the parent-death signal, then `exec`s the program (no `preexec_fn`, which is
+`python proofs/_sandbox.py BYTES SECONDS PARENT_PID -- program args…` is the launcher for `coqc`: it sets the
+same address-space and CPU limits and the parent-death signal (exiting if `PARENT_PID` is already gone), then
+`exec`s the program (no `preexec_fn`, which is
 unsafe in a process that JAX made multithreaded).
 """
 
@@ -143,10 +144,10 @@ def confine(memory_bytes: int, cpu_seconds: int, parent: int | None = None) -> l
 
 
 def _launch(argv: list[str]) -> None:  # pragma: no cover - replaced by the program it executes
-    memory, seconds, separator, *command = argv
+    memory, seconds, parent, separator, *command = argv
     if separator != "--" or not command:
-        raise SystemExit("usage: _sandbox.py BYTES SECONDS -- program args…")
-    die_with_parent()
+        raise SystemExit("usage: _sandbox.py BYTES SECONDS PARENT_PID -- program args…")
+    die_with_parent(int(parent))  # the pid of prove: if it died while we started, stop here
     set_limits(int(memory), int(seconds))
     os.execvp(command[0], command)
 

@@ -52,7 +52,7 @@ def _start_forkserver() -> None:
 Target = Callable[..., dict[str, Any]] | str
 
 
-def _child(function: Target, arguments: tuple[Any, ...], connection: Any, seconds: int) -> None:
+def _child(function: Target, arguments: tuple[Any, ...], connection: Any, seconds: int, caller: int) -> None:
     """The worker's body: never returns (no multiprocessing clean-up runs inside the sandbox)."""
     payload: dict[str, Any]
     parent = os.getppid()  # the forkserver, unless it is already gone
@@ -66,6 +66,8 @@ def _child(function: Target, arguments: tuple[Any, ...], connection: Any, second
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
         applied = confine(_address_space() + WORKER_MEMORY_BYTES, seconds, parent)
+        if not os.path.exists(f"/proc/{caller}") and sys.platform.startswith("linux"):
+            os._exit(1)  # prove died before the parent-death signal was armed (the forkserver is going too)
         try:
             payload = function(*arguments)
         except MemoryError:
@@ -94,7 +96,9 @@ def run_confined(function: Target, arguments: tuple[Any, ...], timeout: float) -
     context.set_forkserver_preload(_PRELOAD)
     _start_forkserver()
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(function, arguments, sender, int(timeout) + 2), daemon=True)
+    process = context.Process(
+        target=_child, args=(function, arguments, sender, int(timeout) + 2, os.getpid()), daemon=True
+    )
     process.start()
     sender.close()
     try:
