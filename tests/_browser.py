@@ -7,7 +7,8 @@ what a reader would see as broken, and each of its checks is seen failing on a d
 
 - **overflow**: an element that sticks out of the viewport without a scrolling ancestor (a scroll box is fine:
   wide math and tables scroll inside their own box), or the page itself wider than the viewport;
-- **clipped**: an element whose content is cut off by its own `overflow: hidden`/`clip` (text lost for good);
+- **clipped**: an element whose content is cut off by its own `overflow: hidden`/`clip` (text lost for good), or a
+  side column (contents, navigation) wider than itself — it scrolls only vertically;
 - **broken words**: a run of letters and digits laid out over two lines (broken mid-word: "tr/a/n/sf/or/m/er/s");
 - **narrow columns**: a table cell narrower than the longest word it holds;
 - **raw markup**: Markdown/MyST syntax left in the visible text.
@@ -71,6 +72,12 @@ async () => {
     const s = getComputedStyle(el);
     if (['hidden', 'clip'].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && snippet(el)) {
       clipped.push(name(el) + ' shows ' + el.clientWidth + ' of ' + el.scrollWidth + 'px "' + snippet(el) + '"');
+    }
+  }
+  // The side columns scroll vertically; nobody scrolls them sideways, so anything wider than one is cut off.
+  for (const column of document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary')) {
+    if (visible(column) && column.clientWidth > 0 && column.scrollWidth > column.clientWidth + 1) {
+      clipped.push(name(column) + ' shows ' + column.clientWidth + ' of ' + column.scrollWidth + 'px');
     }
   }
   // Words: runs of letters and digits. A browser breaks inside one only when told to break words
