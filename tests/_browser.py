@@ -46,9 +46,11 @@ async () => {
   if (loads) await MathJax.startup.promise;
   const width = document.documentElement.clientWidth;
   const root = document.querySelector('.bd-main') || document.body;
+  // The theme's page frame (article, main, content) scrolls as a whole: it is no scroll box for a line of text.
+  const frame = '.bd-article-container, .bd-article, .bd-main, .bd-content, .bd-container, .bd-page-width';
   const ancestor = (el, kinds) => {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (kinds.includes(getComputedStyle(a).overflowX)) return a;
+      if (kinds.includes(getComputedStyle(a).overflowX) && !a.matches(frame)) return a;
     }
     return null;
   };
@@ -88,9 +90,11 @@ async () => {
   const cellWords = new Map();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    // The contents column wraps long identifiers anywhere on purpose (ropecheck.css): only its overflow counts.
-    if (!parent || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, .visually-hidden, ' +
-                                  '.bd-sidebar-secondary')) continue;
+    // Identifiers (inline code) and the contents column wrap at the edge on purpose (ropecheck.css) rather than
+    // run off the page; prose words never do. Their overflow still counts.
+    const wraps = parent && parent.closest('code') && !parent.closest('td, th');
+    if (!parent || wraps || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, ' +
+                                           '.visually-hidden, .bd-sidebar-secondary')) continue;
     if (!visible(parent)) continue;
     const cell = parent.closest('td, th');
     canvas.font = getComputedStyle(parent).font;

@@ -27,6 +27,10 @@ BROKEN = {
     "overflow": GOOD.replace("<p>A paragraph", '<p style="width: 2000px">A paragraph'),
     "clipped": GOOD.replace("<p>A paragraph", '<p style="width: 200px; overflow: hidden; white-space: nowrap">'
                             "A paragraph"),
+    # The theme's article frame scrolls as a whole; a line running off the page inside it is still an overflow.
+    "overflow-in-frame": GOOD.replace("<p>A paragraph", '<div class="bd-article-container" style="overflow-x: auto">'
+                                      '<p style="width: 2000px">A paragraph').replace("</div></body>",
+                                                                                       "</div></div></body>"),
     # The page's contents column with a name that does not wrap: it ran under the column's edge.
     "clipped-column": GOOD.replace("</div></body>", '</div><div class="bd-sidebar-secondary" style="width: 150px; '
                                    'overflow-y: auto"><code style="white-space: nowrap">'
