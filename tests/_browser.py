@@ -90,8 +90,8 @@ async () => {
   const cellWords = new Map();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    // Identifiers (inline code, API signatures) and the contents column wrap at the edge on purpose (ropecheck.css) rather than
-    // run off the page; prose words never do. Their overflow still counts.
+    // Identifiers (inline code, API signatures) and the contents column wrap at the edge on purpose
+    // (ropecheck.css) rather than run off the page; prose words never do. Their overflow still counts.
     const wraps = parent && parent.closest('code, dt.sig') && !parent.closest('td, th');
     if (!parent || wraps || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, ' +
                                            '.visually-hidden, .bd-sidebar-secondary')) continue;
