@@ -94,16 +94,22 @@ def claim_entries(
 
     selected = [get_claim(i) for i in ids] if ids else list(all_claims())
     folder = cache_root() / ledger_key(with_numeric)
+    # Without numeric evidence an entry is the one with it, less its `numeric` field (the docs build and the
+    # default `ropecheck claims` store those): reuse it rather than decide the claim again.
+    fuller = None if with_numeric else cache_root() / ledger_key(True)
     entries = []
     for number, claim in enumerate(selected):
         if progress is not None:
             progress(number, len(selected), claim.id)
         path = folder / f"{claim.id}.json"
-        try:
-            entries.append(json.loads(path.read_text(encoding="utf-8")))
+        cached = _read(path)
+        if cached is None and fuller is not None:
+            cached = _read(fuller / f"{claim.id}.json")
+            if cached is not None:
+                cached.pop("numeric", None)
+        if cached is not None:
+            entries.append(cached)
             continue
-        except (OSError, ValueError):
-            pass
         entry = claim.to_json()
         if with_numeric:
             from .mirrors import numeric_evidence
@@ -121,6 +127,15 @@ def claim_entries(
     if progress is not None:
         progress(len(selected), len(selected), "")
     return entries
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    """A cached entry, or None when it is missing or damaged (then it is computed again)."""
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return entry if isinstance(entry, dict) else None
 
 
 def _plain(value: Any) -> Any:

@@ -7,7 +7,8 @@ what a reader would see as broken, and each of its checks is seen failing on a d
 
 - **overflow**: an element that sticks out of the viewport without a scrolling ancestor (a scroll box is fine:
   wide math and tables scroll inside their own box), or the page itself wider than the viewport;
-- **clipped**: an element whose content is cut off by its own `overflow: hidden`/`clip` (text lost for good);
+- **clipped**: an element whose content is cut off by its own `overflow: hidden`/`clip` (text lost for good), or a
+  side column (contents, navigation) wider than itself — it scrolls only vertically;
 - **broken words**: a run of letters and digits laid out over two lines (broken mid-word: "tr/a/n/sf/or/m/er/s");
 - **narrow columns**: a table cell narrower than the longest word it holds;
 - **raw markup**: Markdown/MyST syntax left in the visible text.
@@ -45,9 +46,11 @@ async () => {
   if (loads) await MathJax.startup.promise;
   const width = document.documentElement.clientWidth;
   const root = document.querySelector('.bd-main') || document.body;
+  // The theme's page frame (article, main, content) scrolls as a whole: it is no scroll box for a line of text.
+  const frame = '.bd-article-container, .bd-article, .bd-main, .bd-content, .bd-container, .bd-page-width';
   const ancestor = (el, kinds) => {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (kinds.includes(getComputedStyle(a).overflowX)) return a;
+      if (kinds.includes(getComputedStyle(a).overflowX) && !a.matches(frame)) return a;
     }
     return null;
   };
@@ -73,6 +76,12 @@ async () => {
       clipped.push(name(el) + ' shows ' + el.clientWidth + ' of ' + el.scrollWidth + 'px "' + snippet(el) + '"');
     }
   }
+  // The side columns scroll vertically; nobody scrolls them sideways, so anything wider than one is cut off.
+  for (const column of document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary')) {
+    if (visible(column) && column.clientWidth > 0 && column.scrollWidth > column.clientWidth + 1) {
+      clipped.push(name(column) + ' shows ' + column.clientWidth + ' of ' + column.scrollWidth + 'px');
+    }
+  }
   // Words: runs of letters and digits. A browser breaks inside one only when told to break words
   // (overflow-wrap / word-break); between punctuation (")(", "-", "/", "…") it may break on its own.
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -81,9 +90,11 @@ async () => {
   const cellWords = new Map();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    // The contents column wraps long identifiers anywhere on purpose (ropecheck.css): only its overflow counts.
-    if (!parent || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, .visually-hidden, ' +
-                                  '.bd-sidebar-secondary')) continue;
+    // Identifiers (inline code, API signatures) and the contents column wrap at the edge on purpose
+    // (ropecheck.css) rather than run off the page; prose words never do. Their overflow still counts.
+    const wraps = parent && parent.closest('code, dt.sig') && !parent.closest('td, th');
+    if (!parent || wraps || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, ' +
+                                           '.visually-hidden, .bd-sidebar-secondary')) continue;
     if (!visible(parent)) continue;
     const cell = parent.closest('td, th');
     canvas.font = getComputedStyle(parent).font;

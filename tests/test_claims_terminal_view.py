@@ -128,3 +128,16 @@ def test_an_unknown_id_is_reported_without_deciding_anything(
     error = capsys.readouterr().err
     assert error.startswith("ropecheck: error: unknown claim ID 'decay'; did you mean ROPE-DECAY-")
     assert error.count("\n") == 1
+
+
+def test_entries_without_numbers_reuse_the_entries_with_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path))
+    claim_id = "ATT-DOT-SYMMETRIC"
+    stored = {"id": claim_id, "marker": "from the cache with numeric evidence", "numeric": {"float32": {}}}
+    folder = tmp_path / _ledger_cache.ledger_key(True)
+    folder.mkdir()
+    (folder / f"{claim_id}.json").write_text(json.dumps(stored))
+    assert _ledger_cache.ledger_key(False) != _ledger_cache.ledger_key(True)
+    assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [
+        {"id": claim_id, "marker": "from the cache with numeric evidence"}
+    ]
