@@ -106,6 +106,15 @@ def arithmetic_bound(dtype: str, rho: float, rotations: int) -> float:
     return float(rho * error_k + error_q * norm_k + error_q * error_k + score)
 
 
+def _block_bisected(dtype: str, budget: float) -> int:
+    """The model's largest Δ for a block of keys cached at n ≤ Δ moved by Δ (key at n = Δ, query at 2Δ: the bound's
+    worst case, `rephased_score_bound`)."""
+    thetas, _ = _frequencies()
+    return tolerances.largest_integer_where(
+        lambda shift: tolerances.rephased_score_bound(1.0, 1.0, shift, shift, thetas, dtype) <= budget
+    )
+
+
 def _bisected(dtype: str, mode: str, budget: float) -> int:
     thetas, _ = _frequencies()
     if mode == "positions_in_dtype":
@@ -149,8 +158,9 @@ def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = 
     **Arguments:**
 
     - `dtype`: float16, bfloat16, float32 or float64.
-    - `mode`: `angles_in_dtype`, `positions_in_dtype` or `rephase` (a key cached at n ≤ 37, re-phased by a shift
-      Δ, scored against a query at m + Δ with m ≤ 37: positions 0 … Δ + 37 enter).
+    - `mode`: `angles_in_dtype`, `positions_in_dtype` or `rephase` (`limit`: a key cached at n ≤ 37, re-phased
+      by a shift Δ, scored against a query at m + Δ with m ≤ 37, positions 0 … Δ + 37 enter; `every_key_limit`:
+      every key n ≤ Δ).
     - `budget`: the relative score-error budget.
     - `scan_limit`: positions scanned at most before falling back to the model's bound.
 
@@ -158,7 +168,11 @@ def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = 
 
     `{"limit": M (−1 when even position 0 breaks the budget), "method": "scanned every position" |
     "bisected on the model bound", "rotation_error", "arithmetic_error"}` (the two parts at the first position
-    that breaks the budget when scanned, else at the last position scanned).
+    that breaks the budget when scanned, else at the last position scanned). For `rephase` also
+    `"every_key_limit"` (issue 23, point 1): the largest Δ such that **every** key cached at any n ≤ Δ, re-phased
+    by Δ and scored against a query at any position ≤ n + Δ, stays within the budget. The running bound at
+    position P covers every key, shift and query position ≤ P, so when scanned it is ⌊P/2⌋ with P the last
+    position within; when bisected, the model's bound at key n = Δ, query 2Δ.
     """
     _, reference = _frequencies()
     factors, reach = (3, 37) if mode == "rephase" else (2, 0)
@@ -179,11 +193,17 @@ def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = 
         if broken.size:
             index = int(broken[0])
             position = int(positions[index]) - reach
-            return {
+            found = {
                 "limit": max(position - 1, -1),
                 "method": "scanned every position",
                 "rotation_error": float(rotation[index]),
                 "arithmetic_error": float(arithmetic[index]),
             }
+            if mode == "rephase":  # every position ≤ P enters the running bound: P = first broken − 1
+                found["every_key_limit"] = max(int(positions[index]) - 1, -1) // 2 if positions[index] else -1
+            return found
         last = {"rotation_error": float(rotation[-1]), "arithmetic_error": float(arithmetic[-1])}
-    return {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
+    found = {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
+    if mode == "rephase":
+        found["every_key_limit"] = _block_bisected(dtype, budget)
+    return found
