@@ -9,7 +9,9 @@ Three pipelines:
   its new position, all in the dtype; the limit is on Δ. `worst_case` holds for keys cached at n ≤ 37 only;
   `every_key_limit` beside it for every key cached at n ≤ Δ (a block moved by Δ) — `REPHASE_SCOPE`.
 
-Each row carries three figures:
+Each row carries three figures (and `any_order_limit`: the worst case with the order-independent γ_d bound on the
+score's sum, beside `worst_case`'s pairwise summation, the order `run_jax` and XLA's CPU reduction use; `summation`
+says which order `worst_case` assumes):
 
 - **`worst_case`** — the published, certified limit: for *every* unit q, k and every position up to it
   (`ropecheck.numeric.mirrors._worst_case_scan`: every position scanned, or the model's monotone bound bisected where a
@@ -33,7 +35,7 @@ import numpy as np
 from ..reference import tolerances
 from ..reference.tolerances import DTYPES
 from ._typical import DIMENSION, OFFSETS, _thetas, largest_position, position_grid, typical_relative_errors
-from ._worst_case_scan import worst_case_limit
+from ._worst_case_scan import SCAN_LIMIT, worst_case_limit
 
 __all__ = ["BUDGET", "MODES", "REPHASE_SCOPE", "largest_position", "main", "position_grid", "precision_limits_table"]
 
@@ -102,6 +104,11 @@ def precision_limits_table(budget: float = BUDGET, *, dtypes: tuple[str, ...] = 
                 "typical": _typical(dtype, mode, budget),
                 "predicted": _predicted(dtype, mode, budget),
             }
+            # Issue 23, point 4: the scan assumes pairwise summation of the score; the figure for any order beside it.
+            scanned = worst["method"].startswith("scanned")
+            any_order = worst_case_limit(dtype, mode, budget, summation="any", scan_limit=SCAN_LIMIT if scanned else 0)
+            row[mode]["summation"] = "pairwise" if scanned else "any order (model bound, gamma_d)"
+            row[mode]["any_order_limit"] = any_order["limit"]
             if mode == "rephase":
                 row[mode]["every_key_limit"] = worst["every_key_limit"]
                 row[mode]["scope"] = REPHASE_SCOPE
