@@ -10,7 +10,6 @@ from ropecheck.numeric.mirrors import precision_limits
 from ropecheck.numeric.mirrors._worst_case_scan import arithmetic_bound, worst_case_limit
 
 
-
 def test_any_order_bound_is_wider_than_pairwise() -> None:
     for dtype in ("float16", "float32", "float64"):
         assert arithmetic_bound(dtype, 1.0, 2, "any") > arithmetic_bound(dtype, 1.0, 2, "pairwise")
