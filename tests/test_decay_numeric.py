@@ -8,7 +8,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ropecheck.numeric.mirrors import store_in
-from ropecheck.numeric.mirrors._decay import abel_bound_check, cosine_sum_statistics, curve_check, roformer_bound_curve
+from ropecheck.numeric.mirrors._decay import (
+    abel_bound_check,
+    certify_cosine_sum,
+    cosine_sum_statistics,
+    curve_check,
+    roformer_bound_curve,
+)
 
 _WIDTH = {"float16": 16, "bfloat16": 32, "float32": 32, "float64": 64}
 
@@ -110,3 +116,16 @@ def test_cosine_sum_out_to_a_million() -> None:
     assert stats["smallest_window_sum"] >= stats["window_sum_lower_bound"]
     assert stats["certified_far_value"]["within"]
     assert stats["checkpoints"][-1]["largest_far"] > 8
+
+
+def test_far_value_certification_is_sign_aware() -> None:
+    """Issue 23, point 6: the far value was certified as ||f_mpmath| − |f̂||, so f̂ = +17.501 passed beside
+    f_mpmath = −17.501. The check keeps the sign: the value passes, its negation fails."""
+    stats = cosine_sum_statistics(2**12)
+    last = stats["checkpoints"][-1]
+    value, distance = last["largest_far_value"], last["largest_far_at"]
+    assert abs(value) == last["largest_far"]
+    assert certify_cosine_sum(distance, value)["within"]
+    flipped = certify_cosine_sum(distance, -value)
+    assert not flipped["within"] and flipped["error"] == pytest.approx(2 * abs(value), rel=1e-12)
+    assert not certify_cosine_sum(distance, float("nan"))["within"]

@@ -137,4 +137,6 @@ def test_docs_and_readme_show_the_computed_limits(table: dict) -> None:
                 mark = "" if row["worst_case_method"].startswith("scanned") else "†"
                 typical, model = _cell(row["typical"]), _cell(row["predicted"])
                 cells.append(f"**{_cell(row['worst_case'])}**{mark} (typical {typical}; model {model})")
+                if mode == "rephase":  # issue 23, point 1: the every-key figure beside the n ≤ 37 one
+                    cells[-1] += f" · every key **{_cell(row['every_key_limit'])}**{mark}"
             assert f"| {dtype} | " + " | ".join(cells) + " |" in text, (document.name, dtype)

@@ -17,7 +17,7 @@ from ..reference.tolerances import MPMATH_DPS
 from ._bounds import bounds_and_scale
 from ._comparisons import Comparison
 from ._inputs import _point_values, draw_points, store_in
-from ._jax import run_jax
+from ._jax import run_jax_traced
 from ._mpmath import run_mpmath
 from ._program import NotEvaluable, Program
 
@@ -34,7 +34,11 @@ class Outcome:
       `fails`, the discrepancy |lhs − rhs| computed.
     - `bounds`: per case, the model's bound (for `holds`, bound(lhs) + bound(rhs)).
     - `values`: for witnesses, the computed values (else empty).
-    - `skipped`: cases out of the format's range (inputs overflowed) or out of the model (infinite bound).
+    - `skipped`: cases out of the format's range (inputs or an intermediate value overflowed) or out of the
+      model (infinite bound).
+    - `overflows`: per skipped case whose computation left the finite range, the cause in words (the first
+      operation that turned finite arguments into a NaN or an inf, or an exact value beyond float64): such a case
+      is reported as an overflow, never measured against a bound (issue 23, point 5).
     - `effects`: per case, the exact size of what the comparison shows: |lhs − rhs| (0 for a true identity),
       or |value| of a witness.
     - `scales`: per case, the largest exact magnitude in the computation; the format resolves an effect only
@@ -50,6 +54,7 @@ class Outcome:
     skipped: int
     effects: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
     scales: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    overflows: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -145,8 +150,12 @@ def compare(
     if fmt == "mpmath":
         exact_values = run_mpmath(program, inputs)
         computed = [np.array([complex(v) for v in column]) for column in exact_values]
+        causes = np.full(kept, None, dtype=object)
     else:
-        computed = run_jax(program, inputs, fmt)
+        computed, causes = run_jax_traced(program, inputs, fmt)
+    for exact_value, _ in bounds:
+        beyond = ~np.isfinite(np.broadcast_to(exact_value, (kept,))) & np.equal(causes, None)
+        causes[beyond] = "the exact value is beyond float64's range"
     outputs = len(program.outputs)
     values = np.zeros(0)
     if comparison.kind in {"holds", "fails"}:
@@ -181,7 +190,8 @@ def compare(
         bound = bounds[0][1]
         effects = np.abs(bounds[0][0])
     measured = np.where(np.isnan(measured), np.inf, measured)
-    in_model = np.isfinite(bound)
+    overflowed = ~np.equal(causes, None)
+    in_model = np.isfinite(bound) & ~overflowed
     return Outcome(
         comparison,
         fmt,
@@ -191,4 +201,5 @@ def compare(
         size - int(in_model.sum()),
         effects[in_model],
         scales[in_model],
+        tuple(str(c) for c in causes[overflowed]),
     )

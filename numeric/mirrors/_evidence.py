@@ -24,7 +24,10 @@ sides the same expression, no numeric form, a statement kind it does not know).
 - `–` *not numerically tested*: no comparison to run (see `not_tested`).
 
 `cases` counts evaluated points, `skipped` the points out of the dtype's range or out of the model (an
-overflow, an infinite bound), `vacuous_cases` the points whose bound is at least twice the largest magnitude in
+overflow, an infinite bound); `"overflow": {"cases", "cause"}` (present only then) counts the points whose
+computation left the finite range (a NaN or an inf on either side) and names the first operation that did, so a
+proved claim never reads `✗` from an overflow (a column where every point overflowed reads `–`),
+`vacuous_cases` the points whose bound is at least twice the largest magnitude in
 the computation (a bound wider than the quantity's range, which no error could exceed). All claim IDs are served.
 """
 
@@ -148,9 +151,15 @@ def summarise(outcomes: list[Outcome], verdict: str) -> dict[str, Any]:
     summary["vacuous_cases"] = sum(
         int(np.sum(o.bounds >= 2 * o.scales)) for o in outcomes if o.scales.size == o.bounds.size
     )
+    overflows = [cause for o in outcomes for cause in o.overflows]
+    if overflows:  # reported as an overflow with its cause, never measured against a bound (issue 23, point 5)
+        summary["overflow"] = {"cases": len(overflows), "cause": max(set(overflows), key=overflows.count)}
     mark = _mark(outcomes, bool(contradiction), bool(summary["agrees"]))
+    if cases == 0 and overflows:
+        mark = "–"  # every case overflowed: nothing was compared
     summary["mark"] = mark
-    summary["status"] = MARKS[mark]
+    summary["status"] = MARKS[mark] + (f" (overflow in {len(overflows)} cases: {summary['overflow']['cause']})"
+                                       if overflows else "")
     return summary
 
 

@@ -27,7 +27,7 @@ import sympy as sp
 
 from ._program import Node, Program, _table_values
 
-__all__ = ["JAX_DTYPES", "run_jax", "x64_enabled"]
+__all__ = ["JAX_DTYPES", "run_jax", "run_jax_traced", "x64_enabled"]
 
 JAX_DTYPES = {
     "float16": jnp.float16,
@@ -120,7 +120,61 @@ def run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str
         return _run_jax(program, inputs, dtype)
 
 
-def _run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str) -> list[np.ndarray]:
+def run_jax_traced(
+    program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """`run_jax`, and per case the first operation whose value left the finite range (issue 23, point 5).
+
+    **Arguments:** as for `run_jax`.
+
+    **Returns:**
+
+    `(outputs, causes)`: the outputs of `run_jax`; `causes` an object array, per case `None` when every
+    intermediate value stayed finite, else the cause in words ("add of finite arguments (largest |argument|
+    6e+04) gives inf: float16 overflows above 65504"). A NaN or inf that merely propagates is not a cause.
+    """
+    size = len(next(iter(inputs.values()))) if inputs else 1
+    causes = np.full(size, None, dtype=object)
+    with x64_enabled():
+        return _run_jax(program, inputs, dtype, causes), causes
+
+
+def _finite(pair: _Pair, size: int) -> np.ndarray:
+    finite = np.isfinite(np.asarray(pair.re, dtype=np.float64))
+    if pair.im is not None:
+        finite &= np.isfinite(np.asarray(pair.im, dtype=np.float64))
+    return np.broadcast_to(finite, (size,))
+
+
+def _magnitude(pair: _Pair, size: int) -> np.ndarray:
+    size_re = np.abs(np.asarray(pair.re, dtype=np.float64))
+    if pair.im is not None:
+        size_re = np.maximum(size_re, np.abs(np.asarray(pair.im, dtype=np.float64)))
+    return np.broadcast_to(size_re, (size,))
+
+
+def _trace_overflow(causes: np.ndarray, node: Node, args: list[_Pair], value: _Pair, dtype: str) -> None:
+    """Record, for each case not yet traced, a node that turns finite arguments into a NaN or an inf."""
+    size = causes.size
+    new = ~_finite(value, size) & np.equal(causes, None)
+    for arg in args:
+        new &= _finite(arg, size)
+    if not np.any(new):
+        return
+    largest = np.max([_magnitude(a, size) for a in args], axis=0) if args else np.zeros(size)
+    got = np.asarray(value.re, dtype=np.float64)
+    limit = float(jnp.finfo(JAX_DTYPES[dtype]).max)
+    for i in np.flatnonzero(new):
+        what = "nan" if np.isnan(np.broadcast_to(got, (size,))[i]) else "inf"
+        causes[i] = (
+            f"{node.op} of finite arguments (largest |argument| {largest[i]:.4g}) gives {what}:"
+            f" {dtype} overflows above {limit:.6g}"
+        )
+
+
+def _run_jax(
+    program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str, causes: np.ndarray | None = None
+) -> list[np.ndarray]:
     jax_dtype = JAX_DTYPES[dtype]
     size = len(next(iter(inputs.values()))) if inputs else 1
     values: list[_Pair] = []
@@ -175,6 +229,8 @@ def _run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: st
             raise AssertionError(node.op)
         if value.re.dtype != jax_dtype:
             raise AssertionError(f"{node.op} produced {value.re.dtype}, wanted {dtype}")
+        if causes is not None:
+            _trace_overflow(causes, node, args, value, dtype)
         values.append(value)
     out = []
     for index in program.outputs:

@@ -31,7 +31,7 @@ from ._jax import run_jax
 from ._program import Program, compile_program
 from ._typical import DIMENSION
 
-__all__ = ["SCAN_LIMIT", "arithmetic_bound", "worst_case_limit"]
+__all__ = ["SCAN_LIMIT", "SUMMATIONS", "arithmetic_bound", "worst_case_limit"]
 
 #: Positions scanned one by one at most; beyond, the model's monotone bound is bisected.
 SCAN_LIMIT = 2**20
@@ -78,20 +78,28 @@ def computed_cos_sin(positions: np.ndarray, dtype: str, mode: str) -> tuple[np.n
     return cos.real.reshape(shape), sin.real.reshape(shape)
 
 
-def arithmetic_bound(dtype: str, rho: float, rotations: int) -> float:
+#: How the score's d products may be summed: `pairwise` (depth 1 + ⌈log₂ d⌉, as `run_jax` and XLA's CPU reduction
+#: accumulate) or `any` (γ_d, the bound every summation order meets: issue 23, point 4).
+SUMMATIONS = ("pairwise", "any")
+
+
+def arithmetic_bound(dtype: str, rho: float, rotations: int, summation: str = "pairwise") -> float:
     """The model's bound on applying `rotations` computed rotations (moduli ≤ ρ) to unit q, k and on the score,
-    all in the dtype with the dot product accumulated pairwise, relative to ‖q‖·‖k‖.
+    all in the dtype, relative to ‖q‖·‖k‖.
 
     **Arguments:**
 
     - `dtype`: the arithmetic dtype.
     - `rho`: the largest |Ẑ| = √(ĉ² + ŝ²) seen.
     - `rotations`: 2 (q and k rotated once) or 3 (the key rotated twice: cached, then re-phased).
+    - `summation`: one of `SUMMATIONS`: the dot product accumulated pairwise (γ_(1+⌈log₂ d⌉)) or in any order (γ_d).
 
     **Returns:**
 
     The bound as a float (`inf` when the model guarantees nothing).
     """
+    if summation not in SUMMATIONS:
+        raise ValueError(f"summation must be one of {SUMMATIONS}, got {summation!r}")
     d = DIMENSION
     eta = tolerances.underflow_error(dtype)
     per_rotation = tolerances.gamma(2, dtype) * rho * math.sqrt(2)
@@ -101,9 +109,18 @@ def arithmetic_bound(dtype: str, rho: float, rotations: int) -> float:
     if rotations == 3:
         error_k = error_k * rho + per_rotation * (rho + error_k) + offset
     norm_k = rho ** (rotations - 1)
-    depth = 1 + math.ceil(math.log2(d))
+    depth = 1 + math.ceil(math.log2(d)) if summation == "pairwise" else d
     score = tolerances.gamma(depth, dtype) * (rho + error_q) * (norm_k + error_k) + (2 * d - 1) * eta
     return float(rho * error_k + error_q * norm_k + error_q * error_k + score)
+
+
+def _block_bisected(dtype: str, budget: float) -> int:
+    """The model's largest Δ for a block of keys cached at n ≤ Δ moved by Δ (key at n = Δ, query at 2Δ: the bound's
+    worst case, `rephased_score_bound`)."""
+    thetas, _ = _frequencies()
+    return tolerances.largest_integer_where(
+        lambda shift: tolerances.rephased_score_bound(1.0, 1.0, shift, shift, thetas, dtype) <= budget
+    )
 
 
 def _bisected(dtype: str, mode: str, budget: float) -> int:
@@ -143,22 +160,31 @@ def _rotation_by_row(
     return per_pair.max(axis=1), rho_max.max(axis=1), tuple(p[-1] for p in prefix)
 
 
-def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = SCAN_LIMIT) -> dict[str, Any]:
+def worst_case_limit(
+    dtype: str, mode: str, budget: float, *, scan_limit: int = SCAN_LIMIT, summation: str = "pairwise"
+) -> dict[str, Any]:
     """The certified largest position (or shift, for `rephase`) within the budget, for every unit q, k.
 
     **Arguments:**
 
     - `dtype`: float16, bfloat16, float32 or float64.
-    - `mode`: `angles_in_dtype`, `positions_in_dtype` or `rephase` (a key cached at n ≤ 37, re-phased by a shift
-      Δ, scored against a query at m + Δ with m ≤ 37: positions 0 … Δ + 37 enter).
+    - `mode`: `angles_in_dtype`, `positions_in_dtype` or `rephase` (`limit`: a key cached at n ≤ 37, re-phased
+      by a shift Δ, scored against a query at m + Δ with m ≤ 37, positions 0 … Δ + 37 enter; `every_key_limit`:
+      every key n ≤ Δ).
     - `budget`: the relative score-error budget.
     - `scan_limit`: positions scanned at most before falling back to the model's bound.
+    - `summation`: the score's summation order the scan's arithmetic bound assumes (`SUMMATIONS`); the bisected
+      fallback uses the model's γ_d, which holds in any order.
 
     **Returns:**
 
     `{"limit": M (−1 when even position 0 breaks the budget), "method": "scanned every position" |
     "bisected on the model bound", "rotation_error", "arithmetic_error"}` (the two parts at the first position
-    that breaks the budget when scanned, else at the last position scanned).
+    that breaks the budget when scanned, else at the last position scanned). For `rephase` also
+    `"every_key_limit"` (issue 23, point 1): the largest Δ such that **every** key cached at any n ≤ Δ, re-phased
+    by Δ and scored against a query at any position ≤ n + Δ, stays within the budget. The running bound at
+    position P covers every key, shift and query position ≤ P, so when scanned it is ⌊P/2⌋ with P the last
+    position within; when bisected, the model's bound at key n = Δ, query 2Δ.
     """
     _, reference = _frequencies()
     factors, reach = (3, 37) if mode == "rephase" else (2, 0)
@@ -173,17 +199,25 @@ def worst_case_limit(dtype: str, mode: str, budget: float, *, scan_limit: int = 
         cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
         exact = angles_mod_2pi(positions.astype(np.int64), reference)
         rotation, rho, stats = _rotation_by_row(cos, sin, exact, stats, factors)
-        arithmetic = np.array([arithmetic_bound(arithmetic_dtype, float(r), factors) for r in np.unique(rho)])
+        arithmetic = np.array(
+            [arithmetic_bound(arithmetic_dtype, float(r), factors, summation) for r in np.unique(rho)]
+        )
         arithmetic = arithmetic[np.searchsorted(np.unique(rho), rho)]
         broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
         if broken.size:
             index = int(broken[0])
             position = int(positions[index]) - reach
-            return {
+            found = {
                 "limit": max(position - 1, -1),
                 "method": "scanned every position",
                 "rotation_error": float(rotation[index]),
                 "arithmetic_error": float(arithmetic[index]),
             }
+            if mode == "rephase":  # every position ≤ P enters the running bound: P = first broken − 1
+                found["every_key_limit"] = max(int(positions[index]) - 1, -1) // 2 if positions[index] else -1
+            return found
         last = {"rotation_error": float(rotation[-1]), "arithmetic_error": float(arithmetic[-1])}
-    return {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
+    found = {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
+    if mode == "rephase":
+        found["every_key_limit"] = _block_bisected(dtype, budget)
+    return found

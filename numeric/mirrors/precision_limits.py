@@ -6,9 +6,12 @@ Three pipelines:
 - `angles_in_dtype`: positions, frequencies, angles, cos/sin, rotations and the score all in the dtype;
 - `positions_in_dtype`: positions stored in the dtype (rounded), everything else in float64;
 - `rephase`: a key cached at a small position, re-phased by a shift Δ in the dtype, scored against a query at
-  its new position, all in the dtype; the limit is on Δ.
+  its new position, all in the dtype; the limit is on Δ. `worst_case` holds for keys cached at n ≤ 37 only;
+  `every_key_limit` beside it for every key cached at n ≤ Δ (a block moved by Δ) — `REPHASE_SCOPE`.
 
-Each row carries three figures:
+Each row carries three figures (and `any_order_limit`: the worst case with the order-independent γ_d bound on the
+score's sum, beside `worst_case`'s pairwise summation, the order `run_jax` and XLA's CPU reduction use; `summation`
+says which order `worst_case` assumes):
 
 - **`worst_case`** — the published, certified limit: for *every* unit q, k and every position up to it
   (`ropecheck.numeric.mirrors._worst_case_scan`: every position scanned, or the model's monotone bound bisected where a
@@ -32,13 +35,18 @@ import numpy as np
 from ..reference import tolerances
 from ..reference.tolerances import DTYPES
 from ._typical import DIMENSION, OFFSETS, _thetas, largest_position, position_grid, typical_relative_errors
-from ._worst_case_scan import worst_case_limit
+from ._worst_case_scan import SCAN_LIMIT, worst_case_limit
 
-__all__ = ["BUDGET", "MODES", "largest_position", "main", "position_grid", "precision_limits_table"]
+__all__ = ["BUDGET", "MODES", "REPHASE_SCOPE", "largest_position", "main", "position_grid", "precision_limits_table"]
 
 #: The default score-error budget, relative to ‖q‖·‖k‖.
 BUDGET = 1e-3
 MODES = ("angles_in_dtype", "positions_in_dtype", "rephase")
+#: What the two re-phasing figures cover (issue 23, point 1).
+REPHASE_SCOPE = (
+    "worst_case: keys cached at n <= 37, queries at m + shift with m <= 37; "
+    "every_key_limit: every key cached at n <= shift, queries at any position <= n + shift"
+)
 
 
 def _predicted(dtype: str, mode: str, budget: float) -> int:
@@ -96,6 +104,14 @@ def precision_limits_table(budget: float = BUDGET, *, dtypes: tuple[str, ...] = 
                 "typical": _typical(dtype, mode, budget),
                 "predicted": _predicted(dtype, mode, budget),
             }
+            # Issue 23, point 4: the scan assumes pairwise summation of the score; the figure for any order beside it.
+            scanned = worst["method"].startswith("scanned")
+            any_order = worst_case_limit(dtype, mode, budget, summation="any", scan_limit=SCAN_LIMIT if scanned else 0)
+            row[mode]["summation"] = "pairwise" if scanned else "any order (model bound, gamma_d)"
+            row[mode]["any_order_limit"] = any_order["limit"]
+            if mode == "rephase":
+                row[mode]["every_key_limit"] = worst["every_key_limit"]
+                row[mode]["scope"] = REPHASE_SCOPE
         table[dtype] = row
     return table
 
@@ -116,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("| dtype | mode | worst case (certified) | method | typical (seeded sample) | model |")
     print("|---|---|---|---|---|---|")
+    print(f"<!-- rephase: {REPHASE_SCOPE} -->")
     for dtype in DTYPES:
         for mode in MODES:
             cell = table[dtype][mode]
@@ -123,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"| {dtype} | {mode} | {_cell(cell['worst_case'])} | {cell['worst_case_method']} | "
                 f"{_cell(cell['typical'])} | {_cell(cell['predicted'])} |"
             )
+            if mode == "rephase":
+                print(f"| {dtype} | rephase, every key n ≤ Δ | {_cell(cell['every_key_limit'])} | "
+                      f"{cell['worst_case_method']} | – | – |")
     return 0
 
 

@@ -20,8 +20,12 @@ bfloat16, float32 and float64; float16 is computed in float32 and keeps its subn
 **The argument set** (`hard_arguments`): for cos/sin, every float of the dtype closest to a multiple of π/2 found
 from the continued-fraction convergents of (π/2)·2⁻ᵉ for every exponent e in the dtype's range (the hardest cases
 for range reduction), plus values near ±1 crossings; for exp, the float64 table-maker's hard case
-0.3534870638018166 and its neighbours, the ends of the finite range; for all, a fixed-seed sample spread
-log-uniformly over the dtype's range. Regenerate the table with
+0.3534870638018166 and its neighbours, 512 consecutive floats at each end of the finite range (float64; for log
+the 512 floats on either side of 1, below 2 and at both ends); for all, a fixed-seed sample spread
+log-uniformly over the dtype's range. The `exp` and `log` rows of float16, bfloat16 and float32 also take the
+maximum over the vectorised sweeps of `library_sweep` (every float of the whole finite domain in float16 and
+bfloat16; in float32 the ends and the binades around 1 in full, the rest every 61st float): a sample alone missed
+float32 `exp` near 88.72 (5.52 u) and `log` on [1, 2) (2.05 u). Regenerate the table with
 
     python -m numeric.reference.library_accuracy --write
 
@@ -51,6 +55,7 @@ __all__ = [
     "load_table",
     "measure_errors",
     "measure_table",
+    "merge_sweeps",
     "numpy_float64_trig_units",
 ]
 
@@ -101,6 +106,36 @@ def _log_uniform(dtype: str, rng: np.random.Generator, low_exponent: float, high
     return magnitudes * rng.choice([-1.0, 1.0], _RANDOM_SAMPLES)
 
 
+def _consecutive(start: float, direction: int, count: int = 512) -> np.ndarray:
+    """`count` consecutive float64 values from the float nearest `start`, stepping up (+1) or down (−1)."""
+    codes = np.array(start, np.float64).view(np.int64) + direction * np.arange(count, dtype=np.int64)
+    return codes.view(np.float64)
+
+
+def merge_sweeps(table: dict[str, Any]) -> dict[str, Any]:
+    """Fold the whole-domain sweeps of `library_sweep` into the table's `exp` and `log` rows (issue 23, point 2):
+    the row keeps the larger of the two measurements, its allowance follows it, and `sweep` says what was swept.
+
+    **Arguments:**
+
+    - `table`: a table as `measure_table` builds it (changed in place).
+
+    **Returns:**
+
+    The table.
+    """
+    from .library_sweep import SWEPT_DTYPES, sweep_table
+
+    for function in ("exp", "log"):
+        for dtype in SWEPT_DTYPES:
+            row, swept = table["functions"][function][dtype], sweep_table(function, dtype)
+            if swept["measured_units"] > row["measured_units"]:
+                row["measured_units"], row["worst_argument"] = swept["measured_units"], swept["worst_argument"]
+            row["allowed_units"] = _allowed(row["measured_units"])
+            row["sweep"] = {key: swept[key] for key in ("arguments", "intervals", "measured_units")}
+    return table
+
+
 def hard_arguments(function: str, dtype: str) -> np.ndarray:
     """The fixed argument set of one function in one dtype (module docstring), values exact in the dtype.
 
@@ -132,11 +167,16 @@ def hard_arguments(function: str, dtype: str) -> np.ndarray:
             [rng.uniform(low, high, _RANDOM_SAMPLES), _log_uniform(dtype, rng, smallest_exponent, math.log2(high))]
         )
         if dtype == "float64":
-            values = np.concatenate([values, EXP_HARD_FLOAT64 + np.arange(-64, 65) * 2.0**-54])
+            ends = np.concatenate([_consecutive(high, -1), _consecutive(low, 1)])
+            values = np.concatenate([values, EXP_HARD_FLOAT64 + np.arange(-64, 65) * 2.0**-54, ends])
     elif function == "log":
         values = np.concatenate(
             [np.abs(_log_uniform(dtype, rng, smallest_exponent, largest_exponent)), 1 + rng.uniform(-0.5, 0.5, 500)]
         )
+        if dtype == "float64":  # the binades next to 1 and the ends of the range, float by float
+            ends = [_consecutive(1.0, 1), _consecutive(1.0, -1), _consecutive(2.0, -1)]
+            ends += [_consecutive(float(info.max), -1), _consecutive(float(info.tiny), 1)]
+            values = np.concatenate([values, *ends])
     elif function == "sqrt":
         values = np.abs(_log_uniform(dtype, rng, smallest_exponent, largest_exponent))
     else:
@@ -260,7 +300,7 @@ def measure_table() -> dict[str, Any]:
             "arguments": int(units.size),
         }
     table["numpy_float64"] = numpy_row
-    return table
+    return merge_sweeps(table)
 
 
 @functools.cache

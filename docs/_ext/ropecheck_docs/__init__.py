@@ -33,6 +33,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from . import _pages
 from ._data import load_claims
+from ._marks_page import mark_lists
 from ._pages import claim_docname, claim_page, errata_page, ledger_page
 from ._sources_page import sources_page
 
@@ -89,6 +90,7 @@ def generate(app: Sphinx) -> None:
     write_if_changed(srcdir / GENERATED / "ledger.md", ledger_page(claims))
     write_if_changed(srcdir / GENERATED / "errata.md", errata_page(claims))
     write_if_changed(srcdir / GENERATED / "sources.md", sources_page(claims))
+    write_if_changed(srcdir / GENERATED / "_parts" / "mark_lists.md", mark_lists(claims))
     write_if_changed(
         srcdir / GENERATED / "claims.md",
         "# Claims\n\n```{toctree}\n:maxdepth: 1\n:glob:\n\nclaims/*\n```\n",
