@@ -158,7 +158,8 @@ def _is_statement(argument: str) -> bool:
         return True
     if argument in OPTIONS or argument.startswith("--"):
         return False
-    return re.fullmatch(r"[A-Za-z0-9_.,]*", argument) is None and not re.fullmatch(r"-[A-Za-z]", argument)
+    # `-h` is an option (listed above); any other `-x` is a statement (bad input to the grammar, not to argparse).
+    return re.fullmatch(r"[A-Za-z0-9_.,]*", argument) is None
 
 
 def json_error(message: str) -> None:
