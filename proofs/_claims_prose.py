@@ -168,24 +168,31 @@ CLAIMS = [
         id="ROPE-ABS-AND-REL",
         title="RoPE encodes both absolute and relative positions",
         topic="rope",
-        latex=r"\langle R_m q, R_n k\rangle = g(q, k, n - m)\ \wedge\ (R_m x = R_{m'} x\ \forall x \Rightarrow m = m')",
+        latex=r"\langle R_{m+\delta} q, R_{n+\delta} k\rangle = \langle R_m q, R_n k\rangle\ \wedge\ "
+        r"\big(R_m x = R_{m'} x \Rightarrow m = m'\big)",
         statement=Claimed("the score depends only on n − m, and R_m x determines m"),
-        assumptions=("m, m' integers", "θ₀ = 1 (the first RoPE frequency)"),
+        assumptions=(
+            "relative half: every even d, every spectrum θ, real m, n, δ",
+            "absolute half: d = 128, base 10000, every real m, m′, every x with pairs 0 and 1 non-zero",
+        ),
         sources=(
             quote(SUMMARY_002, "Encodes both absolute and relative positions"),
             quote(BLOG_004, "RoPE “allows a model to track absolute positions and model relative relationships”"),
         ),
-        interpretation="The relative half is ROPE-SHIFT-INVARIANCE-003 (proved). The absolute half over all "
-        "integer positions needs (m − m′)·1 never a multiple of 2π for integers m ≠ m′, i.e. π irrational, "
-        "which the kernel's libraries do not provide — so the claim stays unknown.",
+        interpretation="A referee reads 'encodes both' as two facts: the attention score sees only the offset "
+        "(relative), and the rotated vector itself still tells positions apart (absolute). Decided at "
+        "RoFormer's d = 128, base 10000, for every real position: pairs 0 and 1 rotate by m and m·t with "
+        "t = 10000^(−1/64); equal rotations at m ≠ m′ would make t rational, but 10·t¹⁶ = 1 and 10 is not a "
+        "16th power of a rational. At d = 2, 4, 8 every frequency is rational and the absolute half over "
+        "integer positions is the irrationality of π, not proved here; those dimensions are not claimed.",
     ),
     Claim(
         id="SPE-UNIQUE-POSITION",
         title="Sinusoidal encoding assigns a unique vector to each position",
         topic="sinusoidal",
-        latex=r"p \ne p' \implies \mathrm{PE}(p) \ne \mathrm{PE}(p')",
-        statement=Claimed("PE(p) = PE(p') implies p = p' for all integer positions"),
-        assumptions=("p, p′ non-negative integers", "d ≥ 2, base 10000"),
+        latex=r"\mathrm{PE}(p) = \mathrm{PE}(p') \implies p = p'",
+        statement=Claimed("PE(p) = PE(p') implies p = p' for all real positions"),
+        assumptions=("p, p′ real (every integer position included)", "d = 128, base 10000"),
         sources=(
             quote(
                 NOTE_000,
@@ -196,9 +203,11 @@ CLAIMS = [
                 "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
             ),
         ),
-        interpretation="Uniqueness over all integers needs ω₀ = 1 to make no two integer positions 2π-periodic "
-        "copies (π irrational); the kernel proves uniqueness for positions closer than 2π only, so the claim "
-        "stays unknown.",
+        interpretation="Read as: no two positions share an encoding vector. Decided at d = 128, base 10000, for "
+        "every real position (integers included): equal pairs 0 and 1 force (p − p′) and (p − p′)·t to be "
+        "multiples of π with t = 10000^(−1/64) irrational (10·t¹⁶ = 1). At d = 2, 4, 8 every frequency is "
+        "rational and uniqueness over the integers is the irrationality of π, not proved here; for every even "
+        "d the kernel also proves uniqueness for positions closer than 2π and for the integers 0 … 43.",
     ),
     Claim(
         id="SPE-LINEAR-ATTENTION-INCOMPATIBLE",

@@ -63,8 +63,8 @@ EXPECTED = {
     "ATT-CAUSAL-ROW": "refuted",
     "ROPE-FULL-STRENGTH-AT-ZERO": "refuted",
     "ROPE-LINEAR-ATTENTION-004": "refuted",
-    "ROPE-ABS-AND-REL": "unknown",  # needs π irrational (the absolute half over all integer positions)
-    "SPE-UNIQUE-POSITION": "unknown",  # likewise
+    "ROPE-ABS-AND-REL": "proved",  # at d = 128 (Positions.v); d = 2, 4, 8 would need π irrational
+    "SPE-UNIQUE-POSITION": "proved",  # likewise
     "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
 }
 

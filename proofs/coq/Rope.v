@@ -641,15 +641,11 @@ Qed.
 
 (** ** ROPE-ABS-AND-REL (new; seeds 002, 004) *)
 
-(* UNKNOWN ROPE-ABS-AND-REL: read as "the score depends on positions only
-   through n - m (relative) and the rotated vector R_m x determines the
-   position m (absolute)".  The relative half is proved for every even d
-   (rope_shift_invariance_003, rope_dot_relative).  The absolute half over all
-   integer positions needs: for integers m <> m', (m - m') theta_0 is not a
-   multiple of 2 pi with theta_0 = 10000^0 = 1, i.e. pi irrational, which
-   neither Coq's standard library nor Coquelicot/Interval provides; so the
-   claim as a whole is left unknown.  Proved below as evidence, not as a
-   verdict: positions less than 2 pi apart are told apart by pair 0. *)
+(* ROPE-ABS-AND-REL is decided in Positions.v (rope_abs_and_rel): the
+   relative half for every even d (rope_shift_invariance_003), the absolute
+   half at d = 128, base 10000, for every real position.  Kept here as the
+   statement for every even d over positions less than 2 pi apart: pair 0
+   alone tells them apart. *)
 
 (* A nonzero angle of magnitude below 2 pi is not a full turn. *)
 Lemma cos_ne_1_window t : 0 < Rabs t < 2 * PI -> cos t <> 1.

@@ -432,9 +432,8 @@ Proof.
   - replace (INR p - INR q) with (- INR (q - p)) by (rewrite minus_INR by lia; ring).
     rewrite cos_neg; apply cos_integer_lt_1; lia.
 Qed.
-(* UNKNOWN SPE-UNIQUE-POSITION: distinct vectors at all integer positions
-   (every even d, p <> q in N) is not decided.  PE(p) = PE(q) forces
-   cos(p - q) = 1 on the first pair (w_0 = 1), i.e. p - q a multiple of 2 pi;
-   ruling that out for every nonzero integer p - q is the irrationality of pi,
-   which Coq's standard library does not provide.  Proved above: every two real
-   positions closer than 2 pi, and the integer positions 0 .. 43. *)
+(* SPE-UNIQUE-POSITION is decided in Positions.v (spe_unique_position) at
+   d = 128, base 10000, for every real position.  The results above hold for
+   every even d: real positions closer than 2 pi, and the integer positions
+   0 .. 43.  At d = 2, 4, 8 all frequencies are rational and uniqueness over
+   all integer positions is the irrationality of pi (not proved here). *)
