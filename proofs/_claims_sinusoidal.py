@@ -457,16 +457,30 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-DOT-AVERAGES-OUT",
-        title="The sum of cosines 'averages out' as |i − j| grows",
+        title="The sum of cosines 'averages out' as |i − j| grows, leading to lower dot product",
         topic="sinusoidal",
-        latex=r"\frac1N\sum_{\Delta=0}^{N-1}\sum_{k}\cos(\omega_k\Delta) \to 0 \quad (N\to\infty)",
+        latex=r"\Big|\frac1N\sum_{\Delta=M}^{M+N-1} S(\Delta)\Big| \le \frac{C_d}{N}\ \forall M"
+        r"\quad\wedge\quad S(\Delta) < S(0) = \tfrac d2\ (\Delta \ne 0),\qquad "
+        r"S(\Delta) = \sum_k \cos(\omega_k\Delta)",
         statement=_averages_out,
-        assumptions=("ω_k = 10000^{−2k/d} ∈ (0, 1]", "N ≥ 1 integer"),
+        assumptions=(
+            "ω_k = 10000^{−2k/d} ∈ (0, 1]",
+            "window means: every even d, every start M ≥ 0 and length N ≥ 1 (integers), every position p",
+            "lower than at distance 0: d = 128, every real Δ ≠ 0",
+        ),
         sources=(
             quote(NOTE_001, "As $|i - j|$ grows, the sum of cosines averages out, leading to lower dot product."),
+            quote(NOTE_001, "in SPE it happens non-monotonic manner via dot product"),
         ),
-        interpretation="Read as: the running mean of the dot product over distances 0 … N−1 tends to 0. The "
-        "dot product itself does not tend to 0 (see ROPE-DECAY-TO-ZERO and SPE-DOT-NONMONOTONE).",
+        interpretation="The seed says, two sentences earlier, that in SPE the decay is non-monotonic, so a "
+        "referee reads 'averages out, leading to lower dot product' as decay on average, not pointwise: (1) the "
+        "mean of S(Δ) = ⟨PE(i), PE(i+Δ)⟩ over any N consecutive distances, wherever the window starts, is at "
+        "most C_d/N with C_d = Σ_k 1/sin(ω_k/2) — it tends to 0 uniformly in the start (every even d); and "
+        "(2) the dot product at every nonzero distance is strictly lower than its value d/2 at distance 0 "
+        "(decided at d = 128, base 10000, for every real Δ). The engine's derivation covers the Dirichlet "
+        "bound at d = 128.",
+        literal="Another reading: the dot product itself tends to 0 as |i − j| grows — false for every even "
+        "d ≥ 2 (the kernel refutes it: its square has mean at least d/4).",
     ),
     Claim(
         id="RPE-SHIFT-INVARIANCE",

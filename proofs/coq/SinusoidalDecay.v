@@ -77,9 +77,10 @@ Proof.
   pose proof PI2_3_2; apply sin_gt_0; lra.
 Qed.
 
-(* Read as: the running mean over the distances 0 .. N-1 of the score
-   <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p. *)
-Theorem spe_dot_averages_out : forall (h : nat) (p : R),
+(* The running mean over the distances 0 .. N-1 of the score
+   <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p
+   (the window from distance 0; Averages.v decides SPE-DOT-AVERAGES-OUT). *)
+Theorem spe_dot_running_mean_to_zero : forall (h : nat) (p : R),
   Un_cv (mean_score h (rope_spectrum 10000 h) p) 0.
 Proof.
   intros h p eps Heps.
