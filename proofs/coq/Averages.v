@@ -55,7 +55,7 @@ Definition window_mean (h : nat) (p : R) (M n : nat) : R :=
   sum n (fun D => dot (2 * h) (Sinusoidal.spe h p) (Sinusoidal.spe h (p + INR (M + D)))) / INR n.
 
 Lemma window_mean_bound h p M n : (1 <= n)%nat ->
-  Rabs (window_mean h p M n) <= sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2))) / INR n.
+  Rabs (window_mean h p M n) <= SinusoidalDecay.spectrum_dirichlet_sum h / INR n.
 Proof.
   intros Hn; unfold window_mean, Sinusoidal.spe.
   set (w := rope_spectrum 10000 h).
@@ -102,20 +102,7 @@ Theorem spe_dot_averages_out :
 Proof.
   split; [|exact score_128_below].
   intros h p eps Heps.
-  set (B := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2)))).
-  assert (HB : 0 <= B).
-  { rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
-    pose proof (SinusoidalDecay.spectrum_sin_half_pos h i Hi).
-    left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra. }
-  destruct (archimed_cor1 (eps / (B + 1))) as [N [HN HN0]].
-  { apply Rdiv_lt_0_compat; lra. }
-  exists N; intros n M Hn.
-  eapply Rle_lt_trans; [apply window_mean_bound; lia|].
-  fold B; assert (0 < INR N) by (apply lt_0_INR; lia).
-  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
-  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
-  unfold Rdiv; apply Rle_lt_trans with ((B + 1) * / INR N).
-  - apply Rmult_le_compat; lra.
-  - replace eps with ((B + 1) * (eps / (B + 1))) by (field; lra).
-    apply Rmult_lt_compat_l; lra.
+  apply (SinusoidalDecay.bounded_mean_small (SinusoidalDecay.spectrum_dirichlet_sum h) eps (window_mean h p)
+           (SinusoidalDecay.spectrum_dirichlet_sum_nonneg h) Heps).
+  intros M n Hn; apply window_mean_bound; exact Hn.
 Qed.

@@ -77,6 +77,36 @@ Proof.
   pose proof PI2_3_2; apply sin_gt_0; lra.
 Qed.
 
+(* The sum of the Dirichlet constants 1/|sin(w_i/2)| of the seeds' spectrum. *)
+Definition spectrum_dirichlet_sum (h : nat) : R := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2))).
+
+Lemma spectrum_dirichlet_sum_nonneg h : 0 <= spectrum_dirichlet_sum h.
+Proof.
+  rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
+  pose proof (spectrum_sin_half_pos h i Hi).
+  left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra.
+Qed.
+
+(* Means over n terms bounded by C/n, for every window M, are below any eps
+   from some length on, the same length for every window. *)
+Lemma bounded_mean_small (C eps : R) (mean : nat -> nat -> R) : 0 <= C -> 0 < eps ->
+  (forall M n, (1 <= n)%nat -> Rabs (mean M n) <= C / INR n) ->
+  exists N : nat, forall n M : nat, (N <= n)%nat -> Rabs (mean M n) < eps.
+Proof.
+  intros HC Heps Hmean.
+  destruct (archimed_cor1 (eps / (C + 1))) as [N [HN HN0]].
+  { apply Rdiv_lt_0_compat; lra. }
+  exists N; intros n M Hn.
+  eapply Rle_lt_trans; [apply Hmean; lia|].
+  assert (0 < INR N) by (apply lt_0_INR; lia).
+  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
+  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
+  unfold Rdiv; apply Rle_lt_trans with ((C + 1) * / INR N).
+  - apply Rmult_le_compat; lra.
+  - replace eps with ((C + 1) * (eps / (C + 1))) by (field; lra).
+    apply Rmult_lt_compat_l; lra.
+Qed.
+
 (* The running mean over the distances 0 .. N-1 of the score
    <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p
    (the window from distance 0; Averages.v decides SPE-DOT-AVERAGES-OUT). *)
@@ -84,24 +114,11 @@ Theorem spe_dot_running_mean_to_zero : forall (h : nat) (p : R),
   Un_cv (mean_score h (rope_spectrum 10000 h) p) 0.
 Proof.
   intros h p eps Heps.
-  set (B := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2)))).
-  assert (HB : 0 <= B).
-  { rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
-    pose proof (spectrum_sin_half_pos h i Hi).
-    left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra. }
-  destruct (archimed_cor1 (eps / (B + 1))) as [N [HN HN0]].
-  { apply Rdiv_lt_0_compat; lra. }
-  exists N; intros n Hn; unfold R_dist; rewrite Rminus_0_r.
-  eapply Rle_lt_trans.
-  { apply mean_score_bound; [|lia].
+  destruct (bounded_mean_small (spectrum_dirichlet_sum h) eps (fun _ => mean_score h (rope_spectrum 10000 h) p)
+              (spectrum_dirichlet_sum_nonneg h) Heps) as [N HN].
+  { intros _ n Hn; apply mean_score_bound; [|exact Hn].
     intros i Hi; pose proof (spectrum_sin_half_pos h i Hi); lra. }
-  fold B; assert (0 < INR N) by (apply lt_0_INR; lia).
-  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
-  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
-  unfold Rdiv; apply Rle_lt_trans with ((B + 1) * / INR N).
-  - apply Rmult_le_compat; lra.
-  - replace eps with ((B + 1) * (eps / (B + 1))) by (field; lra).
-    apply Rmult_lt_compat_l; lra.
+  exists N; intros n Hn; unfold R_dist; rewrite Rminus_0_r; exact (HN n 0%nat Hn).
 Qed.
 
 (** ** SPE-DOT-NONMONOTONE *)
