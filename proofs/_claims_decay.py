@@ -303,10 +303,13 @@ CLAIMS = [
             quote(NOTE_001, "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map."),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
         ),
-        interpretation="Strong reading: 'keeps the relative-position property' — the numerator score with "
-        "φ(R_m q) depends on m − n only (invariance under a common shift δ) — refuted.",
-        literal="What the words say: RoPE can be integrated into linear attention — the rotated numerator still "
-        "factorises over keys, so the linear-time sum exists.",
+        interpretation="The seed writes the feature map as φ(R_m q) and claims, in the same paragraph, that "
+        "linear-time variants thereby 'incorporate relative position information' ('remain sensitive to "
+        "relative distance'); a referee reads the sentence with that purpose: with φ(R_m q), φ(R_n k) the "
+        "numerator score depends on m − n only (invariant under a common shift δ) — refuted (elu + 1, d = 2, "
+        "q = k = e₀, m = n = 0, δ = 2).",
+        literal="Another reading, the words alone: RoPE can be integrated into linear attention — the rotated "
+        "numerator still factorises over keys, so the linear-time sum exists (proved).",
         correction=Correction(
             latex=r"(R_m\phi(q))^\top(R_n\phi(k)) = \phi(q)^\top R_{n-m}\phi(k)",
             statement=Identity(
