@@ -66,6 +66,17 @@ EXPECTED = {
     "ROPE-ABS-AND-REL": "proved",  # at d = 128 (Positions.v); d = 2, 4, 8 would need π irrational
     "SPE-UNIQUE-POSITION": "proved",  # likewise
     "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
+    # ISSUE #18 point 9 (proofs/_claims_round3.py, proofs/coq/Round3.v)
+    "RPE-CLIP-INDISTINGUISHABLE": "proved",
+    "RPE-OFFSET-COUNT": "proved",
+    "SPE-FREQUENCIES-DECREASING": "proved",
+    "SPE-DISTINCT-WAVELENGTHS": "proved",
+    "BINARY-3-TO-4-FLIPS-004": "proved",
+    "BINARY-TABLE-004": "proved",
+    "ROPE-CACHED-KEY-POSITIONAL-003": "proved",
+    "ROPE-SINE-TERM-WHOLE-SCORE-003": "proved",
+    "SPE-ADD-CHANGES-NORM-DIRECTION-004": "proved",
+    "APE-PREFIX-STALE-003": "proved",
 }
 
 SEED_FILE = re.compile(r"^00[0-4]_[0-9a-f]{16}\.txt$")
