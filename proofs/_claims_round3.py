@@ -77,6 +77,24 @@ CLAIMS = [
         "(the frequencies strictly decrease).",
     ),
     Claim(
+        id="SPE-SMOOTHNESS-004",
+        title="Small position shifts cause small encoding shifts",
+        topic="sinusoidal",
+        latex=r"\|\mathrm{PE}(p) - \mathrm{PE}(q)\| \le \sqrt{\textstyle\sum_i \omega_i^2}\,|p - q|",
+        statement=Claimed("the encoding is Lipschitz in the position with constant √(Σωᵢ²)"),
+        assumptions=("every even d, every spectrum ωᵢ (the seeds' one included), real p, q",),
+        sources=(
+            quote(
+                BLOG_004,
+                "Because sine and cosine are continuous, the encoding changes smoothly as $p$ increments, "
+                "satisfying the desire for small position shifts to cause small encoding shifts.",
+            ),
+        ),
+        interpretation="Read quantitatively: the encoding moves by at most √(Σᵢωᵢ²)·|p − q| — each (sin, cos) "
+        "pair moves by at most the angle ωᵢ|p − q| it turns through. Proved (squared norms) for every even d "
+        "and spectrum; with ωᵢ ≤ 1 the constant is at most √(d/2).",
+    ),
+    Claim(
         id="BINARY-3-TO-4-FLIPS-004",
         title="From 3 (011) to 4 (100) every bit flips",
         topic="sinusoidal",

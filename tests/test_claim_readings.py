@@ -23,12 +23,14 @@ WRONG = {
     "spe_dot_averages_out": [("D <> 0 ->", ""), ("Rabs (window_mean h p M n)", "Rabs (window_mean h p M n - INR h)")],
     # an entry one real shorter than d + d_v.
     "rope_kv_cache_size": [("(2 * h + dv)%nat", "(2 * h + dv - 1)%nat")],
-    # Round3.v: an offset one short of the window, one offset too many, equal indices, the 8-bit reading, a
-    # table one row off, d = 0 (nothing stored), cosine for sine, one more in the norm, d = 8.
+    # Round3.v: an offset one short of the window, one offset too many, equal indices, half the Lipschitz constant
+    # squared, the 8-bit reading, a table one row off, d = 0 (nothing stored), cosine for sine, one more in the
+    # norm, d = 8.
     "rpe_clip_indistinguishable": [("(K <= j' - i')%Z", "(K - 1 <= j' - i')%Z")],
     "rpe_offset_count": [("= 2 * L - 1)%Z", "= 2 * L)%Z")],
     "spe_frequencies_decreasing": [("(i < j)%nat", "(i <= j)%nat")],
     "spe_distinct_wavelengths": [("i <> j ->", "")],
+    "spe_smoothness_004": [("((p - q) * (p - q))", "((p - q) * (p - q)) / 2")],
     "binary_3_to_4_flips_004": [("flipped_bits 3 3 4 = 3%nat", "flipped_bits 8 3 4 = 8%nat")],
     "binary_table_004": [("seq 0 12", "seq 1 12")],
     "rope_cached_key_positional_003": [("(1 <= h)%nat", "(0 <= h)%nat")],

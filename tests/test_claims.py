@@ -71,6 +71,7 @@ EXPECTED = {
     "RPE-OFFSET-COUNT": "proved",
     "SPE-FREQUENCIES-DECREASING": "proved",
     "SPE-DISTINCT-WAVELENGTHS": "proved",
+    "SPE-SMOOTHNESS-004": "proved",
     "BINARY-3-TO-4-FLIPS-004": "proved",
     "BINARY-TABLE-004": "proved",
     "ROPE-CACHED-KEY-POSITIONAL-003": "proved",

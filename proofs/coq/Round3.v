@@ -3,8 +3,8 @@
     One theorem per claim of proofs/_claims_round3.py, named after its ID:
     clipped relative offsets, the 2L - 1 offsets of a relative table, the
     spectrum's order, the binary encoding of seed 004, the cached RoPE key,
-    the sine term of a pair score, and what adding a position vector does to
-    a token.  Positions are reals unless the source counts them. *)
+    the sine term of a pair score, what adding a position vector does to a
+    token, and how far the sinusoidal encoding moves with the position.  Positions are reals unless the source counts them. *)
 
 From Coq Require Import ZArith Reals Lia Lra List Bool.
 From Ropecheck Require Import Defs.
@@ -200,5 +200,51 @@ Proof.
   assert (E : n = n + delta).
   { apply Positions.spe_unique_position; intros j Hj; specialize (Hsame j Hj).
     unfold Sinusoidal.vadd in Hsame; lra. }
+  lra.
+Qed.
+
+(** ** SPE-SMOOTHNESS-004 *)
+
+(* |sin y| <= |y|, squared: from sin y < y for y > 0. *)
+Lemma sin_sq_le_sq_pos (y : R) : 0 < y -> sin y * sin y <= y * y.
+Proof.
+  intros Hy; pose proof (sin_lt_x y Hy); pose proof (SIN_bound y).
+  destruct (Rle_or_lt 1 y) as [Hbig|Hsmall]; [nra|].
+  assert (0 < sin y) by (apply sin_gt_0; [lra|pose proof PI2_3_2; lra]).
+  nra.
+Qed.
+
+Lemma sin_sq_le_sq (y : R) : sin y * sin y <= y * y.
+Proof.
+  destruct (Rtotal_order y 0) as [Hn|[Hz|Hp]].
+  - pose proof (sin_sq_le_sq_pos (- y) ltac:(lra)) as H; rewrite sin_neg in H; nra.
+  - subst; rewrite sin_0; lra.
+  - apply sin_sq_le_sq_pos; exact Hp.
+Qed.
+
+(* One (sin, cos) pair moves by at most the angle it turns through. *)
+Lemma pair_step_le (a b : R) :
+  (sin a - sin b) * (sin a - sin b) + (cos a - cos b) * (cos a - cos b) <= (a - b) * (a - b).
+Proof.
+  replace ((sin a - sin b) * (sin a - sin b) + (cos a - cos b) * (cos a - cos b))
+    with (2 - 2 * cos (a - b))
+    by (rewrite cos_minus; pose proof (sin2_cos2 a); pose proof (sin2_cos2 b); unfold Rsqr in *; nra).
+  replace (a - b) with (2 * ((a - b) / 2)) at 1 by field; rewrite cos_2a_sin.
+  pose proof (sin_sq_le_sq ((a - b) / 2)); nra.
+Qed.
+
+(* "Because sine and cosine are continuous, the encoding changes smoothly as p
+   increments, satisfying the desire for small position shifts to cause small
+   encoding shifts": |PE(p) - PE(q)|^2 <= (sum_i w_i^2) (p - q)^2, for every
+   even d, every spectrum and every real p, q (a Lipschitz bound). *)
+Theorem spe_smoothness_004 : forall (h : nat) (w : nat -> R) (p q : R),
+  norm2 (2 * h) (fun j => Sinusoidal.pe w p j - Sinusoidal.pe w q j)
+  <= sum h (fun i => w i * w i) * ((p - q) * (p - q)).
+Proof.
+  intros h w p q; unfold norm2; rewrite dot_pairs, <- sum_scal_r.
+  apply sum_le; intros i _.
+  rewrite !Sinusoidal.pe_even, !Sinusoidal.pe_odd.
+  pose proof (pair_step_le (p * w i) (q * w i)) as H.
+  replace ((p * w i - q * w i) * (p * w i - q * w i)) with (w i * w i * ((p - q) * (p - q))) in H by ring.
   lra.
 Qed.
