@@ -175,17 +175,19 @@ CLAIMS = [
         statement=Claimed("the score depends only on n − m, and R_m x determines m"),
         assumptions=(
             "relative half: every even d, every spectrum θ, real m, n, δ",
-            "absolute half: d = 128, base 10000, every real m, m′, every x with pairs 0 and 1 non-zero",
+            "absolute half: every even d ∉ {2, 4, 8} (d = 128 included), base 10000, every real m, m′, every x "
+            "with pairs 0 and 1 non-zero",
         ),
         sources=(
             quote(SUMMARY_002, "Encodes both absolute and relative positions"),
             quote(BLOG_004, "RoPE “allows a model to track absolute positions and model relative relationships”"),
         ),
         interpretation="A referee reads 'encodes both' as two facts: the attention score sees only the offset "
-        "(relative), and the rotated vector itself still tells positions apart (absolute). Decided at "
-        "RoFormer's d = 128, base 10000, for every real position: pairs 0 and 1 rotate by m and m·t with "
-        "t = 10000^(−1/64); equal rotations at m ≠ m′ would make t rational, but 10·t¹⁶ = 1 and 10 is not a "
-        "16th power of a rational. At d = 2, 4, 8 every frequency is rational and the absolute half over "
+        "(relative), and the rotated vector itself still tells positions apart (absolute). Decided for every "
+        "even d other than 2, 4, 8 (RoFormer's d = 128 included), base 10000, for every real position: pairs 0 "
+        "and 1 rotate by m and m·t with t = 10000^(−2/d); equal rotations at m ≠ m′ would make t rational, but "
+        "t^{d/2} = 10⁻⁴ and 10⁴ is a (d/2)-th power of a rational only when d/2 divides 4. At d = 2, 4, 8 "
+        "every frequency is rational and the absolute half over "
         "integer positions is the irrationality of π, not proved here; those dimensions are not claimed.",
     ),
     Claim(
@@ -194,7 +196,10 @@ CLAIMS = [
         topic="sinusoidal",
         latex=r"\mathrm{PE}(p) = \mathrm{PE}(p') \implies p = p'",
         statement=Claimed("PE(p) = PE(p') implies p = p' for all real positions"),
-        assumptions=("p, p′ real (every integer position included)", "d = 128, base 10000"),
+        assumptions=(
+            "p, p′ real (every integer position included)",
+            "every even d ∉ {2, 4, 8} (d = 128 included), base 10000",
+        ),
         sources=(
             quote(
                 NOTE_000,
@@ -205,9 +210,10 @@ CLAIMS = [
                 "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
             ),
         ),
-        interpretation="Read as: no two positions share an encoding vector. Decided at d = 128, base 10000, for "
-        "every real position (integers included): equal pairs 0 and 1 force (p − p′) and (p − p′)·t to be "
-        "multiples of π with t = 10000^(−1/64) irrational (10·t¹⁶ = 1). At d = 2, 4, 8 every frequency is "
+        interpretation="Read as: no two positions share an encoding vector. Decided for every even d other than "
+        "2, 4, 8 (d = 128 included), base 10000, for every real position (integers included): equal pairs 0 and "
+        "1 force (p − p′) and (p − p′)·t to be multiples of π with t = 10000^(−2/d) irrational there "
+        "(t^{d/2} = 10⁻⁴). At d = 2, 4, 8 every frequency is "
         "rational and uniqueness over the integers is the irrationality of π, not proved here; for every even "
         "d the kernel also proves uniqueness for positions closer than 2π and for the integers 0 … 43.",
     ),

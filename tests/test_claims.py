@@ -63,7 +63,7 @@ EXPECTED = {
     "ATT-CAUSAL-ROW": "refuted",
     "ROPE-FULL-STRENGTH-AT-ZERO": "proved",
     "ROPE-LINEAR-ATTENTION-004": "proved",
-    "ROPE-ABS-AND-REL": "proved",  # at d = 128 (Positions.v); d = 2, 4, 8 would need π irrational
+    "ROPE-ABS-AND-REL": "proved",  # every even d but 2, 4, 8 (Positions.v); those would need π irrational
     "SPE-UNIQUE-POSITION": "proved",  # likewise
     "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
     # ISSUE #18 point 9 (proofs/_claims_round3.py, proofs/coq/Round3.v)

@@ -628,7 +628,7 @@ Proof. split; [exact rope_linear_time_factorization|intros; apply rope_shift_inv
 
 (* ROPE-ABS-AND-REL is decided in Positions.v (rope_abs_and_rel): the
    relative half for every even d (rope_shift_invariance_003), the absolute
-   half at d = 128, base 10000, for every real position.  Kept here as the
+   half for every even d other than 2, 4, 8, base 10000, every real position.  Kept here as the
    statement for every even d over positions less than 2 pi apart: pair 0
    alone tells them apart. *)
 

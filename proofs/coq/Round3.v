@@ -181,7 +181,7 @@ Theorem ape_prefix_stale_003 : forall (x : vec) (n delta : R), delta <> 0 ->
 Proof.
   intros x n delta Hdelta Hsame; apply Hdelta.
   assert (E : n = n + delta).
-  { apply Positions.spe_unique_position; intros j Hj; specialize (Hsame j Hj).
+  { apply Positions.spe_unique_position_instance_d128; intros j Hj; specialize (Hsame j Hj).
     unfold Sinusoidal.vadd in Hsame; lra. }
   lra.
 Qed.

@@ -426,8 +426,8 @@ Proof.
   - replace (INR p - INR q) with (- INR (q - p)) by (rewrite minus_INR by lia; ring).
     rewrite cos_neg; apply cos_integer_lt_1; lia.
 Qed.
-(* SPE-UNIQUE-POSITION is decided in Positions.v (spe_unique_position) at
-   d = 128, base 10000, for every real position.  The results above hold for
+(* SPE-UNIQUE-POSITION is decided in Positions.v (spe_unique_position) for
+   every even d other than 2, 4, 8, base 10000, for every real position.  The results above hold for
    every even d: real positions closer than 2 pi, and the integer positions
    0 .. 43.  At d = 2, 4, 8 all frequencies are rational and uniqueness over
    all integer positions is the irrationality of pi (not proved here). *)
