@@ -256,13 +256,16 @@ forall h : nat,
 (forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),
  dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k) =
  dot (2 * h) (rope theta h m q) (rope theta h n k)) /\
-(forall (x : vec) (m m' : R),
+(forall (h : nat) (x : vec) (m m' : R),
+ (1 <= h)%nat ->
+ h <> 1%nat ->
+ h <> 2%nat ->
+ h <> 4%nat ->
  x 0%nat <> 0 \/ x 1%nat <> 0 ->
  x 2%nat <> 0 \/ x 3%nat <> 0 ->
  (forall j : nat,
-  (j < 128)%nat ->
-  rope (DefsRope.roformer_theta 64) 64 m x j =
-  rope (DefsRope.roformer_theta 64) 64 m' x j) ->
+  (j < 2 * h)%nat ->
+  rope (rope_spectrum 10000 h) h m x j = rope (rope_spectrum 10000 h) h m' x j) ->
  m = m')
 """),
     ),

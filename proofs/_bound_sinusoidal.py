@@ -196,10 +196,13 @@ linear_normaliser_factored m n phi (additive_input d WQ x pos t) (additive_input
     ),
     "SPE-UNIQUE-POSITION": (
         ("Positions", "spe_unique_position", r"""
-forall p q : R,
+forall (h : nat) (p q : R),
+(1 <= h)%nat ->
+h <> 1%nat ->
+h <> 2%nat ->
+h <> 4%nat ->
 (forall j : nat,
- (j < 128)%nat ->
- DefsSinusoidal.spe 64 p j = DefsSinusoidal.spe 64 q j) ->
+ (j < 2 * h)%nat -> DefsSinusoidal.spe h p j = DefsSinusoidal.spe h q j) ->
 p = q
 """),
     ),
