@@ -48,17 +48,23 @@ mmul (perm_matrix sigma) (attention X WQ WK WV) i c
 """),
     ),
     "ATT-DOT-SYMMETRIC": (
-        ("Attention", "att_dot_symmetric_negation", r"""
+        ("Attention", "att_dot_symmetric", r"""
+(forall (n d dk : nat) (sigma : 'I_n -> 'I_n)
+   (X : mat n d) (WQ WK : mat d dk) (i j : 'I_n),
+ scores (mmul (perm_matrix sigma) X) WQ WK i j =
+ scores X WQ WK (sigma i) (sigma j)) /\
+(forall (n d dk : nat) (X : mat n d) (W : mat d dk) (i j : 'I_n),
+ scores X W W i j = scores X W W j i)
+"""),
+        ("Attention", "att_dot_symmetric_literal_negation", r"""
 ~ attention_symmetry_reading
 """),
         ("Attention", "att_dot_symmetric_correction", r"""
 forall (d dk : nat) (WQ WK : mat d dk),
-(forall (n : nat) (X : mat n d) (i j : 'I_n), scores X WQ WK i j = scores X WQ WK j i) <->
-(forall a b : 'I_d, mmul WQ (transpose WK) a b = mmul WQ (transpose WK) b a)
-"""),
-        ("Attention", "att_dot_symmetric_literal", r"""
-forall (n d dk : nat) (X : mat n d) (W : mat d dk) (i j : 'I_n),
-scores X W W i j = scores X W W j i
+(forall (n : nat) (X : mat n d) (i j : 'I_n),
+ scores X WQ WK i j = scores X WQ WK j i) <->
+(forall a b : 'I_d,
+ mmul WQ (transpose WK) a b = mmul WQ (transpose WK) b a)
 """),
     ),
     "ATT-CAUSAL-ROW": (

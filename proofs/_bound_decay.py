@@ -1,4 +1,4 @@
-"""Bound statements of the claims proved in Decay.v (see `_bound_statements`).
+"""Bound statements of the claims proved in Decay.v, Cache.v (see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
@@ -145,12 +145,22 @@ dot (2 * h) (rope theta h m q) (rope theta h n k)
 """),
     ),
     "ROPE-KV-CACHE-SIZE": (
-        ("Decay", "rope_kv_cache_size", r"""
-forall (theta : nat -> R) (h : nat),
-(forall (t j : R) (q k : vec),
- dot (2 * h) q (rope theta h (j - t) k) = dot (2 * h) (rope theta h t q) (rope theta h j k)) /\
+        ("Cache", "rope_kv_cache_size", r"""
+forall (theta : nat -> R) (h dv : nat),
+(forall (n : R) (k v : vec),
+ length (rope_entry theta h dv n k v) = length (plain_entry h dv k v) /\
+ length (rope_entry theta h dv n k v) = (2 * h + dv)%nat) /\
+(forall (t n : R) (q k v : vec) (c : nat),
+ (c < dv)%nat ->
+ entry_score h (rope theta h t q) (rope_entry theta h dv n k v) =
+ dot (2 * h) (rope theta h t q) (rope theta h n k) /\
+ List.nth (2 * h + c) (rope_entry theta h dv n k v) 0 = v c) /\
+(forall (n : R) (k v k' v' : vec),
+ rope_entry theta h dv n k v = rope_entry theta h dv n k' v' ->
+ plain_entry h dv k v = plain_entry h dv k' v') /\
 (forall (t : R) (c c' : vec),
- (forall q : vec, dot (2 * h) (rope theta h t q) c = dot (2 * h) (rope theta h t q) c') ->
+ (forall q : vec,
+  dot (2 * h) (rope theta h t q) c = dot (2 * h) (rope theta h t q) c') ->
  forall i : nat, (i < 2 * h)%nat -> c i = c' i)
 """),
     ),

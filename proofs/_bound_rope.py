@@ -1,4 +1,4 @@
-"""Bound statements of the claims proved in Rope.v, Relative.v (see `_bound_statements`).
+"""Bound statements of the claims proved in Rope.v, Relative.v, Positions.v (see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
@@ -180,7 +180,14 @@ dot (2 * h) (rope theta h m q) (rope theta h n k)
 """),
     ),
     "ROPE-FULL-STRENGTH-AT-ZERO": (
-        ("Rope", "rope_full_strength_at_zero_negation", r"""
+        ("Rope", "rope_full_strength_at_zero", r"""
+(forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
+ dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k) /\
+(forall (d : nat) (q k : vec) (m n theta : R),
+ Rabs (dot d q k * cos ((m - n) * theta)) <=
+ Rabs (dot d q k * cos ((n - n) * theta)))
+"""),
+        ("Rope", "rope_full_strength_at_zero_literal_negation", r"""
 forall h : nat,
 (1 <= h)%nat ->
 ~
@@ -189,10 +196,6 @@ forall h : nat,
    (rope (rope_spectrum 10000 h) h (INR n) k) <=
  dot (2 * h) (rope (rope_spectrum 10000 h) h (INR n) q)
    (rope (rope_spectrum 10000 h) h (INR n) k))
-"""),
-        ("Rope", "rope_full_strength_at_zero_literal", r"""
-forall (d : nat) (q k : vec) (m n theta : R),
-Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta))
 """),
         ("Rope", "rope_full_strength_at_zero_correction", r"""
 (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
@@ -203,7 +206,23 @@ Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * the
 """),
     ),
     "ROPE-LINEAR-ATTENTION-004": (
-        ("Rope", "rope_linear_attention_004_negation", r"""
+        ("Rope", "rope_linear_attention_004", r"""
+(forall (N h : nat) (theta : nat -> R) (m : R)
+   (phi_q : vec) (phi_k values : nat -> vec)
+   (c : nat),
+ sum N
+   (fun n : nat =>
+    dot (2 * h) (rope theta h m phi_q)
+      (rope theta h (INR n) (phi_k n)) * values n c) =
+ dot (2 * h) (rope theta h m phi_q)
+   (fun j : nat =>
+    sum N
+      (fun n : nat => rope theta h (INR n) (phi_k n) j * values n c))) /\
+(forall (h : nat) (theta : nat -> R) (u w : vec) (m n delta : R),
+ dot (2 * h) (rope theta h (m + delta) u) (rope theta h (n + delta) w) =
+ dot (2 * h) (rope theta h m u) (rope theta h n w))
+"""),
+        ("Rope", "rope_linear_attention_004_literal_negation", r"""
 forall h : nat,
 (1 <= h)%nat ->
 ~
@@ -214,26 +233,40 @@ forall h : nat,
  dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) u)
    (rope (rope_spectrum 10000 h) h (INR n) v))
 """),
-        ("Rope", "rope_linear_attention_004_literal", r"""
-forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec)
-  (c : nat),
-sum N
-  (fun n : nat =>
-   dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c) =
-dot (2 * h) (rope theta h m phi_q)
-  (fun j : nat => sum N (fun n : nat => rope theta h (INR n) (phi_k n) j * values n c))
-"""),
         ("Rope", "rope_linear_attention_004_correction", r"""
-(forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec)
+(forall (N h : nat) (theta : nat -> R) (m : R)
+   (phi_q : vec) (phi_k values : nat -> vec)
    (c : nat),
  sum N
    (fun n : nat =>
-    dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c) =
+    dot (2 * h) (rope theta h m phi_q)
+      (rope theta h (INR n) (phi_k n)) * values n c) =
  dot (2 * h) (rope theta h m phi_q)
-   (fun j : nat => sum N (fun n : nat => rope theta h (INR n) (phi_k n) j * values n c))) /\
+   (fun j : nat =>
+    sum N
+      (fun n : nat => rope theta h (INR n) (phi_k n) j * values n c))) /\
 (forall (N d : nat) (phi_q : vec) (phi_k : nat -> vec),
  (forall j : nat, 0 <= phi_q j) ->
- (forall n j : nat, 0 <= phi_k n j) -> 0 <= sum N (fun n : nat => dot d phi_q (phi_k n)))
+ (forall n j : nat, 0 <= phi_k n j) ->
+ 0 <= sum N (fun n : nat => dot d phi_q (phi_k n)))
+"""),
+    ),
+    "ROPE-ABS-AND-REL": (
+        ("Positions", "rope_abs_and_rel", r"""
+(forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),
+ dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k) =
+ dot (2 * h) (rope theta h m q) (rope theta h n k)) /\
+(forall (h : nat) (x : vec) (m m' : R),
+ (1 <= h)%nat ->
+ h <> 1%nat ->
+ h <> 2%nat ->
+ h <> 4%nat ->
+ x 0%nat <> 0 \/ x 1%nat <> 0 ->
+ x 2%nat <> 0 \/ x 3%nat <> 0 ->
+ (forall j : nat,
+  (j < 2 * h)%nat ->
+  rope (rope_spectrum 10000 h) h m x j = rope (rope_spectrum 10000 h) h m' x j) ->
+ m = m')
 """),
     ),
 }

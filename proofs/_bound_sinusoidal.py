@@ -1,4 +1,5 @@
-"""Bound statements of the claims proved in Sinusoidal.v, SinusoidalDecay.v (see `_bound_statements`).
+"""Bound statements of the claims proved in Sinusoidal.v, SinusoidalDecay.v, Averages.v, Positions.v
+(see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
@@ -56,22 +57,32 @@ sin (p * rope_frequency 10000 d i) = sin (p / Rpower 10000 (2 * INR i / INR d))
 """),
     ),
     "SPE-WAVELENGTH-RANGE": (
-        ("Sinusoidal", "spe_wavelength_range_negation", r"""
+        ("Sinusoidal", "spe_wavelength_range", r"""
+forall h : nat,
+(1 <= h)%nat ->
+wavelength (2 * h) 0 = 2 * PI /\
+(forall i : nat,
+ wavelength (2 * h) (S i) =
+ wavelength (2 * h) i * Rpower 10000 (2 / INR (2 * h))) /\
+(forall i : nat,
+ (i < h)%nat -> 2 * PI <= wavelength (2 * h) i < 10000 * (2 * PI))
+"""),
+        ("Sinusoidal", "spe_wavelength_range_literal_negation", r"""
 ~
 (forall h : nat,
  (1 <= h)%nat ->
- wavelength (2 * h) 0 = 2 * PI /\ wavelength (2 * h) (h - 1) = 10000 * (2 * PI))
+ wavelength (2 * h) 0 = 2 * PI /\
+ wavelength (2 * h) (h - 1) = 10000 * (2 * PI))
 """),
         ("Sinusoidal", "spe_wavelength_range_correction", r"""
 forall h : nat,
 (1 <= h)%nat ->
 wavelength (2 * h) 0 = 2 * PI /\
 (forall i : nat,
- wavelength (2 * h) (S i) = wavelength (2 * h) i * Rpower 10000 (2 / INR (2 * h))) /\
-wavelength (2 * h) (h - 1) = 2 * PI * Rpower 10000 (1 - 2 / INR (2 * h))
-"""),
-        ("Sinusoidal", "spe_wavelength_range_literal", r"""
-forall h i : nat, (i < h)%nat -> 2 * PI <= wavelength (2 * h) i < 10000 * (2 * PI)
+ wavelength (2 * h) (S i) =
+ wavelength (2 * h) i * Rpower 10000 (2 / INR (2 * h))) /\
+wavelength (2 * h) (h - 1) =
+2 * PI * Rpower 10000 (1 - 2 / INR (2 * h))
 """),
     ),
     "SPE-TOKEN-SUM-BREAKS": (
@@ -144,8 +155,15 @@ exists D1 D2 : nat,
 """),
     ),
     "SPE-DOT-AVERAGES-OUT": (
-        ("SinusoidalDecay", "spe_dot_averages_out", r"""
-forall (h : nat) (p : R), Un_cv (mean_score h (rope_spectrum 10000 h) p) 0
+        ("Averages", "spe_dot_averages_out", r"""
+(forall (h : nat) (p eps : R),
+ 0 < eps ->
+ exists N : nat,
+   forall n M : nat, (N <= n)%nat -> Rabs (window_mean h p M n) < eps) /\
+(forall p D : R,
+ D <> 0 ->
+ dot 128 (DefsSinusoidal.spe 64 p) (DefsSinusoidal.spe 64 (p + D)) <
+ dot 128 (DefsSinusoidal.spe 64 p) (DefsSinusoidal.spe 64 p))
 """),
         ("SinusoidalDecay", "spe_dot_averages_out_literal_negation", r"""
 forall h : nat, (1 <= h)%nat -> ~ Un_cv (distance_score h) 0
@@ -174,6 +192,18 @@ linear_normaliser_factored m n phi (additive_input d WQ x pos t) (additive_input
      (additive_input d WK x pos) <>
    linear_normaliser_factored m n phi (additive_input d WQ x pos t)
      (additive_input d WK x pos))
+"""),
+    ),
+    "SPE-UNIQUE-POSITION": (
+        ("Positions", "spe_unique_position", r"""
+forall (h : nat) (p q : R),
+(1 <= h)%nat ->
+h <> 1%nat ->
+h <> 2%nat ->
+h <> 4%nat ->
+(forall j : nat,
+ (j < 2 * h)%nat -> DefsSinusoidal.spe h p j = DefsSinusoidal.spe h q j) ->
+p = q
 """),
     ),
 }

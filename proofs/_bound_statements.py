@@ -1,8 +1,8 @@
 """Statement binding: the registry's Coq statement of every verdict theorem, printed into `Statements<Module>.v`.
 
 A verdict follows a statement, never a theorem's name (ISSUE #18). For each claim the registry (`_bound_rope`,
-`_bound_attention`, `_bound_decay`, `_bound_sinusoidal`) holds `(module, theorem, statement)` for its verdict,
-negation, correction and literal-reading theorems. At build time every module's entries are printed into a
+`_bound_attention`, `_bound_decay`, `_bound_sinusoidal`, `_bound_round3`) holds `(module, theorem, statement)` for
+its verdict, negation, correction and literal-reading theorems. At build time every module's entries are printed into a
 generated file that imports only the reviewed definitions (`Defs.v`, `Defs<Module>.v`) and the libraries,
 elaborates every statement as a definition *before* the proof module is loaded (nothing a proof file declares can
 change how a statement reads), then `Require`s (never imports) the proof module and closes each bound theorem with
@@ -93,10 +93,11 @@ class BoundTheorem:
 @cache
 def all_bound() -> tuple[BoundTheorem, ...]:
     """Every bound theorem of the registry, in registry order."""
-    from . import _bound_attention, _bound_decay, _bound_rope, _bound_sinusoidal
+    from . import _bound_attention, _bound_decay, _bound_rope, _bound_round3, _bound_sinusoidal
 
     out: list[BoundTheorem] = []
-    for table in (_bound_attention.BOUND, _bound_sinusoidal.BOUND, _bound_rope.BOUND, _bound_decay.BOUND):
+    tables = (_bound_attention, _bound_sinusoidal, _bound_rope, _bound_decay, _bound_round3)
+    for table in (t.BOUND for t in tables):
         for claim_id, entries in table.items():
             out.extend(BoundTheorem(claim_id, m, t, s.strip()) for m, t, s in entries)
     names = [b.theorem for b in out]

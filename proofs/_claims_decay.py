@@ -303,10 +303,13 @@ CLAIMS = [
             quote(NOTE_001, "where $\\phi(q, m) = \\phi(\\mathbf{R}_m q)$ is kernel feature map."),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
         ),
-        interpretation="Strong reading: 'keeps the relative-position property' — the numerator score with "
-        "φ(R_m q) depends on m − n only (invariance under a common shift δ) — refuted.",
-        literal="What the words say: RoPE can be integrated into linear attention — the rotated numerator still "
-        "factorises over keys, so the linear-time sum exists.",
+        interpretation="The seed writes the feature map as φ(R_m q) and claims, in the same paragraph, that "
+        "linear-time variants thereby 'incorporate relative position information' ('remain sensitive to "
+        "relative distance'); a referee reads the sentence with that purpose: with φ(R_m q), φ(R_n k) the "
+        "numerator score depends on m − n only (invariant under a common shift δ) — refuted (elu + 1, d = 2, "
+        "q = k = e₀, m = n = 0, δ = 2).",
+        literal="Another reading, the words alone: RoPE can be integrated into linear attention — the rotated "
+        "numerator still factorises over keys, so the linear-time sum exists (proved).",
         correction=Correction(
             latex=r"(R_m\phi(q))^\top(R_n\phi(k)) = \phi(q)^\top R_{n-m}\phi(k)",
             statement=Identity(
@@ -399,8 +402,8 @@ CLAIMS = [
         id="ROPE-KV-CACHE-SIZE",
         title="RoPE alone does not shrink the KV cache (0% reduction)",
         topic="cache",
-        latex=r"\text{per token the cache holds } R_nk_n \in \mathbb{R}^d \text{ and } v_n:\ R_n^\top(R_nk_n) = k_n,"
-        r"\ \text{and decoding from it equals full attention}",
+        latex=r"|\text{entry}_{\text{RoPE}}(n)| = |\text{entry}_{\text{plain}}(n)| = d + d_v,\ "
+        r"\text{entry}_{\text{RoPE}}(n) = (R_nk_n, v_n) \text{ is exact and determines } (k_n, v_n)",
         statement=AllOf(
             [
                 Identity(
@@ -411,10 +414,16 @@ CLAIMS = [
                 Identity(_decode_step_from_cache(), _full_recomputation(), name="decoding from that cache"),
             ]
         ),
-        assumptions=("standard autoregressive KV cache: per token, its rotated key and its value",),
-        interpretation="Read as a statement about what is cached per token: the rotated key R_n k_n (d numbers, "
-        "an invertible re-encoding of k_n, so neither smaller nor lossy) and v_n, and that this cache is all a "
-        "decode step needs. No compression comes from RoPE itself.",
+        assumptions=(
+            "one layer and one head; a cache entry is the list of reals stored per token: key (d = 2h) then "
+            "value (d_v)",
+            "every even d, every d_v, every spectrum θ, real positions",
+        ),
+        interpretation="'0% smaller KV cache' read as: the number of reals stored per token, layer and head is "
+        "the same with and without RoPE. The kernel models an entry as that list of reals — (k_n, v_n) without "
+        "RoPE, (R_n k_n, v_n) with it — and proves both have d + d_v entries, that decoding from the RoPE entry "
+        "gives the RoPE score and the value, that the RoPE entry determines the plain one (R_{−n} undoes "
+        "R_n), and that no key coordinate can be dropped (entries scoring alike against every query agree).",
         sources=(quote(EXPLAINER_003, "0% smaller KV cache in normal decoding."),),
     ),
 ]

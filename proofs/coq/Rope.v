@@ -481,7 +481,7 @@ Qed.
    largest over positions, <R_m q, R_n k> <= <R_n q, R_n k>.  It fails for
    every even d >= 2: for q = e_0, k = e_1 the score is 0 at m = n = 0 and
    sin 1 > 0 at m = 1, n = 0 (theta_0 = 1). *)
-Theorem rope_full_strength_at_zero_negation : forall h : nat, (1 <= h)%nat ->
+Theorem rope_full_strength_at_zero_literal_negation : forall h : nat, (1 <= h)%nat ->
   ~ (forall (q k : vec) (m n : nat),
         dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) q) (rope (rope_spectrum 10000 h) h (INR n) k)
         <= dot (2 * h) (rope (rope_spectrum 10000 h) h (INR n) q) (rope (rope_spectrum 10000 h) h (INR n) k)).
@@ -495,7 +495,7 @@ Qed.
 
 (* Literal reading, inside the seeds' own score model <q, k> cos((m - n) theta):
    its magnitude is largest at m = n. *)
-Theorem rope_full_strength_at_zero_literal :
+Lemma seed_model_peak_at_zero :
   forall (d : nat) (q k : vec) (m n theta : R),
     Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta)).
 Proof.
@@ -531,6 +531,20 @@ Proof.
     pose proof (Rle_0_sqr a); pose proof (Rle_0_sqr b); unfold Rsqr in *; lra.
 Qed.
 
+(* ROPE-FULL-STRENGTH-AT-ZERO, as a referee reads it in the seeds' paragraph
+   (the score <q, k> cos((m - n) theta), "when m = n we get the full attention
+   strength"): at m = n the rotations cancel and the score is the unrotated
+   <q, k> -- nothing is lost -- for every even d and every spectrum, and in the
+   seeds' own model the magnitude is largest at m = n.  The reading "the
+   score is the maximum over positions for every q, k" is refuted above. *)
+Theorem rope_full_strength_at_zero :
+  (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
+      dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k)
+  /\ (forall (d : nat) (q k : vec) (m n theta : R),
+      Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta))).
+Proof. split; [exact (proj1 rope_full_strength_at_zero_correction)|exact seed_model_peak_at_zero]. Qed.
+
+
 (** ** ROPE-LINEAR-ATTENTION-004 (new; seed 004) *)
 
 (* "Because rotation preserves norms, RoPE works seamlessly even in
@@ -542,7 +556,7 @@ Qed.
    (base 10000) and integer positions: the nonnegative features u = v = e_0
    at positions 2 and 0 have the product cos 2 < 0.  (RoFormer Eq. (19) keeps
    the denominator unrotated for this reason.) *)
-Theorem rope_linear_attention_004_negation : forall h : nat, (1 <= h)%nat ->
+Theorem rope_linear_attention_004_literal_negation : forall h : nat, (1 <= h)%nat ->
   ~ (forall (m n : nat) (u v : vec),
         (forall j, 0 <= u j) -> (forall j, 0 <= v j) ->
         0 <= dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) u) (rope (rope_spectrum 10000 h) h (INR n) v)).
@@ -560,7 +574,7 @@ Qed.
    numerator sum_n <R_m phi(q), R_n phi(k_n)> v_n,c factorises as
    <R_m phi(q), S> with S = sum_n R_n phi(k_n) v_n,c independent of the query
    position m, so it costs O(N d) instead of O(N^2 d) over all queries. *)
-Theorem rope_linear_attention_004_literal :
+Lemma rope_linear_time_factorization :
   forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec) (c : nat),
     sum N (fun n => dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c)
     = dot (2 * h) (rope theta h m phi_q)
@@ -586,24 +600,44 @@ Theorem rope_linear_attention_004_correction :
       (forall j, 0 <= phi_q j) -> (forall n j, 0 <= phi_k n j) ->
       0 <= sum N (fun n => dot d phi_q (phi_k n))).
 Proof.
-  split; [exact rope_linear_attention_004_literal|].
+  split; [exact rope_linear_time_factorization|].
   intros N d phi_q phi_k Hq Hk.
   rewrite <- (sum_const_0 N); apply sum_le; intros n _.
   rewrite <- (sum_const_0 d); apply sum_le; intros j _.
   apply Rmult_le_pos; [apply Hq|apply Hk].
 Qed.
 
+(* ROPE-LINEAR-ATTENTION-004, as a referee reads "RoPE works seamlessly even
+   in linear-time attention (e.g. Performers)": with the rotation applied to
+   the features, the numerator factorises into the linear-time form for every
+   even d, length N and spectrum, and each of its terms is still a RoPE score,
+   unchanged when both positions shift.  The stated reason (norm preservation)
+   is not what makes it work; the positivity reading is refuted above. *)
+Theorem rope_linear_attention_004 :
+  (forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec) (c : nat),
+      sum N (fun n => dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c)
+      = dot (2 * h) (rope theta h m phi_q)
+          (fun j => sum N (fun n => rope theta h (INR n) (phi_k n) j * values n c)))
+  /\ (forall (h : nat) (theta : nat -> R) (u w : vec) (m n delta : R),
+      dot (2 * h) (rope theta h (m + delta) u) (rope theta h (n + delta) w)
+      = dot (2 * h) (rope theta h m u) (rope theta h n w)).
+Proof.
+  split; [exact rope_linear_time_factorization|].
+  (* From rope_dot_relative directly, not rope_shift_invariance_003: each
+     claim's proof stands on its own (tests/test_kernel_binding.py attacks
+     that theorem and expects the others in Rope.v to compile). *)
+  intros; rewrite !rope_dot_relative.
+  replace (n + delta - (m + delta)) with (n - m) by ring; reflexivity.
+Qed.
+
+
 (** ** ROPE-ABS-AND-REL (new; seeds 002, 004) *)
 
-(* UNKNOWN ROPE-ABS-AND-REL: read as "the score depends on positions only
-   through n - m (relative) and the rotated vector R_m x determines the
-   position m (absolute)".  The relative half is proved for every even d
-   (rope_shift_invariance_003, rope_dot_relative).  The absolute half over all
-   integer positions needs: for integers m <> m', (m - m') theta_0 is not a
-   multiple of 2 pi with theta_0 = 10000^0 = 1, i.e. pi irrational, which
-   neither Coq's standard library nor Coquelicot/Interval provides; so the
-   claim as a whole is left unknown.  Proved below as evidence, not as a
-   verdict: positions less than 2 pi apart are told apart by pair 0. *)
+(* ROPE-ABS-AND-REL is decided in Positions.v (rope_abs_and_rel): the
+   relative half for every even d (rope_shift_invariance_003), the absolute
+   half for every even d other than 2, 4, 8, base 10000, every real position.  Kept here as the
+   statement for every even d over positions less than 2 pi apart: pair 0
+   alone tells them apart. *)
 
 (* A nonzero angle of magnitude below 2 pi is not a full turn. *)
 Lemma cos_ne_1_window t : 0 < Rabs t < 2 * PI -> cos t <> 1.

@@ -217,8 +217,9 @@ Proof.
   field; lra.
 Qed.
 
-(* Strong reading: the longest wavelength of every even d is 10000 * 2pi. *)
-Theorem spe_wavelength_range_negation : ~ (forall h : nat, (1 <= h)%nat ->
+(* The endpoint reading ("from 2pi up to 10000 * 2pi" with both ends attained):
+   the longest wavelength of every even d is 10000 * 2pi -- refuted. *)
+Theorem spe_wavelength_range_literal_negation : ~ (forall h : nat, (1 <= h)%nat ->
   wavelength (2 * h) 0 = 2 * PI /\ wavelength (2 * h) (h - 1) = 10000 * (2 * PI)).
 Proof.
   intros Hclaim; destruct (Hclaim 2%nat ltac:(lia)) as [_ Hlong].
@@ -248,8 +249,8 @@ Proof.
     f_equal; f_equal; rewrite inr_double; field; lra.
 Qed.
 
-(* Literal reading: every wavelength lies between 2pi and 10000 * 2pi. *)
-Theorem spe_wavelength_range_literal : forall h i : nat, (i < h)%nat ->
+(* Every wavelength lies between 2pi and 10000 * 2pi. *)
+Lemma wavelengths_in_range : forall h i : nat, (i < h)%nat ->
   2 * PI <= wavelength (2 * h) i < 10000 * (2 * PI).
 Proof.
   intros h i Hi; rewrite wavelength_closed, inr_double.
@@ -267,6 +268,21 @@ Proof.
   { rewrite <- (Rpower_1 10000) at 2 by lra; apply Rpower_lt; lra. }
   split; nra.
 Qed.
+
+(* SPE-WAVELENGTH-RANGE, as a referee reads "the wavelengths form a geometric
+   progression from 2pi up to 10000 * 2pi": for every even d the progression
+   starts at 2pi, has ratio 10000^(2/d), and stays below 10000 * 2pi (the
+   bound is approached as d grows, never reached). *)
+Theorem spe_wavelength_range : forall h : nat, (1 <= h)%nat ->
+  wavelength (2 * h) 0 = 2 * PI
+  /\ (forall i, wavelength (2 * h) (S i) = wavelength (2 * h) i * Rpower 10000 (2 / INR (2 * h)))
+  /\ (forall i, (i < h)%nat -> 2 * PI <= wavelength (2 * h) i < 10000 * (2 * PI)).
+Proof.
+  intros h Hh; destruct (spe_wavelength_range_correction h Hh) as [H0 [Hs _]].
+  split; [exact H0|split; [exact Hs|]].
+  intros i Hi; exact (wavelengths_in_range h i Hi).
+Qed.
+
 
 (** ** SPE-ADDITIVE-EXPANSION-003 and SPE-QK-EXPANSION *)
 

@@ -74,30 +74,45 @@ Proof.
   pose proof PI2_3_2; apply sin_gt_0; lra.
 Qed.
 
-(* Read as: the running mean over the distances 0 .. N-1 of the score
-   <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p. *)
-Theorem spe_dot_averages_out : forall (h : nat) (p : R),
+Lemma spectrum_dirichlet_sum_nonneg h : 0 <= spectrum_dirichlet_sum h.
+Proof.
+  rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
+  pose proof (spectrum_sin_half_pos h i Hi).
+  left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra.
+Qed.
+
+(* Means over n terms bounded by C/n, for every window M, are below any eps
+   from some length on, the same length for every window. *)
+Lemma bounded_mean_small (C eps : R) (mean : nat -> nat -> R) : 0 <= C -> 0 < eps ->
+  (forall M n, (1 <= n)%nat -> Rabs (mean M n) <= C / INR n) ->
+  exists N : nat, forall n M : nat, (N <= n)%nat -> Rabs (mean M n) < eps.
+Proof.
+  intros HC Heps Hmean.
+  destruct (archimed_cor1 (eps / (C + 1))) as [N [HN HN0]].
+  { apply Rdiv_lt_0_compat; lra. }
+  exists N; intros n M Hn.
+  eapply Rle_lt_trans; [apply Hmean; lia|].
+  assert (0 < INR N) by (apply lt_0_INR; lia).
+  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
+  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
+  unfold Rdiv; apply Rle_lt_trans with ((C + 1) * / INR N).
+  - apply Rmult_le_compat; lra.
+  - replace eps with ((C + 1) * (eps / (C + 1))) by (field; lra).
+    apply Rmult_lt_compat_l; lra.
+Qed.
+
+(* The running mean over the distances 0 .. N-1 of the score
+   <PE(p), PE(p + D)> tends to 0 as N grows, for every even d and every p
+   (the window from distance 0; Averages.v decides SPE-DOT-AVERAGES-OUT). *)
+Theorem spe_dot_running_mean_to_zero : forall (h : nat) (p : R),
   Un_cv (mean_score h (rope_spectrum 10000 h) p) 0.
 Proof.
   intros h p eps Heps.
-  set (B := sum h (fun i => / Rabs (sin (rope_spectrum 10000 h i / 2)))).
-  assert (HB : 0 <= B).
-  { rewrite <- (sum_const_0 h); apply sum_le; intros i Hi.
-    pose proof (spectrum_sin_half_pos h i Hi).
-    left; apply Rinv_0_lt_compat, Rabs_pos_lt; lra. }
-  destruct (archimed_cor1 (eps / (B + 1))) as [N [HN HN0]].
-  { apply Rdiv_lt_0_compat; lra. }
-  exists N; intros n Hn; unfold R_dist; rewrite Rminus_0_r.
-  eapply Rle_lt_trans.
-  { apply mean_score_bound; [|lia].
+  destruct (bounded_mean_small (spectrum_dirichlet_sum h) eps (fun _ => mean_score h (rope_spectrum 10000 h) p)
+              (spectrum_dirichlet_sum_nonneg h) Heps) as [N HN].
+  { intros _ n Hn; apply mean_score_bound; [|exact Hn].
     intros i Hi; pose proof (spectrum_sin_half_pos h i Hi); lra. }
-  fold B; assert (0 < INR N) by (apply lt_0_INR; lia).
-  assert (/ INR n <= / INR N) by (apply Rinv_le_contravar; [lra|apply le_INR; lia]).
-  assert (0 < / INR n) by (apply Rinv_0_lt_compat, lt_0_INR; lia).
-  unfold Rdiv; apply Rle_lt_trans with ((B + 1) * / INR N).
-  - apply Rmult_le_compat; lra.
-  - replace eps with ((B + 1) * (eps / (B + 1))) by (field; lra).
-    apply Rmult_lt_compat_l; lra.
+  exists N; intros n Hn; unfold R_dist; rewrite Rminus_0_r; exact (HN n 0%nat Hn).
 Qed.
 
 (** ** SPE-DOT-NONMONOTONE *)
@@ -411,12 +426,11 @@ Proof.
   - replace (INR p - INR q) with (- INR (q - p)) by (rewrite minus_INR by lia; ring).
     rewrite cos_neg; apply cos_integer_lt_1; lia.
 Qed.
-(* UNKNOWN SPE-UNIQUE-POSITION: distinct vectors at all integer positions
-   (every even d, p <> q in N) is not decided.  PE(p) = PE(q) forces
-   cos(p - q) = 1 on the first pair (w_0 = 1), i.e. p - q a multiple of 2 pi;
-   ruling that out for every nonzero integer p - q is the irrationality of pi,
-   which Coq's standard library does not provide.  Proved above: every two real
-   positions closer than 2 pi, and the integer positions 0 .. 43. *)
+(* SPE-UNIQUE-POSITION is decided in Positions.v (spe_unique_position) for
+   every even d other than 2, 4, 8, base 10000, for every real position.  The results above hold for
+   every even d: real positions closer than 2 pi, and the integer positions
+   0 .. 43.  At d = 2, 4, 8 all frequencies are rational and uniqueness over
+   all integer positions is the irrationality of pi (not proved here). *)
 
 (* The definitions live in DefsSinusoidalDecay.v; these abbreviations keep `SinusoidalDecay.name` working for importers. *)
 Notation mean_score := DefsSinusoidalDecay.mean_score (only parsing).
@@ -424,3 +438,4 @@ Notation distance_score := DefsSinusoidalDecay.distance_score (only parsing).
 Notation dirichlet_constant := DefsSinusoidalDecay.dirichlet_constant (only parsing).
 Notation pair_constant := DefsSinusoidalDecay.pair_constant (only parsing).
 Notation sum_unrolled := DefsSinusoidalDecay.sum_unrolled (only parsing).
+Notation spectrum_dirichlet_sum := DefsSinusoidalDecay.spectrum_dirichlet_sum (only parsing).

@@ -1,0 +1,57 @@
+"""The readings decided in ISSUE #18: each verdict theorem fails on the statement a wrong reading would give.
+
+`test_claims.py` checks every claim's verdict; here the proofs behind the re-decided claims are compiled
+against wrong statements — the claim at d = 8, where every frequency is rational (so uniqueness fails and the
+proof must too), a score not lower at distance 0, a cache entry one real short — and the kernel must refuse
+each, after accepting the unchanged statement in the same harness.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ropecheck.proofs import coq_available, get_claim
+
+from ._wrong_statements import check_wrong_statements
+
+pytestmark = pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
+
+WRONG = {
+    # d = 8 allowed: frequencies 1, 1/10, 1/100, 1/1000 — positions 0 and 2000π share every pair.
+    "spe_unique_position": [("h <> 4%nat ->", "")],
+    "rope_abs_and_rel": [("h <> 4%nat ->", "")],
+    # at D = 0 the score equals its value at distance 0; the window means do not tend to d/2.
+    "spe_dot_averages_out": [("D <> 0 ->", ""), ("Rabs (window_mean h p M n)", "Rabs (window_mean h p M n - INR h)")],
+    # an entry one real shorter than d + d_v.
+    "rope_kv_cache_size": [("(2 * h + dv)%nat", "(2 * h + dv - 1)%nat")],
+    # Round3.v: an offset one short of the window, one offset too many, equal indices, half the Lipschitz constant
+    # squared, the 8-bit reading, a table one row off, d = 0 (nothing stored), cosine for sine, one more in the
+    # norm, d = 8.
+    "rpe_clip_indistinguishable": [("(K <= j' - i')%Z", "(K - 1 <= j' - i')%Z")],
+    "rpe_offset_count": [("= 2 * L - 1)%Z", "= 2 * L)%Z")],
+    "spe_frequencies_decreasing": [("(i < j)%nat", "(i <= j)%nat")],
+    "spe_distinct_wavelengths": [("i <> j ->", "")],
+    "spe_smoothness_004": [("((p - q) * (p - q))", "((p - q) * (p - q)) / 2")],
+    "binary_3_to_4_flips_004": [("flipped_bits 3 3 4 = 3%nat", "flipped_bits 8 3 4 = 8%nat")],
+    "binary_table_004": [("seq 0 12", "seq 1 12")],
+    "rope_cached_key_positional_003": [("(1 <= h)%nat", "(0 <= h)%nat")],
+    "rope_sine_term_whole_score_003": [("Rope.cross_pair q k i * sin", "Rope.cross_pair q k i * cos")],
+    "spe_add_changes_norm_direction_004": [("+ INR h", "+ INR h + 1")],
+    "ape_prefix_stale_003": [("spe 64", "spe 4")],
+}
+
+
+def test_readings_fail_on_wrong_statements() -> None:
+    outcomes = check_wrong_statements(WRONG)
+    for name, results in outcomes.items():
+        assert results[0] == "control accepted", (name, results)
+        assert all(r == "rejected" for r in results[1:]), (name, results)
+
+
+def test_binary_flips_keep_the_8_bit_reading_as_a_refuted_note() -> None:
+    kernel = get_claim("BINARY-3-TO-4-FLIPS-004").kernel()
+    assert kernel.verdict == "proved" and kernel.literal == "refuted", kernel.reason
+
+
+def test_averages_out_keeps_the_pointwise_reading_as_a_refuted_note() -> None:
+    kernel = get_claim("SPE-DOT-AVERAGES-OUT").kernel()
+    assert kernel.verdict == "proved" and kernel.literal == "refuted", kernel.reason
