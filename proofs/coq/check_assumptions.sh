@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-check the compiled development with coqchk (Coq's independent checker) and list every axiom by its fully
-# qualified name. Fails if coqchk rejects a .vo file, or if any axiom is not a library name: a project Axiom,
-# Parameter, Hypothesis/Variable outside a section or Admitted lemma is named Ropecheck.… and fails. Libraries
+# qualified name. Fails if coqchk rejects a .vo file, or if any axiom is not a library name: a project axiom,
+# parameter, hypothesis/variable outside a section or admitted lemma is named Ropecheck.… and fails. Libraries
 # (Coq's stdlib, mathcomp, Interval, Coquelicot, Flocq) are admitted (-norec checks only the project's modules);
 # their internal names that coqchk lists (module-type fields, primitive-float specifications) are shown.
 # Per-theorem axioms — what decides a claim — are judged by ropecheck itself (proofs/_kernel_coqchk.py: only
