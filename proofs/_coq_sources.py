@@ -59,6 +59,30 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
+_SCOPE = re.compile(r"(?m)^\s*(?:(Module|Section)\s+(?!Type\b)([A-Za-z_][\w']*)\s*\.|End\s+([A-Za-z_][\w']*)\s*\.)")
+
+
+def _qualified_declarations(code: str) -> list[str]:
+    """Declared theorem names, prefixed with the `Module`s they sit in (`Big.Rplus_assoc_ssr`): the name that
+    `Print Assumptions <file module>.<name>` finds. Sections add no prefix (their theorems keep their names)."""
+    events = sorted(
+        [(m.start(), "scope", m) for m in _SCOPE.finditer(code)]
+        + [(m.start(), "declaration", m) for m in _DECLARATION.finditer(code)],
+        key=lambda event: event[0],
+    )
+    stack: list[tuple[str, str]] = []
+    names: list[str] = []
+    for _, kind, match in events:
+        if kind == "declaration":
+            prefix = "".join(name + "." for scope, name in stack if scope == "Module")
+            names.append(prefix + match.group(2))
+        elif match.group(1):
+            stack.append((match.group(1), match.group(2)))
+        elif stack and stack[-1][1] == match.group(3):
+            stack.pop()
+    return names
+
+
 @dataclass(frozen=True)
 class SourceFile:
     """What a `.v` file declares, as read from its text.
@@ -87,7 +111,7 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
     """Scan one `.v` file."""
     text = path.read_text(encoding="utf-8")
     code = strip_comments(text)
-    theorems = tuple(dict.fromkeys(m.group(2) for m in _DECLARATION.finditer(code)))
+    theorems = tuple(dict.fromkeys(_qualified_declarations(code)))
     forbidden = []
     for number, line in enumerate(code.splitlines(), start=1):
         for word in FORBIDDEN:

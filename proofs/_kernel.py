@@ -55,6 +55,15 @@ def is_standard_axiom(name: str) -> bool:
     return is_accepted_axiom(name) or name in STANDARD_AXIOMS or name.startswith(STANDARD_AXIOM_MODULES)
 
 
+def error_excerpt(output: str) -> str:
+    """The lines of coqc's output that say what failed (the `File …` line and the next three), ≤ 500 characters."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("File ") and index + 1 < len(lines):
+            return " ".join(x.strip() for x in lines[index : index + 4])[:500]
+    return " ".join(lines[-4:])[:500] or "coqc failed"
+
+
 # ---------------------------------------------------------------------------------------------- coqc
 @functools.cache
 def coqc_path() -> str | None:

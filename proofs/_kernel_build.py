@@ -16,7 +16,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -26,14 +25,15 @@ from pathlib import Path
 
 from ._bound_statements import BoundTheorem, all_bound, statements_file
 from ._coq_sources import SourceFile, read_development, read_source
-from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, is_standard_axiom, parse_assumptions, run_coqc
+from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc
+from ._kernel_assumptions import assumptions_cached
 from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
 from ._kernel_env import environment_digest
 from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_report, load_report
 from ._kernel_statements import compile_statements, load_cached, save_cached
 
 FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
-CACHE_FORMAT = "3"
+CACHE_FORMAT = "4"
 COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
 
 
@@ -129,7 +129,17 @@ def check_development(
             for s in statements
         ]
         checker = _coqchk_cached([s for s in everything if files[s.module].compiled], keys, build)
-        theorems = _assumptions_cached(sources + statements, files, build, keys if use_cache else None)
+        claim_of = {b.verdict_name: b.claim_id for b in (all_bound() if bound is None else bound)}
+        theorems = assumptions_cached(
+            sources + statements,
+            files,
+            build,
+            cache_root() / "assumptions" if use_cache else None,
+            keys,
+            lambda name: claim_of.get(name, "the file's other theorems"),
+            jobs,
+            lambda axioms: judge_axioms(axioms, checker)[1] is None,
+        )
     theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
     report = DevelopmentReport(version, files, theorems, unknown, key, texts, checker.message, definitions, environment)
     report_path.parent.mkdir(parents=True, exist_ok=True)
@@ -277,7 +287,7 @@ def _compile_one(
     ok, output = run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, source.path.name], build, FILE_TIMEOUT)
     seconds = time.perf_counter() - start
     if not ok:
-        return FileStatus(source.module, False, _error_excerpt(output), source.forbidden, seconds)
+        return FileStatus(source.module, False, error_excerpt(output), source.forbidden, seconds)
     cached.mkdir(parents=True, exist_ok=True)
     shutil.copy2(build / f"{stem}.vo", cached / f"{stem}.vo")
     return FileStatus(source.module, True, "compiled", source.forbidden, seconds)
@@ -299,102 +309,13 @@ def _compile_statements_cached(
         build / source.path.name,
         owner,
         lambda name: run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, name], build, FILE_TIMEOUT),
-        _error_excerpt,
+        error_excerpt,
     )
     seconds = time.perf_counter() - start
     if not ok:
         return FileStatus(source.module, False, message, source.forbidden, seconds, rejected)
     save_cached(cached, stem, build, rejected, elaborated)
     return FileStatus(source.module, True, "compiled", source.forbidden, seconds, rejected, elaborated)
-
-
-def _error_excerpt(output: str) -> str:
-    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
-    for index, line in enumerate(lines):
-        if line.lstrip().startswith("File ") and index + 1 < len(lines):
-            return " ".join(x.strip() for x in lines[index : index + 4])[:500]
-    return " ".join(lines[-4:])[:500] or "coqc failed"
-
-
-def _assumptions_cached(
-    sources: list[SourceFile], files: dict[str, FileStatus], build: Path, keys: dict[str, str] | None
-) -> dict[str, TheoremStatus]:
-    """`_assumptions`, reusing per-file answers cached under the file's key (its text and its dependencies')."""
-    result: dict[str, TheoremStatus] = {}
-    ask: list[SourceFile] = []
-    for source in sources:
-        path = cache_root() / "assumptions" / f"{keys[source.path.stem]}.json" if keys is not None else None
-        if path is not None and path.exists() and files[source.module].compiled:
-            cached = json.loads(path.read_text(encoding="utf-8"))
-            if set(source.theorems) <= set(cached):
-                for name in source.theorems:
-                    result[name] = TheoremStatus(**{**cached[name], "axioms": tuple(cached[name]["axioms"])})
-                continue
-        ask.append(source)
-    fresh = _assumptions(ask, files, build)
-    result.update(fresh)
-    for source in ask:
-        if keys is None or not files[source.module].compiled:
-            continue
-        answers = {name: asdict(fresh[name]) for name in source.theorems if name in fresh}
-        path = cache_root() / "assumptions" / f"{keys[source.path.stem]}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        path.write_text(json.dumps({**previous, **answers}), encoding="utf-8")
-    return result
-
-
-def _assumptions(sources: list[SourceFile], files: dict[str, FileStatus], build: Path) -> dict[str, TheoremStatus]:
-    """One coqc run printing the assumptions of every theorem of every compiled file."""
-    result: dict[str, TheoremStatus] = {}
-    queries: list[tuple[SourceFile, str]] = []
-    for source in sources:
-        for theorem in source.theorems:
-            if not files[source.module].compiled:
-                result[theorem] = TheoremStatus(source.module, theorem, "failed", message=files[source.module].message)
-            elif source.forbidden:
-                message = "file contains " + ", ".join(source.forbidden)
-                result[theorem] = TheoremStatus(source.module, theorem, "failed", message=message)
-            else:
-                queries.append((source, theorem))
-    while queries:
-        modules = dict.fromkeys(s.module for s, _ in queries)
-        lines = [f"Require {module}." for module in modules]
-        lines += [f'Redirect "pa_{i}" Print Assumptions {s.module}.{t}.' for i, (s, t) in enumerate(queries)]
-        script = build / "RopecheckAssumptions.v"
-        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        ok, output = run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, script.name], build, FILE_TIMEOUT)
-        failing = _failing_query(output, len(modules)) if not ok else None
-        for i, (source, theorem) in enumerate(queries):
-            out = build / f"pa_{i}.out"
-            text = out.read_text(encoding="utf-8") if out.exists() else ""
-            out.unlink(missing_ok=True)
-            if i == failing or (failing is not None and i > failing):
-                continue
-            try:
-                axioms = tuple(parse_assumptions(text))
-            except ValueError:
-                result[theorem] = TheoremStatus(source.module, theorem, "failed", message=_error_excerpt(output))
-                continue
-            extra = [a for a in axioms if not is_standard_axiom(a)]
-            status = "failed" if extra else "checked"
-            message = ("non-standard axioms: " + ", ".join(extra)) if extra else "standard axioms only"
-            result[theorem] = TheoremStatus(source.module, theorem, status, axioms, message)
-        if failing is None:
-            break
-        # the query on line `failing` failed (e.g. a name inside a Section): mark it, ask again for the rest
-        source, theorem = queries[failing]
-        result[theorem] = TheoremStatus(source.module, theorem, "failed", message=_error_excerpt(output))
-        queries = queries[failing + 1 :]
-    return result
-
-
-def _failing_query(output: str, header_lines: int) -> int | None:
-    """The index of the query whose line coqc reported an error on (None when it cannot be told)."""
-    match = re.search(r'File "\./RopecheckAssumptions\.v", line (\d+)', output)
-    if match is None:
-        return None
-    return int(match.group(1)) - 1 - header_lines
 
 
 def build_command() -> str:

@@ -19,6 +19,7 @@ class TheoremStatus:
     axioms: tuple[str, ...] = ()
     message: str = ""
     statement: str = ""
+    axioms_scope: str = "theorem"
 
 
 @dataclass(frozen=True)

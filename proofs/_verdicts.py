@@ -42,6 +42,8 @@ class KernelTheorem:
     - `module`, `theorem`: the proof lemma (`Ropecheck.Rope`, `rope_qk_relative`).
     - `status`: `checked`, `failed` or `not-run` — for a bound theorem, the status of its `_verdict` binding.
     - `axioms`: fully qualified (coqchk) for a checked theorem.
+    - `axioms_scope`: `theorem` when `Print Assumptions` was asked for it alone; otherwise how it was asked
+      together with others (its own axioms are then a subset of `axioms`; see `_kernel_assumptions`).
     - `statement`: the statement Coq elaborated for the binding (`Check` output, with notations).
     - `bound_by`: the generated theorem (`Ropecheck.StatementsRope.rope_qk_relative_verdict`), empty if unbound.
     - `registry_statement`: the statement text of the registry.
@@ -57,6 +59,7 @@ class KernelTheorem:
     proof: str = ""
     bound_by: str = ""
     registry_statement: str = ""
+    axioms_scope: str = "theorem"
 
     @property
     def printed(self) -> bool:
@@ -73,6 +76,7 @@ class KernelTheorem:
             "theorem": self.theorem,
             "status": self.status,
             "axioms": list(self.axioms),
+            "axioms_scope": self.axioms_scope,
         }
         if self.printed:
             out["printed"] = "printed instance" if "_d" in self.theorem[-4:] else "printed from the SymPy statement"
@@ -143,6 +147,7 @@ def _bound_status(item: BoundTheorem, report: DevelopmentReport) -> KernelTheore
         proof,
         f"{generated}.{item.verdict_name}",
         item.statement,
+        status.axioms_scope,
     )
 
 
@@ -161,7 +166,17 @@ def kernel_theorems(
         if role is None or name in names or status.module.startswith(f"{COQ_ROOT_NAME}.Statements"):
             continue
         label = role if role == "instance" else f"unbound {role}"
-        found.append(KernelTheorem(label, status.module, name, status.status, status.axioms, status.message))
+        found.append(
+            KernelTheorem(
+                label,
+                status.module,
+                name,
+                status.status,
+                status.axioms,
+                status.message,
+                axioms_scope=status.axioms_scope,
+            )
+        )
     return tuple(sorted(found, key=lambda t: (_ORDER.get(t.role, 5), t.printed, t.theorem)))
 
 

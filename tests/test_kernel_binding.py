@@ -171,6 +171,9 @@ def test_a_project_hypothesis_is_not_a_standard_axiom(
     report, verdicts = _decide(root, cache, monkeypatch)
     negation = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_negation")
     assert negation.status == "failed" and "Ropecheck.FloatAxioms.boom (project axiom)" in negation.message
+    # asked together with the claim's other theorems first, the group is split: only the theorem using it fails
+    correction = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_correction")
+    assert correction.status == "checked" and correction.axioms_scope == "theorem", correction
     assert verdicts[SHIFT].verdict == "proved"  # claims that do not use it are unaffected
     _assert_unknown(report, verdicts[KV], KV, "FloatAxioms.boom", monkeypatch)
 
