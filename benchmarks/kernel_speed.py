@@ -47,11 +47,11 @@ def compile_from_scratch() -> tuple[float, bool, int]:
         return time.perf_counter() - start, done.returncode == 0, len(files) - 1
 
 
-_CLAIMS = "from numeric._cli import main; raise SystemExit(main(['claims', '--json', '--no-numeric']))"
+_CLAIMS = "from ropecheck.cli._main import main; raise SystemExit(main(['claims', '--json', '--no-numeric']))"
 
 
-_KERNEL = "from proofs._verdicts import kernel_report; kernel_report()"
-_KERNEL_COLD = "from proofs._kernel_build import check_development; check_development(use_cache=False)"
+_KERNEL = "from proofs.claims._verdicts import kernel_report; kernel_report()"
+_KERNEL_COLD = "from proofs.kernel._kernel_build import check_development; check_development(use_cache=False)"
 
 
 def time_claims(cache: str, program: str = _CLAIMS) -> float:
@@ -72,7 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    from ropecheck.proofs._kernel import coq_version
+    from ropecheck.proofs.kernel._kernel import coq_version
 
     compile_seconds, ok, files = compile_from_scratch()
     with tempfile.TemporaryDirectory(prefix="ropecheck-bench-cache-") as cache:

@@ -40,8 +40,8 @@ def main() -> None:
     }
     if not args.skip_4096:
         import sympy as sp
-        from ropecheck.proofs._formulas import m, n, rotation
-        from ropecheck.proofs._statements import BlockInstances
+        from ropecheck.proofs.engine._formulas import m, n, rotation
+        from ropecheck.proofs.engine._statements import BlockInstances
 
         blocks = BlockInstances(
             lambda t: (rotation(m * t).T * rotation(n * t), rotation((n - m) * t)),

@@ -6,8 +6,8 @@ process and its worker, which does not grow with the machine's load the way wall
 ratio to the goal and to a bare `import sympy` in the same run:
 
 - `help`: `ropecheck prove --help` (no SymPy import);
-- `ready`: `python -c "import numeric._cli, proofs._engine, proofs._parse"`: the CLI plus what its forkserver
-  imports before the first worker — the start-up;
+- `ready`: `python -c "import <READY_MODULES>"`: the CLI plus what its forkserver imports before the first
+  worker — the start-up;
 - `trivial`: `ropecheck prove "x == x" --no-kernel`, start-up plus the forkserver (which imports the engine once)
   plus the smallest decision;
 - one entry per README example with `--no-kernel` (the engine's answer: the 1 s goal), and the same with the
@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 STARTUP_GOAL = 0.5
+READY_MODULES = "ropecheck.cli._main, ropecheck.proofs.engine._engine, ropecheck.proofs.prove._parse"
 EXAMPLE_GOAL = 1.0
 README_EXAMPLES = [
     ["sqrt(x**2) == x", "--real", "x"],
@@ -86,7 +87,7 @@ def main() -> None:
     sympy_wall, sympy_cpu = _measure([python, "-c", "import sympy"], args.repeat)
     runs: dict[str, tuple[list[str], float]] = {
         "help": ([ropecheck, "prove", "--help"], STARTUP_GOAL),
-        "ready": ([python, "-c", "import numeric._cli, proofs._engine, proofs._parse"], STARTUP_GOAL),
+        "ready": ([python, "-c", f"import {READY_MODULES}"], STARTUP_GOAL),
         "trivial": ([ropecheck, "prove", "x == x", "--no-kernel"], EXAMPLE_GOAL),
     }
     for example in README_EXAMPLES:

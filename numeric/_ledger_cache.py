@@ -3,7 +3,7 @@
 Deciding a claim is deterministic: the SymPy derivation shown beside the verdict, the numeric evidence and the
 kernel's verdict follow from the code of `proofs/` and `numeric/`, the Coq development and the library versions.
 So an entry is computed once and kept under a key made of all of those — the same discipline as the kernel's own
-cache (`proofs/_kernel_build.py`): the key hashes every source file of both packages (but `numeric/audit/`, which
+cache (`proofs/kernel/_kernel_build.py`): the key hashes every source file of both packages (but `numeric/audit/`, which
 no entry depends on), the versions of SymPy, mpmath, NumPy, JAX and ml_dtypes, the Python version and machine,
 and the kernel report's own key (every `.v` file and the `coqc` version) and status, which are read live on every
 run. Any change to any of them is a miss.

@@ -5,14 +5,14 @@ the SymPy engine's decision is kept beside it as the human-readable derivation. 
 `numeric`.
 """
 
-from ._certificate import Counterexample, Decision, Step, Verdict
-from ._claim import Claim, Correction, Source
-from ._engine import decide_identity, prove_zero, search_counterexample
-from ._kernel import KernelResult, check_identity, coq_available
-from ._ledger import all_claims, claim_ids, get_claim
-from ._parse import BadStatement, ParsedIdentity, parse_identity
-from ._statements import AllOf, Derivation, Identity, Induction, NonPositive, Refutation, Witness
-from ._verdicts import ENGINE_ONLY, KernelTheorem, KernelVerdict, kernel_info, kernel_verdict
+from .claims._claim import Claim, Correction, Source
+from .claims._ledger import all_claims, claim_ids, get_claim
+from .claims._verdicts import ENGINE_ONLY, KernelTheorem, KernelVerdict, kernel_info, kernel_verdict
+from .engine._certificate import Counterexample, Decision, Step, Verdict
+from .engine._engine import decide_identity, prove_zero, search_counterexample
+from .engine._statements import AllOf, Derivation, Identity, Induction, NonPositive, Refutation, Witness
+from .kernel._kernel import KernelResult, check_identity, coq_available
+from .prove._parse import BadStatement, ParsedIdentity, parse_identity
 
 __all__ = [
     "ENGINE_ONLY",

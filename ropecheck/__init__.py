@@ -84,7 +84,7 @@ def prove(
     **Raises:** `ropecheck.proofs.BadStatement` for input the grammar refuses.
     """
     from ._worker import DECIDE, run_confined
-    from .proofs._prove import decision_from
+    from .proofs.prove._prove import decision_from
 
     answer = run_confined(DECIDE, (statement, list(real), list(positive), list(integer)), timeout)
     return decision_from(answer, timeout)

@@ -3,7 +3,7 @@
 A plain `os.fork()` of a multithreaded process (JAX starts threads) can deadlock the child. The worker is
 forked instead by a `multiprocessing` *forkserver*: a fresh single-threaded process, started once per
 program with the proof engine pre-imported (so each worker starts warm). The worker confines itself
-(`ropecheck.proofs._sandbox.confine`) before it reads the statement and dies with the forkserver, which dies
+(`ropecheck.proofs.prove._sandbox.confine`) before it reads the statement and dies with the forkserver, which dies
 with the program: this module is the forkserver's first import, and there it arms the parent-death signal
 at once (even before SymPy is imported) — so no worker outlives a killed `prove`. The caller kills the worker
 at the time limit; the answer comes back through a pipe.
@@ -25,9 +25,9 @@ from typing import Any
 
 __all__ = ["DECIDE", "run_confined"]
 
-DECIDE = "ropecheck.proofs._prove:decide_statement"
+DECIDE = "ropecheck.proofs.prove._prove:decide_statement"
 PARENT_VARIABLE = "ROPECHECK_PROVE_PARENT"
-_PRELOAD = ["ropecheck._worker", "ropecheck.proofs._prove"]  # this module first: it arms the guard at once
+_PRELOAD = ["ropecheck._worker", "ropecheck.proofs.prove._prove"]  # this module first: it arms the guard at once
 
 
 def _address_space() -> int:
@@ -57,7 +57,7 @@ def _child(function: Target, arguments: tuple[Any, ...], connection: Any, second
     payload: dict[str, Any]
     parent = os.getppid()  # the forkserver, unless it is already gone
     try:
-        from ropecheck.proofs._sandbox import WORKER_MEMORY_BYTES, confine
+        from ropecheck.proofs.prove._sandbox import WORKER_MEMORY_BYTES, confine
 
         if isinstance(function, str):  # "module:function", already imported by the forkserver
             module, _, name = function.partition(":")

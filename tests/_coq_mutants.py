@@ -23,9 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ropecheck.proofs._coq_sources import read_development, role_of, strip_comments
-from ropecheck.proofs._kernel import COQ_ROOT_NAME, DEVELOPMENT, run_coqc
-from ropecheck.proofs._kernel_build import materialise
+from ropecheck.proofs.kernel._coq_sources import read_development, role_of, strip_comments
+from ropecheck.proofs.kernel._kernel import COQ_ROOT_NAME, DEVELOPMENT, run_coqc
+from ropecheck.proofs.kernel._kernel_build import materialise
 
 MUTANT_TIMEOUT = 300.0
 INDEX_NAMES = ("i", "j", "n", "m", "t", "N", "c", "h", "l", "k", "p", "d")

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 
 import sympy as sp
-from ropecheck.proofs._statements import (
+from ropecheck.proofs.engine._statements import (
     AllOf,
     BlockInstances,
     Derivation,

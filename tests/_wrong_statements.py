@@ -13,8 +13,8 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from ropecheck.proofs._coq_sources import read_development, strip_comments
-from ropecheck.proofs._kernel_build import materialise
+from ropecheck.proofs.kernel._coq_sources import read_development, strip_comments
+from ropecheck.proofs.kernel._kernel_build import materialise
 
 from ._coq_mutants import _HEADER, _THEOREM, Theorem, _compile, _error_line, _file
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("transformers")
-from ropecheck.numeric._cli import main
+from ropecheck.cli._main import main
 
 
 @pytest.mark.parametrize("content, expected", [

@@ -19,7 +19,7 @@ SMALL = ["--max-position", "512", "--head-dim", "16", "--dtypes", "float32"]
 
 def _ropecheck(*arguments: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-c", "import sys; from numeric._cli import main; sys.exit(main())", *arguments]
+    command = [sys.executable, "-c", "import sys; from ropecheck.cli._main import main; sys.exit(main())", *arguments]
     return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
 
 
@@ -63,7 +63,7 @@ def test_showcase_prints_only_the_report_and_one_note() -> None:
 def _closed_pipe(*arguments: str) -> tuple[int, str]:
     """Run with stdout a pipe whose reader is gone before the report is written (as `| head -1` leaves it)."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-c", "import sys; from numeric._cli import main; sys.exit(main())", *arguments]
+    command = [sys.executable, "-c", "import sys; from ropecheck.cli._main import main; sys.exit(main())", *arguments]
     process = subprocess.Popen(
         command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -89,7 +89,7 @@ def test_a_terminal_sees_a_status_line_that_is_erased() -> None:
 
     leader, follower = pty.openpty()
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-c", "import sys; from numeric._cli import main; sys.exit(main())",
+    command = [sys.executable, "-c", "import sys; from ropecheck.cli._main import main; sys.exit(main())",
                "audit", "tests.audit_corpus.numpy_impls:rope_half", "--base", "10000", *SMALL]
     process = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=follower, timeout=300)
     os.close(follower)

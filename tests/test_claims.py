@@ -1,7 +1,8 @@
 """One `test_<claim id>` per ledger claim: the kernel's verdict matches the expected one, and so does the engine.
 
 The expected verdicts below are the *oracle* (what a careful reader concludes). The ledger's verdict comes
-from the Coq kernel (`ropecheck.proofs._verdicts`): proved only with a checked verdict theorem, refuted only with a
+from the Coq kernel (`ropecheck.proofs.claims._verdicts`): proved only with a checked verdict theorem, refuted only
+with a
 checked negation (and a checked correction). Without coqc every verdict must read "engine only (kernel not
 run)". The SymPy engine's decision is checked beside it: wherever it decides, it agrees with the oracle, and
 its counterexamples are re-checked independently with mpmath at 60 digits.
@@ -16,8 +17,8 @@ import mpmath
 import pytest
 import sympy as sp
 from ropecheck.proofs import ENGINE_ONLY, Claim, Verdict, all_claims, coq_available, get_claim
-from ropecheck.proofs._kernel import is_standard_axiom
-from ropecheck.proofs._statements import Identity
+from ropecheck.proofs.engine._statements import Identity
+from ropecheck.proofs.kernel._kernel import is_standard_axiom
 
 EXPECTED = {
     "ATT-SOFTMAX-PERMUTATION": "proved",
@@ -66,7 +67,7 @@ EXPECTED = {
     "ROPE-ABS-AND-REL": "proved",  # every even d but 2, 4, 8 (Positions.v); those would need π irrational
     "SPE-UNIQUE-POSITION": "proved",  # likewise
     "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
-    # ISSUE #18 point 9 (proofs/_claims_round3.py, proofs/coq/Round3.v)
+    # ISSUE #18 point 9 (proofs/claims/_claims_round3.py, proofs/coq/Round3.v)
     "RPE-CLIP-INDISTINGUISHABLE": "proved",
     "RPE-OFFSET-COUNT": "proved",
     "SPE-FREQUENCIES-DECREASING": "proved",
@@ -206,7 +207,8 @@ def test_engine_and_kernel_agree_wherever_both_decide() -> None:
 
 def test_no_verdict_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     """With coqc missing, no claim reads plain "proved" or "refuted"."""
-    from ropecheck.proofs import _kernel, _verdicts
+    from ropecheck.proofs.claims import _verdicts
+    from ropecheck.proofs.kernel import _kernel
 
     monkeypatch.setenv("ROPECHECK_COQC", "")
     for cached in (_kernel.coqc_path, _kernel.coq_version, _verdicts.kernel_report):

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from ropecheck.numeric import _ledger_cache
-from ropecheck.numeric._claims_terminal import cut_at_word, print_lines, summary_line
-from ropecheck.numeric._claims_view import resolve_ids
+
+from ropecheck.cli._claims_terminal import cut_at_word, print_lines, summary_line
+from ropecheck.cli._claims_view import resolve_ids
 
 LONG_TITLE = "Attention scores shrink as the relative distance between query and key grows without bound"
 
@@ -117,7 +118,7 @@ def test_a_cached_entry_equals_a_fresh_one_and_a_damaged_one_is_recomputed(
 def test_an_unknown_id_is_reported_without_deciding_anything(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ropecheck.numeric import _cli
+    from ropecheck.cli import _main as _cli
 
     def refuse(*_: Any, **__: Any) -> Any:
         raise AssertionError("an unknown ID must be reported before any claim is decided or the kernel is run")

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric._cli import main, unchecked_claims
 from ropecheck.proofs import claim_ids
+
+from ropecheck.cli._main import main, unchecked_claims
 
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 
@@ -142,7 +143,7 @@ def test_console_script_prove_and_usage_errors() -> None:
 
 
 def test_prove_says_proved_only_when_the_kernel_accepted(capsys: pytest.CaptureFixture[str]) -> None:
-    from ropecheck.proofs._kernel import coq_available
+    from ropecheck.proofs.kernel._kernel import coq_available
 
     code = main(["prove", "sin(2*x) == 2*sin(x)*cos(x)", "--real", "x", "--json"])
     out = json.loads(capsys.readouterr().out)

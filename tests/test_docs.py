@@ -55,7 +55,7 @@ def test_docs_build_with_warnings_as_errors(site: DocsBuild) -> None:
 
 
 def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: DocsBuild) -> None:
-    from ropecheck.proofs._source_documents import source_document
+    from ropecheck.proofs.claims._source_documents import source_document
 
     from ropecheck import proofs
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ropecheck.proofs._source_documents import SOURCE_DOCUMENTS
+from ropecheck.proofs.claims._source_documents import SOURCE_DOCUMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_NAME = re.compile(r"\d{3}_[0-9a-f]{16}\.txt")
@@ -73,7 +73,7 @@ def test_sources_are_cited_by_title_and_date_never_by_file_name() -> None:
 
 
 def test_claims_show_names_no_seed_file() -> None:
-    from ropecheck.numeric._claims_view import print_claim
+    from ropecheck.cli._claims_view import print_claim
 
     entry = {
         "id": "X", "title": "t", "verdict": "proved", "statement": "s", "certificate": {},

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sympy as sp
 from ropecheck.proofs import Decision, Verdict, decide_identity, parse_identity, prove_zero
-from ropecheck.proofs._engine import certify_counterexample
-from ropecheck.proofs._interval import certify_nonzero
+from ropecheck.proofs.engine._engine import certify_counterexample
+from ropecheck.proofs.engine._interval import certify_nonzero
 
 x = sp.Symbol("x")
 x_real = sp.Symbol("x", real=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-from ropecheck.proofs import _kernel
-from ropecheck.proofs._formulas import cross2, dot, m, n, real_vector, rotation, theta
+from ropecheck.proofs.engine._formulas import cross2, dot, m, n, real_vector, rotation, theta
+from ropecheck.proofs.kernel import _kernel
 
 needs_coq = pytest.mark.skipif(not _kernel.coq_available(), reason="coqc is not installed")
 

@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
-from ropecheck.proofs._kernel_coqchk import CoqchkResult, judge_axioms, parse_coqchk_axioms, qualify
-from ropecheck.proofs._kernel_env import environment_digest, required_libraries
+from ropecheck.proofs.kernel._kernel_coqchk import CoqchkResult, judge_axioms, parse_coqchk_axioms, qualify
+from ropecheck.proofs.kernel._kernel_env import environment_digest, required_libraries
 
 COQCHK_OUTPUT = """
 CONTEXT SUMMARY

@@ -14,11 +14,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from ropecheck.proofs import _kernel, _kernel_coqchk, _verdicts
-from ropecheck.proofs._bound_statements import BoundTheorem, all_bound
-from ropecheck.proofs._kernel import DEVELOPMENT
-from ropecheck.proofs._kernel_build import DevelopmentReport, check_development
-from ropecheck.proofs._verdicts import KernelVerdict, kernel_verdict
+from ropecheck.proofs.claims import _verdicts
+from ropecheck.proofs.claims._bound_statements import BoundTheorem, all_bound
+from ropecheck.proofs.claims._verdicts import KernelVerdict, kernel_verdict
+from ropecheck.proofs.kernel import _kernel, _kernel_coqchk
+from ropecheck.proofs.kernel._kernel import DEVELOPMENT
+from ropecheck.proofs.kernel._kernel_build import DevelopmentReport, check_development
 
 pytestmark = pytest.mark.skipif(
     not (_kernel.coq_available() and _kernel_coqchk.coqchk_path()), reason="coqc/coqchk are not installed"
@@ -70,7 +71,7 @@ def _decide(
 
 def _claims_exit_code(report: DevelopmentReport, claim: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """`ropecheck claims --id <claim> --no-numeric --json` against `report` (the registry's bindings of Rope.v)."""
-    from numeric._cli import main
+    from ropecheck.cli._main import main
 
     monkeypatch.setattr(_verdicts, "kernel_report", lambda: report)
     return main(["claims", "--id", claim, "--no-numeric", "--json"])

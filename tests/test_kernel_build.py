@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ropecheck.proofs import _kernel, _kernel_build
-from ropecheck.proofs._bound_statements import BoundTheorem
-from ropecheck.proofs._kernel_build import DevelopmentReport, TheoremStatus, check_development
-from ropecheck.proofs._verdicts import ENGINE_ONLY, kernel_verdict
+from ropecheck.proofs.claims._bound_statements import BoundTheorem
+from ropecheck.proofs.claims._verdicts import ENGINE_ONLY, kernel_verdict
+from ropecheck.proofs.kernel import _kernel, _kernel_build
+from ropecheck.proofs.kernel._kernel_build import DevelopmentReport, TheoremStatus, check_development
 
 needs_coq = pytest.mark.skipif(not _kernel.coq_available(), reason="coqc is not installed")
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 import sympy as sp
-from ropecheck.proofs._coq_print import CannotPrint, identity_statement, print_expr
-from ropecheck.proofs._coq_printed import render
-from ropecheck.proofs._kernel import DEVELOPMENT
+from ropecheck.proofs.claims._coq_printed import render
+from ropecheck.proofs.kernel._coq_print import CannotPrint, identity_statement, print_expr
+from ropecheck.proofs.kernel._kernel import DEVELOPMENT
 
 x, y = sp.symbols("x y", real=True)
 t = sp.Symbol("t", positive=True)
@@ -49,7 +49,7 @@ def test_printer_refuses_what_it_cannot_translate(expr: sp.Expr) -> None:
 
 
 def test_committed_printed_v_is_the_fresh_output() -> None:
-    """Regenerate with `python -m proofs._coq_printed --check > proofs/coq/Printed.v`."""
+    """Regenerate with `python -m proofs.claims._coq_printed --check > proofs/coq/Printed.v`."""
     committed = (DEVELOPMENT / "Printed.v").read_text(encoding="utf-8")
     included = set(re.findall(r"^(?:Lemma|Example) (\w+) :", committed, flags=re.MULTILINE))
     note = r"\(\* NOT PRINTED (\w+) \([A-Z0-9-]+\): the kernel rejected the generic script: (.*?) \*\)"

@@ -195,7 +195,7 @@ def test_no_comparison_shares_a_node_between_its_sides() -> None:
 
 def test_same_expression_sides_are_reported_not_tested() -> None:
     from ropecheck.numeric.mirrors import untested_parts
-    from ropecheck.proofs._statements import Identity
+    from ropecheck.proofs.engine._statements import Identity
 
     x = sp.Symbol("x", real=True)
     statement = Identity(x + 1, x + 1, name="x + 1 = x + 1")

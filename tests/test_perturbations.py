@@ -32,7 +32,7 @@ def test_blockwise_over_generalisation_is_not_proved() -> None:
     """vᵀR^d_m v = |v|²cos(mθ₀) holds for d = 2 but not d = 4; a `blockwise` rule name must not lift it."""
     import sympy as sp
     from ropecheck.proofs import Derivation, Identity
-    from ropecheck.proofs._formulas import dot, m, real_vector, rope_frequencies, rope_matrix, rotation, theta
+    from ropecheck.proofs.engine._formulas import dot, m, real_vector, rope_frequencies, rope_matrix, rotation, theta
 
     v2 = real_vector("v", 2)
     generic = Identity(dot(v2, rotation(m * theta) * v2), dot(v2, v2) * sp.cos(m * theta), name="d = 2 block")
@@ -62,7 +62,7 @@ def test_induction_with_an_unrelated_step_is_not_proved() -> None:
 def test_refutation_by_an_unrelated_identity_is_not_refuted() -> None:
     import sympy as sp
     from ropecheck.proofs import Identity, Refutation
-    from ropecheck.proofs._statements import Claimed
+    from ropecheck.proofs.engine._statements import Claimed
 
     x = sp.Symbol("x", real=True)
     refutation = Refutation(Claimed("RoPE preserves the norm"), Identity(x, x))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 from ropecheck.proofs import BadStatement, parse_identity
-from ropecheck.proofs._grammar import MAX_DEPTH, MAX_LENGTH, parse_tree
+from ropecheck.proofs.prove._grammar import MAX_DEPTH, MAX_LENGTH, parse_tree
 
 
 def test_decimals_are_exact_rationals() -> None:

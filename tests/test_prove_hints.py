@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from ropecheck.numeric._cli import main
 from ropecheck.proofs import BadStatement, parse_identity
+
+from ropecheck.cli._main import main
 
 HINTS = [
     ("sin x == 1", "write sin(x) for a function call"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from ropecheck.numeric._cli import main
+
+from ropecheck.cli._main import main
 
 PROVED = "proved"  # exit 0 or 4
 # (statement, flags, expected verdict, expected exit code or None for PROVED, a detail to find in the output)

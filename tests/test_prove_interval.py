@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 from mpmath import iv
-from ropecheck.proofs import _box as bx
-from ropecheck.proofs._algebraic import is_zero_algebraic
-from ropecheck.proofs._box import Box, NotEnclosable
-from ropecheck.proofs._functions import Ceiling, Floor, Sign
-from ropecheck.proofs._interval import certify_nonzero, enclose
+from ropecheck.proofs.engine import _box as bx
+from ropecheck.proofs.engine._algebraic import is_zero_algebraic
+from ropecheck.proofs.engine._box import Box, NotEnclosable
+from ropecheck.proofs.engine._functions import Ceiling, Floor, Sign
+from ropecheck.proofs.engine._interval import certify_nonzero, enclose
 
 
 def _box(re: tuple[str, str], im: tuple[str, str]) -> Box:

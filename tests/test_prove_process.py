@@ -14,12 +14,12 @@ import warnings
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric._cli import main
 from ropecheck.proofs import coq_available
-from ropecheck.proofs._prove_kernel import COQ_MEMORY_BYTES, coq_command
-from ropecheck.proofs._sandbox import LAUNCHER
+from ropecheck.proofs.prove._prove_kernel import COQ_MEMORY_BYTES, coq_command
+from ropecheck.proofs.prove._sandbox import LAUNCHER
 
 from ropecheck._worker import run_confined
+from ropecheck.cli._main import main
 from tests._sandbox_acts import try_acts
 
 SLOW = "(x+1)**3000*(x-1)**3000 == (x**2-1)**3000"  # the engine works on it for minutes
@@ -180,7 +180,7 @@ def test_a_trivial_identity_reaches_exit_0_with_both_cores_busy() -> None:
 def test_prove_says_so_when_the_worker_ran_without_the_filter(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ropecheck.numeric import _cli_prove
+    from ropecheck.cli import _prove as _cli_prove
 
     answer = {"verdict": "unknown", "method": "test", "confinement": ["limits", "dies-with-parent"]}
     monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: dict(answer))
@@ -194,7 +194,7 @@ def test_prove_says_so_when_the_worker_ran_without_the_filter(
 def test_prove_imports_the_engine_only_in_the_forkserver() -> None:
     """SymPy is imported once, by the forkserver; `prove` itself loads it only for the Coq step."""
     script = "\n".join(
-        ["import sys", "from ropecheck.numeric._cli import main", "main(['prove', 'x == 1'])",
+        ["import sys", "from ropecheck.cli._main import main", "main(['prove', 'x == 1'])",
          "print('sympy' in sys.modules)"]
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)

@@ -14,8 +14,9 @@ import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ropecheck.numeric._cli import main
 from ropecheck.proofs import BadStatement, Verdict, decide_identity, parse_identity
+
+from ropecheck.cli._main import main
 
 x, y = sp.symbols("x y")
 _SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

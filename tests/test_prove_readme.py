@@ -8,8 +8,9 @@ import shlex
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric._cli import _build_parser, main
 from ropecheck.proofs import coq_available
+
+from ropecheck.cli._main import _build_parser, main
 
 # The README's reference material lives in docs/reference.md (the README links it from its quick start).
 README = Path(__file__).resolve().parents[1] / "docs" / "reference.md"

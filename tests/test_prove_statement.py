@@ -13,13 +13,13 @@ import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ropecheck.numeric._cli import main
 from ropecheck.proofs import coq_available, parse_identity
-from ropecheck.proofs._interval import certify_nonzero
-from ropecheck.proofs._prove import decide_statement
-from ropecheck.proofs._prove_kernel import kernel_check
-from ropecheck.proofs._prove_print import CannotState, state_identity
+from ropecheck.proofs.engine._interval import certify_nonzero
+from ropecheck.proofs.prove._prove import decide_statement
+from ropecheck.proofs.prove._prove_kernel import kernel_check
+from ropecheck.proofs.prove._prove_print import CannotState, state_identity
 
+from ropecheck.cli._main import main
 from tests._coq_terms import read_statement
 
 COQ = coq_available()
@@ -173,7 +173,7 @@ def _reads_back_as_typed(statement: str, answer: dict, real: list[str]) -> list[
 
 
 def _calls(statement: str) -> list:
-    from ropecheck.proofs._grammar import parse_tree
+    from ropecheck.proofs.prove._grammar import parse_tree
 
     stack, calls = list(parse_tree(statement)), []
     while stack:

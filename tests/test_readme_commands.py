@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ropecheck.numeric._cli import EXIT_CODES, commands_table, main
+from ropecheck.cli._main import EXIT_CODES, commands_table, main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 REFERENCE = README.parent / "docs" / "reference.md"

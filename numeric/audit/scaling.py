@@ -342,3 +342,31 @@ def _scaled_inverse_frequencies(
             limbs.append((hi, lo, float(value - hi - lo)))
     hi, lo, tail = (np.array(column, dtype=np.float64) for column in zip(*limbs, strict=True))
     return DoubleDouble(hi=hi, lo=lo, tail=tail)
+
+
+def scaling_spec(scaling: dict[str, Any] | None) -> str | None:
+    """A Hugging Face style scaling dict (an adapter's `default_scaling`) as a `--scaling` spec string.
+
+    **Arguments:**
+
+    - `scaling`: e.g. `{"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}`, or None.
+
+    **Returns:**
+
+    The spec (`"yarn:4,orig=2048"`) that `numeric.audit.scaling.parse_scaling` reads back to the same reference,
+    or None for no scaling.
+    """
+    if not scaling or scaling.get("type") in (None, "default"):
+        return None
+    kind = str(scaling["type"])
+    parts = [f"{kind}:{float(scaling['factor']):g}"]
+    if "original_max_position_embeddings" in scaling:
+        parts.append(f"orig={int(scaling['original_max_position_embeddings'])}")
+    if kind == "llama3":
+        parts += [f"low={float(scaling['low_freq_factor']):g}", f"high={float(scaling['high_freq_factor']):g}"]
+    if kind == "yarn" and (scaling.get("beta_fast", 32.0), scaling.get("beta_slow", 1.0)) != (32.0, 1.0):
+        parts += [f"beta_fast={float(scaling['beta_fast']):g}", f"beta_slow={float(scaling['beta_slow']):g}"]
+    for key, name in (("short_factor", "short"), ("long_factor", "long")):
+        if key in scaling:
+            parts.append(f"{name}=" + "/".join(f"{float(v):g}" for v in scaling[key]))
+    return ",".join(parts)

@@ -166,7 +166,7 @@ def _builtin_names() -> list[str]:
 
     names = [spec.name for spec in list_adapters()]
     try:
-        from ropecheck.numeric.audit.adapters.kinds._spec import list_kind_adapters
+        from ropecheck.numeric.audit.adapters.kinds._registry import list_kind_adapters
 
         names += [adapter.name for adapter in list_kind_adapters()]
     except ImportError:

@@ -133,7 +133,7 @@ def _collect(
     refuting: bool,
     untested: list[Untested],
 ) -> list[Comparison]:
-    from ropecheck.proofs import _statements as kinds
+    from ropecheck.proofs.engine import _statements as kinds
 
     name = str(getattr(statement, "name", type(statement).__name__))
     out: list[Comparison] = []
@@ -189,7 +189,8 @@ def statement_comparisons(
 
     **Arguments:**
 
-    - `statement`: a `ropecheck.proofs._statements` statement (Identity, Witness, AllOf, Induction, NonPositive, …).
+    - `statement`: a `ropecheck.proofs.engine._statements` statement (Identity, Witness, AllOf, Induction,
+      NonPositive, …).
     - `verdict`: the engine's verdict for it (`proved`, `refuted`, `unknown`).
     - `counterexample_point`: the decision's counterexample point, for refuted statements.
     - `refuting`: the statement is the witness of a negation: its witnesses must then clear `REFUTATION_FACTOR`.

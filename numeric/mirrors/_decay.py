@@ -2,8 +2,11 @@
 behaviour of the sum of cosines (claims ROPE-DECAY-BOUND, ROPE-DECAY-BOUND-MONOTONE, ROPE-DECAY-MONOTONE,
 ROPE-DECAY-TO-ZERO, SPE-DOT-AVERAGES-OUT, SPE-DOT-NONMONOTONE).
 
-Every formula is the ledger's own (`ropecheck.proofs._formulas.roformer_relative_bound`, `cosine_sum`, the Abel instance
-and the witnesses of `ropecheck.proofs._claims_decay` / `_claims_sinusoidal`), compiled by `ropecheck.numeric.mirrors`.
+Every formula is the ledger's own (`ropecheck.proofs.engine._formulas.roformer_relative_bound`, `cosine_sum`, the
+Abel
+instance
+and the witnesses of `ropecheck.proofs.claims._claims_decay` / `_claims_sinusoidal`), compiled by
+`ropecheck.numeric.mirrors`.
 """
 
 from __future__ import annotations
@@ -42,21 +45,21 @@ _distance = sp.Symbol("Delta", integer=True)
 
 @functools.cache
 def _thetas() -> tuple[sp.Expr, ...]:
-    from ropecheck.proofs._formulas import rope_frequencies
+    from ropecheck.proofs.engine._formulas import rope_frequencies
 
     return tuple(rope_frequencies(DIMENSION, BASE))
 
 
 @functools.cache
 def _bound_program() -> Program:
-    from ropecheck.proofs._formulas import roformer_relative_bound
+    from ropecheck.proofs.engine._formulas import roformer_relative_bound
 
     return compile_program([roformer_relative_bound(_distance, list(_thetas()))])
 
 
 @functools.cache
 def _cosine_program() -> Program:
-    from ropecheck.proofs._formulas import cosine_sum
+    from ropecheck.proofs.engine._formulas import cosine_sum
 
     return compile_program([cosine_sum(_distance, list(_thetas()))])
 
@@ -138,7 +141,7 @@ def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, A
 
 @functools.cache
 def _abel_programs() -> tuple[Program, tuple[sp.Symbol, ...]]:
-    from ropecheck.proofs._claims_decay import _abel_instance
+    from ropecheck.proofs.claims._claims_decay import _abel_instance
 
     instance = _abel_instance(DIMENSION // 2)
     weights = tuple(

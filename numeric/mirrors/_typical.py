@@ -64,7 +64,7 @@ def sum_in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
 
 @functools.cache
 def _thetas() -> np.ndarray:
-    from ropecheck.proofs._formulas import rope_frequencies
+    from ropecheck.proofs.engine._formulas import rope_frequencies
 
     return np.array([float(t) for t in rope_frequencies(DIMENSION)])
 

@@ -42,7 +42,7 @@ _m, _theta = sp.Symbol("m", integer=True), sp.Symbol("theta", positive=True)
 @functools.cache
 def _rotation_program() -> Program:
     """cos and sin of m·θ from the ledger's rotation block (ROPE-PAIR-FORMULA), each compiled on its own."""
-    from ropecheck.proofs._formulas import rotation
+    from ropecheck.proofs.engine._formulas import rotation
 
     block = rotation(_m * _theta)
     return compile_program([block[0, 0], block[1, 0]])

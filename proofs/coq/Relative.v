@@ -1,4 +1,4 @@
-(** * Relative.v: the RPE-* claims of proofs/_claims_sinusoidal.py.
+(** * Relative.v: the RPE-* claims of proofs/claims/_claims_sinusoidal.py.
 
     Relative position representations as seeds 000/001 write them after Shaw et
     al.: the score of the query at position i against the key at position j is

@@ -1,4 +1,4 @@
-(** * Rope: the RoPE claims of proofs/_claims_rope.py, decided by the kernel.
+(** * Rope: the RoPE claims of proofs/claims/_claims_rope.py, decided by the kernel.
 
     One theorem per verdict, named after the claim ID.  Every universal claim
     is proved for every even dimension d = 2h (every [h : nat]), every

@@ -1,6 +1,6 @@
 (** * Round3.v: claims the seeds make that the ledger missed until ISSUE #18 (point 9).
 
-    One theorem per claim of proofs/_claims_round3.py, named after its ID:
+    One theorem per claim of proofs/claims/_claims_round3.py, named after its ID:
     clipped relative offsets, the 2L - 1 offsets of a relative table, the
     spectrum's order, the binary encoding of seed 004, the cached RoPE key,
     the sine term of a pair score, what adding a position vector does to a

@@ -1,4 +1,4 @@
-(** * Sinusoidal.v: the SPE-* claims of proofs/_claims_sinusoidal.py.
+(** * Sinusoidal.v: the SPE-* claims of proofs/claims/_claims_sinusoidal.py.
 
     The sinusoidal encoding of seed 001, for d = 2h:
       PE(p)_{2i} = sin(p * w_i),  PE(p)_{2i+1} = cos(p * w_i),  0 <= i < h,

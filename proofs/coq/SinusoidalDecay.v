@@ -1,6 +1,6 @@
 (** * SinusoidalDecay.v: how the sinusoidal score behaves over distance.
 
-    The SPE-* claims of proofs/_claims_sinusoidal.py about the score
+    The SPE-* claims of proofs/claims/_claims_sinusoidal.py about the score
     S(D) = <PE(p), PE(p + D)> as the distance D grows (SPE-DOT-AVERAGES-OUT,
     SPE-DOT-NONMONOTONE) and the evidence for SPE-UNIQUE-POSITION, on the
     encoding [pe]/[spe] of Sinusoidal.v (base 10000, d = 2h).  The tools are

@@ -4,7 +4,7 @@
 # parameter, hypothesis/variable outside a section or admitted lemma is named Ropecheck.… and fails. Libraries
 # (Coq's stdlib, mathcomp, Interval, Coquelicot, Flocq) are admitted (-norec checks only the project's modules);
 # their internal names that coqchk lists (module-type fields, primitive-float specifications) are shown.
-# Per-theorem axioms — what decides a claim — are judged by ropecheck itself (proofs/_kernel_coqchk.py: only
+# Per-theorem axioms — what decides a claim — are judged by ropecheck itself (proofs/kernel/_kernel_coqchk.py: only
 # Coq's standard axioms and the primitive Floats/Int63 specifications pass). Run after the build:
 #   cd proofs/coq && coq_makefile -f _CoqProject -o Makefile.coq && make -f Makefile.coq -j2 && ./check_assumptions.sh
 set -euo pipefail

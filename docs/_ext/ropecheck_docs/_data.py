@@ -34,14 +34,14 @@ class ClaimDataError(ValueError):
 
 def source_title(document: str) -> str:
     """The source document's own title (a paper's citation string is its own title)."""
-    from ropecheck.proofs._source_documents import source_title as title
+    from ropecheck.proofs.claims._source_documents import source_title as title
 
     return title(document)
 
 
 def short_source(document: str) -> str:
     """A short label for tables: `Note 001` for a seed file, the author–year part of a paper."""
-    from ropecheck.proofs._source_documents import source_document
+    from ropecheck.proofs.claims._source_documents import source_document
 
     registered = source_document(document)
     return registered.short if registered is not None else document.split(",")[0]

@@ -17,7 +17,7 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
 
     **Returns:** the MyST text of `generated/sources.md`.
     """
-    from ropecheck.proofs._source_documents import SOURCE_DOCUMENTS, source_document
+    from ropecheck.proofs.claims._source_documents import SOURCE_DOCUMENTS, source_document
 
     citing: dict[str, list[dict[str, Any]]] = {}
     for claim in claims:

@@ -74,9 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("ropecheck audit-attention: interrupted\n")
         return EXIT_USAGE
     if args.json:
-        from ropecheck.numeric._cli import _finite_json
+        from ..._json import finite_json
 
-        json.dump(_finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print(report.to_text())

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ._parse import ConfigError
+from ._errors import ConfigError
 
 __all__ = ["gguf_config"]
 

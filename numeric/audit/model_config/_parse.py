@@ -27,6 +27,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ._errors import ConfigError
+
 __all__ = ["ROPE_TYPES", "ConfigError", "ModelConfig", "RopeLayer", "load_config", "parse_config"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
@@ -39,10 +41,6 @@ _KNOWN_KEYS = {
     "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
     "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved", "freq_factors",
 }
-
-
-class ConfigError(ValueError):
-    """A config that cannot be read: missing file, invalid JSON, unknown rope type, a bad value (one line)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -112,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
         return EXIT_USAGE
     if args.json:
-        from ..._cli import _finite_json  # strict JSON, as every other command prints it
+        from ..._json import finite_json  # strict JSON, as every other command prints it
 
         documents = [a.to_json() for a in audits]
-        json.dump(_finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
+        json.dump(finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
                   ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.markdown:

@@ -7,6 +7,7 @@ downloaded. `list_kind_adapters()` feeds `ropecheck audit --list` and `--all`.
 
 from __future__ import annotations
 
-from ropecheck.numeric.audit.adapters.kinds._spec import KindAdapter, find_adapter, list_kind_adapters
+from ropecheck.numeric.audit.adapters.kinds._registry import find_adapter, list_kind_adapters
+from ropecheck.numeric.audit.adapters.kinds._spec import KindAdapter
 
 __all__ = ["KindAdapter", "find_adapter", "list_kind_adapters"]

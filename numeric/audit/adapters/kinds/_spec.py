@@ -7,7 +7,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KindAdapter", "find_adapter", "list_kind_adapters"]
+__all__ = ["KindAdapter"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,21 +55,3 @@ class KindAdapter:
             return version(self.library)
         except PackageNotFoundError:
             return "not installed"
-
-
-def list_kind_adapters() -> list[KindAdapter]:
-    """Every built-in target of the three kinds, in a stable order."""
-    from ropecheck.numeric.audit.adapters.kinds import _keras_hub, _transformers, _x_transformers
-
-    return [*_x_transformers.ADAPTERS, *_transformers.ADAPTERS, *_keras_hub.ADAPTERS]
-
-
-def find_adapter(name: str) -> KindAdapter | None:
-    """The built-in target of that name, or None."""
-    if ":" in name:
-        return None
-    try:
-        adapters = list_kind_adapters()
-    except ImportError:
-        return None
-    return next((adapter for adapter in adapters if adapter.name == name), None)

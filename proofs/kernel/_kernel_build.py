@@ -1,0 +1,329 @@
+"""Compile the Coq development and its generated statements files (cached), then judge every theorem's axioms.
+
+`check_development()` returns a `DevelopmentReport`: per file whether it compiled (and why not), per
+theorem `checked` / `failed` / `not-run` with its axioms. The registry's bound statements are printed into
+`Statements<Module>.v` (`_binding`) and compiled after the proof files, one rejected binding at a time
+(`_kernel_statements`); coqchk re-checks every compiled project module and names the axioms (`_kernel_coqchk`).
+Each file's `.vo` is cached under a key made of the `coqc` version, the Coq environment (`_kernel_env`: flags,
+`COQPATH`, library `.vo` files), the file's text and its dependencies' keys, so editing one `.v` file recompiles
+only it and what requires it; the whole report is cached under the key of the whole development, so a warm run
+starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cache/ropecheck/kernel`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from pathlib import Path
+
+from ._binding import BoundTheorem, statements_file
+from ._coq_sources import SourceFile, read_development, read_source
+from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc
+from ._kernel_assumptions import assumptions_cached
+from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
+from ._kernel_env import environment_digest
+from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_report, load_report
+from ._kernel_statements import compile_statements, load_cached, save_cached
+
+FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
+CACHE_FORMAT = "4"
+COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
+
+
+def cache_root() -> Path:
+    """Where compiled files and reports are kept (outside the repository)."""
+    configured = os.environ.get("ROPECHECK_KERNEL_CACHE")
+    if configured:
+        return Path(configured)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ropecheck" / "kernel"
+
+
+def _digest(*parts: str) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode("utf-8"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()[:32]
+
+
+def _file_keys(sources: list[SourceFile], version: str) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    for source in sources:  # dependency order: a file's requirements already have keys
+        dependencies = [keys[d] for d in source.requires if d in keys]
+        keys[source.path.stem] = _digest(CACHE_FORMAT, version, source.path.read_text(encoding="utf-8"), *dependencies)
+    return keys
+
+
+def check_development(
+    root: Path = DEVELOPMENT,
+    *,
+    jobs: int = 2,
+    use_cache: bool = True,
+    wanted: Callable[[str], bool] | None = None,
+    bound: Sequence[BoundTheorem] = (),
+) -> DevelopmentReport:
+    """Compile every `.v` in `root` and the generated statements files (cached); read every theorem's axioms.
+
+    **Arguments:**
+
+    - `root`: the development (default `proofs/coq`); files are copied, nothing in `root` is written.
+    - `jobs`: how many files compile at once (independent files only).
+    - `use_cache`: reuse compiled files and the cached report (False compiles everything from scratch).
+    - `wanted`: which theorems of the proof files to print the assumptions of (default all; the bound
+      `_verdict` theorems of the statements files are always asked).
+    - `bound`: the bound statements to check (the ledger passes `proofs.claims._bound_statements.all_bound()`;
+      default none), printed into `Statements<Module>.v` (see `_binding`).
+
+    **Returns:** a `DevelopmentReport`; a bound theorem appears as `<theorem>_verdict` of `Statements<Module>`.
+    """
+    sources = read_development(root)
+    if wanted is not None:
+        sources = [dataclasses.replace(s, theorems=tuple(t for t in s.theorems if wanted(t))) for s in sources]
+    unknown = {claim: reason for source in sources for claim, reason in source.unknown.items()}
+    texts = {name: text for source in sources for name, text in source.texts.items()}
+    definitions = _digest(
+        *(
+            s.path.read_text(encoding="utf-8")
+            for s in sorted(sources, key=lambda s: s.path.name)
+            if s.path.stem.startswith("Defs")
+        )
+    )
+    version = coq_version()
+    with tempfile.TemporaryDirectory(prefix="ropecheck-kernel-") as tmp:
+        build = Path(tmp)
+        statements, owners, missing = _generate_statements(
+            sources, list(bound), build
+        )
+        everything = sources + statements
+        if version is None:
+            theorems = {
+                t: TheoremStatus(s.module, t, "not-run", message="coqc is not installed")
+                for s in everything
+                for t in s.theorems
+            }
+            files = {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in everything}
+            return DevelopmentReport(
+                None, files, {**theorems, **missing}, unknown, texts=texts, definitions_digest=definitions
+            )
+        environment = environment_digest([s.path.read_text(encoding="utf-8") for s in sources], COQC_FLAGS)
+        keys = _file_keys(everything, version + environment)
+        asked = [t for s in everything for t in s.theorems]
+        key = _digest(CACHE_FORMAT, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked)
+        report_path = cache_root() / "reports" / f"{key}.json"
+        if use_cache and report_path.exists():
+            return dataclasses.replace(load_report(report_path, unknown), texts=texts)
+        for source in sources + statements:
+            shutil.copy2(source.path, build / source.path.name)
+        files = _compile_all(everything, keys, build, jobs, use_cache, owners)
+        statements = [
+            dataclasses.replace(
+                s, theorems=tuple(t for t in s.theorems if t[: -len("_verdict")] not in files[s.module].rejected)
+            )
+            for s in statements
+        ]
+        checker = _coqchk_cached([s for s in everything if files[s.module].compiled], keys, build)
+        claim_of = {b.verdict_name: b.claim_id for b in bound}
+        theorems = assumptions_cached(
+            sources + statements,
+            files,
+            build,
+            cache_root() / "assumptions" if use_cache else None,
+            keys,
+            lambda name: claim_of.get(name, "the file's other theorems"),
+            jobs,
+            lambda axioms: judge_axioms(axioms, checker)[1] is None,
+        )
+    theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
+    report = DevelopmentReport(version, files, theorems, unknown, key, texts, checker.message, definitions, environment)
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(json.dumps(dump_report(report)), encoding="utf-8")
+    return report
+
+
+def _generate_statements(
+    sources: list[SourceFile], bound: list[BoundTheorem], build: Path
+) -> tuple[list[SourceFile], dict[str, dict[int, str]], dict[str, TheoremStatus]]:
+    """Write `Statements<Module>.v` for every proof module with bound theorems (in `build/generated`).
+
+    **Returns:** the generated files as sources, their line → theorem tables, and a failed status for every
+    bound theorem whose proof file is not in the development.
+    """
+    modules = {s.path.stem for s in sources}
+    defs = {m for m in modules if m.startswith("Defs")}
+    generated = build / "generated"
+    generated.mkdir()
+    out: list[SourceFile] = []
+    owners: dict[str, dict[int, str]] = {}
+    missing: dict[str, TheoremStatus] = {}
+    for module in dict.fromkeys(b.module for b in bound):
+        mine = [b for b in bound if b.module == module]
+        if module not in modules:
+            for b in mine:
+                message = f"its proof file {module}.v is not in the development"
+                missing[b.verdict_name] = TheoremStatus(
+                    f"{COQ_ROOT_NAME}.{b.statements_module}", b.verdict_name, "failed", message=message
+                )
+            continue
+        text, owner = statements_file(module, mine, defs)
+        path = generated / f"Statements{module}.v"
+        path.write_text(text, encoding="utf-8")
+        out.append(read_source(path, COQ_ROOT_NAME))
+        owners[path.stem] = owner
+    return out, owners, missing
+
+
+def _rejected(statements: list[SourceFile], files: dict[str, FileStatus]) -> dict[str, TheoremStatus]:
+    out = {}
+    for source in statements:
+        status = files[source.module]
+        for theorem, message in status.rejected.items():
+            name = theorem + "_verdict"
+            out[name] = TheoremStatus(
+                source.module,
+                name,
+                "failed",
+                message="the kernel rejected the bound "
+                f"statement (Proof. exact {COQ_ROOT_NAME}.{source.path.stem[10:]}.{theorem}): " + message,
+            )
+        if not status.compiled:
+            for name in source.theorems:
+                out[name] = TheoremStatus(source.module, name, "failed", message=status.message)
+    return out
+
+
+def _judge(theorems: dict[str, TheoremStatus], checker: CoqchkResult) -> dict[str, TheoremStatus]:
+    """Every checked theorem's axioms named by coqchk and judged (`_kernel_coqchk.judge_axioms`)."""
+    out = {}
+    for name, status in theorems.items():
+        if status.status != "checked":
+            out[name] = status
+            continue
+        qualified, reason = judge_axioms(status.axioms, checker)
+        if reason is None:
+            out[name] = dataclasses.replace(status, axioms=qualified, message="standard axioms only (coqchk)")
+        else:
+            out[name] = dataclasses.replace(status, status="failed", axioms=qualified or status.axioms, message=reason)
+    return out
+
+
+def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path) -> CoqchkResult:
+    """coqchk on every compiled project module, cached under their keys."""
+    key = _digest(CACHE_FORMAT, *(keys[s.path.stem] for s in compiled))
+    path = cache_root() / "coqchk" / f"{key}.json"
+    if path.exists():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CoqchkResult(data["ok"], tuple(data["axioms"]), data["message"])
+    result = run_coqchk(build, [s.module for s in compiled], COQ_ROOT_NAME)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(asdict(result)), encoding="utf-8")
+    return result
+
+
+def materialise(dest: Path, root: Path = DEVELOPMENT, *, jobs: int = 2) -> dict[str, FileStatus]:
+    """Copy the development into `dest` with every `.vo` (from the cache, compiling what is missing).
+
+    For tools that run their own coqc on top of the development (the mutation meta-tests).
+    """
+    sources = read_development(root)
+    version = coq_version()
+    if version is None:
+        return {s.module: FileStatus(s.module, False, "coqc is not installed", s.forbidden) for s in sources}
+    for source in sources:
+        shutil.copy2(source.path, dest / source.path.name)
+    return _compile_all(sources, _file_keys(sources, version), dest, jobs, True)
+
+
+def _compile_all(
+    sources: list[SourceFile],
+    keys: dict[str, str],
+    build: Path,
+    jobs: int,
+    use_cache: bool,
+    owners: dict[str, dict[int, str]] | None = None,
+) -> dict[str, FileStatus]:
+    """Compile in waves of files whose requirements are done; a file whose requirement failed is not run."""
+    status: dict[str, FileStatus] = {}
+    by_stem = {s.path.stem: s for s in sources}
+    pending = list(sources)
+    while pending:
+        ready = [s for s in pending if all(by_stem[d].module in status for d in s.requires if d in by_stem)]
+        pending = [s for s in pending if s not in ready]
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            results = pool.map(lambda s: _compile_one(s, keys, build, status, by_stem, use_cache, owners or {}), ready)
+            for source, result in zip(ready, results, strict=True):
+                status[source.module] = result
+    return status
+
+
+def _compile_one(
+    source: SourceFile,
+    keys: dict[str, str],
+    build: Path,
+    done: dict[str, FileStatus],
+    by_stem: dict[str, SourceFile],
+    use_cache: bool,
+    owners: dict[str, dict[int, str]],
+) -> FileStatus:
+    import time
+
+    broken = [d for d in source.requires if d in by_stem and not done[by_stem[d].module].compiled]
+    if broken:
+        return FileStatus(source.module, False, "requires a file that failed: " + ", ".join(broken), source.forbidden)
+    stem = source.path.stem
+    cached = cache_root() / "vo" / keys[stem]
+    if stem in owners:
+        return _compile_statements_cached(source, cached, build, owners[stem], use_cache)
+    if use_cache and (cached / f"{stem}.vo").exists():
+        shutil.copy2(cached / f"{stem}.vo", build / f"{stem}.vo")
+        return FileStatus(source.module, True, "cached", source.forbidden)
+    start = time.perf_counter()
+    ok, output = run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, source.path.name], build, FILE_TIMEOUT)
+    seconds = time.perf_counter() - start
+    if not ok:
+        return FileStatus(source.module, False, error_excerpt(output), source.forbidden, seconds)
+    cached.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(build / f"{stem}.vo", cached / f"{stem}.vo")
+    return FileStatus(source.module, True, "compiled", source.forbidden, seconds)
+
+
+def _compile_statements_cached(
+    source: SourceFile, cached: Path, build: Path, owner: dict[int, str], use_cache: bool
+) -> FileStatus:
+    """A generated statements file: cached `.vo` with its rejections and elaborated statements, or compiled."""
+    import time
+
+    stem = source.path.stem
+    known = load_cached(cached) if use_cache and (cached / f"{stem}.vo").exists() else None
+    if known is not None:
+        shutil.copy2(cached / f"{stem}.vo", build / f"{stem}.vo")
+        return FileStatus(source.module, True, "cached", source.forbidden, 0.0, *known)
+    start = time.perf_counter()
+    ok, message, rejected, elaborated = compile_statements(
+        build / source.path.name,
+        owner,
+        lambda name: run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, name], build, FILE_TIMEOUT),
+        error_excerpt,
+    )
+    seconds = time.perf_counter() - start
+    if not ok:
+        return FileStatus(source.module, False, message, source.forbidden, seconds, rejected)
+    save_cached(cached, stem, build, rejected, elaborated)
+    return FileStatus(source.module, True, "compiled", source.forbidden, seconds, rejected, elaborated)
+
+
+def build_command() -> str:
+    """One shell command, run from the repository root, that compiles every `.v` file from scratch, then the
+    statements files printed from the registry, and re-checks every project module with coqchk."""
+    return (
+        "cd proofs/coq && rm -f *.vo *.vok *.vos *.glob .*.aux Statements*.v "
+        "&& coq_makefile -f _CoqProject -o Makefile.coq && make -f Makefile.coq -j2 "
+        "&& cd ../.. && PYTHONPATH=. python -m ropecheck.proofs.claims._bound_statements proofs/coq && cd proofs/coq "
+        '&& for f in Statements*.v; do coqc -R . Ropecheck "$f" || exit 1; done && ./check_assumptions.sh'
+    )
