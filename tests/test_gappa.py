@@ -1,15 +1,32 @@
-"""Gappa certifies the error model's angle-formation and rotation bounds per dtype (`numeric.reference.gappa`):
-the committed scripts are the ones the current model generates, Gappa proves every one of them, and a goal
-tightened below what rounding allows is not proved."""
+"""Gappa certifies the error model's angle-formation, rotation and cast bounds per dtype, and Coq the step from
+angle error to cos/sin error (`numeric.reference.gappa`): the committed scripts are the ones the current model
+generates, Gappa proves every one of them, a goal tightened below what rounding allows is not proved, each
+certified constant is the constant in code, and docs/numerics.md shows which tool certifies which link."""
 
 from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.reference.gappa import SCRIPT_DIR, certified_constants, gappa_scripts, run_gappa_proofs
+from ropecheck.numeric.reference import _formats
+from ropecheck.numeric.reference._formats import DTYPES, unit_roundoff
+from ropecheck.numeric.reference._library import implementation_units
+from ropecheck.numeric.reference.gappa import (
+    COQ_STEP,
+    COQ_STEP_THEOREMS,
+    SCRIPT_DIR,
+    certification_table,
+    certified_constants,
+    check_coq_step,
+    gappa_scripts,
+    run_gappa_proofs,
+)
+from ropecheck.proofs._kernel import is_standard_axiom
+
+NUMERICS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "numerics.md"
 
 
 def test_gappa_is_installed() -> None:
@@ -47,14 +64,23 @@ def test_committed_scripts_follow_the_model() -> None:
 
 def test_gappa_proves_every_bound() -> None:
     results = run_gappa_proofs()
-    assert len(results) == 18
+    assert len(results) == 22
     failed = {name: message for name, (proved, message) in results.items() if not proved}
     assert not failed, failed
 
 
 @pytest.mark.parametrize(
     "name",
-    ["angle_float32.g", "rotation_bfloat16.g", "angle_rounded_float16.g", "rotation_basis_float32.g", "cast_float16.g"],
+    [
+        "angle_float32.g",
+        "rotation_bfloat16.g",
+        "angle_rounded_float16.g",
+        "rotation_basis_float32.g",
+        "cast_float16.g",
+        "cast_relative_bfloat16.g",
+        "cast_relative_float16.g",
+        "cast_absolute_float16.g",
+    ],
 )
 def test_gappa_refuses_a_tightened_goal(name: str, tmp_path: Path) -> None:
     """Meta-test: the goal divided by 4 (below what one rounding allows) must not be proved."""
@@ -67,3 +93,72 @@ def test_gappa_refuses_a_tightened_goal(name: str, tmp_path: Path) -> None:
     path.write_text(text)
     ((proved, message),) = run_gappa_proofs([path]).values()
     assert not proved, message
+
+
+def test_coq_certifies_the_angle_to_cos_sin_step() -> None:
+    """The step Gappa cannot state (it has no cos/sin): Coq accepts AngleToCosSin.v and each theorem rests on
+    Coq's standard axioms only."""
+    axioms = check_coq_step()
+    assert set(axioms) == set(COQ_STEP_THEOREMS)
+    for theorem, names in axioms.items():
+        assert all(is_standard_axiom(name) for name in names), (theorem, names)
+
+
+def test_coq_refuses_a_weakened_step(tmp_path: Path) -> None:
+    """Meta-test: halving the angle error's weight (cos as if 1/2-Lipschitz) is not a theorem; Coq rejects it."""
+    text = COQ_STEP.read_text()
+    conclusion = "Rabs (chat - cos phi) <= angle_error + evaluation_error."
+    assert conclusion in text
+    path = tmp_path / COQ_STEP.name
+    path.write_text(text.replace(conclusion, "Rabs (chat - cos phi) <= angle_error / 2 + evaluation_error."))
+    with pytest.raises(RuntimeError, match="Coq rejects"):
+        check_coq_step(path)
+
+
+def _departures_from_the_coq_step(
+    trigonometric_error: Callable[[str, float], float],
+) -> list[tuple[str, float, float, float]]:
+    """Where the code's rule differs from what AngleToCosSin.v certifies: angle error e plus T·u, capped at 2."""
+    departures = []
+    for dtype in DTYPES:
+        evaluation = implementation_units("cos/sin", dtype) * unit_roundoff(dtype)
+        for angle_error in (0.0, 2.0**-30, 1e-3, 0.5, 1.9, 3.0):
+            certified = min(angle_error + evaluation, 2.0)
+            got = float(trigonometric_error(dtype, angle_error))
+            if got != certified:
+                departures.append((dtype, angle_error, got, certified))
+    return departures
+
+
+def test_code_charges_what_coq_certifies() -> None:
+    """`trigonometric_error` is the certified rule: the angle error with weight 1 (the Lipschitz constant), plus
+    the evaluation allowance, capped at 2 (`cos_error_capped`)."""
+    assert _departures_from_the_coq_step(_formats.trigonometric_error) == []
+
+
+def test_coq_link_notices_a_changed_rule() -> None:
+    """Meta-test: a rule charging half the angle error departs from the certified step."""
+
+    def halved(dtype: str, angle_error: float) -> float:
+        return float(_formats.trigonometric_error(dtype, angle_error / 2))
+
+    assert _departures_from_the_coq_step(halved) != []
+
+
+def test_numerics_page_shows_the_certification_chain() -> None:
+    """docs/numerics.md carries the generated table of which tool certifies which link of the error chain, and
+    every script and Coq file under numeric/reference/gappa/ sits in a row."""
+    table = certification_table()
+    assert table in NUMERICS_PAGE.read_text(), "paste certification_table() into docs/numerics.md"
+    for path in SCRIPT_DIR.iterdir():
+        assert f"`{path.name}`" in table, path.name
+
+
+def test_certification_table_notices_an_unlisted_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta-test: a chain without the cast rows leaves the cast scripts unlisted."""
+    from ropecheck.numeric.reference import gappa
+
+    shortened = tuple(row for row in gappa.CERTIFICATION_CHAIN if "cast_relative" not in row[2])
+    monkeypatch.setattr(gappa, "CERTIFICATION_CHAIN", shortened)
+    with pytest.raises(AssertionError):
+        test_numerics_page_shows_the_certification_chain()
