@@ -3,7 +3,7 @@
    Gappa has no cos or sin, so this link of the chain is certified here, by the mean value theorem:
    cos and sin are 1-Lipschitz, hence a value within e of cos (sin) of the computed angle is within
    e + |angle error| of cos (sin) of the exact angle. Compiled by tests/test_gappa.py, which also checks
-   that Print Assumptions lists only Coq's standard axioms. *)
+   that Print Assumptions lists nothing beyond Coq's standard set. *)
 From Coq Require Import Reals Lra.
 Open Scope R_scope.
 
