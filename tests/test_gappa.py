@@ -11,16 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.reference import _formats
+from ropecheck.numeric.reference import _formats, _rope_bounds
 from ropecheck.numeric.reference._formats import DTYPES, unit_roundoff
 from ropecheck.numeric.reference._library import implementation_units
 from ropecheck.numeric.reference.gappa import (
-    COQ_STEP,
-    COQ_STEP_THEOREMS,
+    COQ_PROOFS,
     SCRIPT_DIR,
     certification_table,
     certified_constants,
-    check_coq_step,
+    check_coq_proof,
     gappa_scripts,
     run_gappa_proofs,
 )
@@ -95,24 +94,41 @@ def test_gappa_refuses_a_tightened_goal(name: str, tmp_path: Path) -> None:
     assert not proved, message
 
 
-def test_coq_certifies_the_angle_to_cos_sin_step() -> None:
-    """The step Gappa cannot state (it has no cos/sin): Coq accepts AngleToCosSin.v and each theorem rests on
-    Coq's standard axioms only."""
-    axioms = check_coq_step()
-    assert set(axioms) == set(COQ_STEP_THEOREMS)
+@pytest.mark.parametrize("name", sorted(COQ_PROOFS))
+def test_coq_certifies_the_steps_gappa_cannot_state(name: str) -> None:
+    """Angle error → cos/sin error (Gappa has no cos/sin) and the pointwise rotation bound (Gappa cannot keep
+    |x₁| and |x₂| correlated): Coq accepts each file and each theorem rests on Coq's standard axioms only."""
+    axioms = check_coq_proof(name)
+    assert set(axioms) == set(COQ_PROOFS[name])
     for theorem, names in axioms.items():
-        assert all(is_standard_axiom(name) for name in names), (theorem, names)
+        assert all(is_standard_axiom(axiom) for axiom in names), (theorem, names)
 
 
-def test_coq_refuses_a_weakened_step(tmp_path: Path) -> None:
-    """Meta-test: halving the angle error's weight (cos as if 1/2-Lipschitz) is not a theorem; Coq rejects it."""
-    text = COQ_STEP.read_text()
-    conclusion = "Rabs (chat - cos phi) <= angle_error + evaluation_error."
-    assert conclusion in text
-    path = tmp_path / COQ_STEP.name
-    path.write_text(text.replace(conclusion, "Rabs (chat - cos phi) <= angle_error / 2 + evaluation_error."))
+@pytest.mark.parametrize(
+    ("name", "statement", "weakened"),
+    [
+        # cos as if 1/2-Lipschitz
+        (
+            "AngleToCosSin.v",
+            "Rabs (chat - cos phi) <= angle_error + evaluation_error.",
+            "Rabs (chat - cos phi) <= angle_error / 2 + evaluation_error.",
+        ),
+        # γ₂ replaced by u: two roundings charged as one
+        (
+            "RotationPointwise.v",
+            "<= (epsilon + 2 * u / (1 - 2 * u) * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta.",
+            "<= (epsilon + u * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta.",
+        ),
+    ],
+)
+def test_coq_refuses_a_weakened_step(name: str, statement: str, weakened: str, tmp_path: Path) -> None:
+    """Meta-test: each certified bound made tighter than the truth is not a theorem; Coq rejects the file."""
+    text = (SCRIPT_DIR / name).read_text()
+    assert statement in text
+    path = tmp_path / name
+    path.write_text(text.replace(statement, weakened))
     with pytest.raises(RuntimeError, match="Coq rejects"):
-        check_coq_step(path)
+        check_coq_proof(name, path)
 
 
 def _departures_from_the_coq_step(
@@ -143,6 +159,39 @@ def test_coq_link_notices_a_changed_rule() -> None:
         return float(_formats.trigonometric_error(dtype, angle_error / 2))
 
     assert _departures_from_the_coq_step(halved) != []
+
+
+def _departures_from_the_pointwise_theorem(gamma: Callable[[int, str], float]) -> list[tuple[str, float, float]]:
+    """Where `_rotation_coefficients` differs from RotationPointwise.v's bound (ε + γ₂(1 + ε), 3η), with ε the
+    certified cos/sin error (angle error → `trigonometric_error` + `cos_sin_cast_error`), u and η the data dtype's."""
+    departures = []
+    for dtype in DTYPES:
+        for angle_dtype in (dtype, "float32"):
+            for position in (0, 1, 2049, 10488, 2**24 + 1):
+                theta = 1e-4
+                slope, offset = _rope_bounds._rotation_coefficients(position, theta, dtype, angle_dtype)
+                angle_error = _rope_bounds.angle_error_bound(position, theta, angle_dtype)
+                epsilon = _formats.trigonometric_error(angle_dtype, angle_error)
+                # Capped at 2 (`cos_error_capped`), except an overflowed angle: nothing is certified there (inf).
+                epsilon = float(
+                    _formats._cap_value_error(epsilon + _rope_bounds.cos_sin_cast_error(dtype, angle_dtype))
+                )
+                certified = epsilon + gamma(2, dtype) * (1 + epsilon)
+                if float(slope) != certified or offset != 3 * _formats.underflow_error(dtype):
+                    departures.append((dtype, float(slope), certified))
+    return departures
+
+
+def test_rotation_bound_is_the_pointwise_theorem() -> None:
+    """`rotation_output_bound` charges what RotationPointwise.v proves: γ₂ = 2u/(1 − 2u) of the data dtype on
+    (1 + ε), ε from the certified angle → cos/sin step and the certified cast, and 3η."""
+    assert _departures_from_the_pointwise_theorem(_formats.gamma) == []
+
+
+def test_pointwise_link_notices_a_changed_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta-test: with the code's rotation charging γ₁ instead of γ₂ the link to the theorem fails."""
+    monkeypatch.setattr(_rope_bounds, "gamma", lambda n, dtype: _formats.gamma(max(n - 1, 0), dtype))
+    assert _departures_from_the_pointwise_theorem(_formats.gamma) != []
 
 
 def test_numerics_page_shows_the_certification_chain() -> None:

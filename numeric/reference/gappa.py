@@ -20,7 +20,13 @@ model's own number as the goal, and Gappa (Debian package `gappa`, `/usr/bin/gap
   the 16-bit dtype, relative error `unit_roundoff(dtype)` (2⁻¹¹, 2⁻⁸) over its normal range, and absolute error
   `cos_sin_cast_error(dtype, "float32")` for a cos/sin value in [−1, 1];
 - `AngleToCosSin.v` (Coq, not Gappa: Gappa has no cos or sin): angle error → cos/sin error, the rule of
-  `trigonometric_error` (`check_coq_step`).
+  `trigonometric_error` (`check_coq_proof`);
+- `RotationPointwise.v` (Coq with Flocq): the pointwise bound the model and the audit use, one rotated coordinate
+  within (ε + γ₂(1 + ε))·(|x₁| + |x₂|) + 3η for every x, both coordinates (`rotation_output_bound`'s form), under
+  the standard model of rounding that round to nearest (Flocq, gradual underflow) and a flush to zero both meet
+  (both proved). Gappa's interval
+  arithmetic cannot state it: it reads a convex combination of the two coordinates' errors as their sum, and the
+  model's slack is of order u², so bisecting the direction of x would take about 1/u cases.
 
 `CERTIFICATION_CHAIN` says which tool certifies which link of the chain (`certification_table()`, in
 docs/numerics.md).
@@ -49,11 +55,10 @@ from ._library import implementation_units
 from ._rope_bounds import angle_relative_error, cos_sin_cast_error, rotation_output_bound
 
 __all__ = [
-    "COQ_STEP",
-    "COQ_STEP_THEOREMS",
+    "COQ_PROOFS",
     "SCRIPT_DIR",
     "certified_constants",
-    "check_coq_step",
+    "check_coq_proof",
     "gappa_scripts",
     "run_gappa_proofs",
     "write_scripts",
@@ -265,30 +270,39 @@ def run_gappa_proofs(paths: list[Path] | None = None, gappa: str | None = None) 
     return results
 
 
-#: The link of the chain Gappa cannot state (it has no cos or sin): angle error → cos/sin error, certified in Coq.
-COQ_STEP = SCRIPT_DIR / "AngleToCosSin.v"
-COQ_STEP_THEOREMS = (
-    "cos_error_from_angle_error",
-    "sin_error_from_angle_error",
-    "cos_error_capped",
-    "sin_error_capped",
-)
+#: The links of the chain certified in Coq rather than Gappa: file under `SCRIPT_DIR` → the theorems it must prove.
+#: `AngleToCosSin.v`: angle error → cos/sin error (Gappa has no cos or sin); `RotationPointwise.v`: the rotation
+#: bound linear in |x₁| + |x₂| (Gappa's interval arithmetic loses the correlation of |x₁| and |x₂|).
+COQ_PROOFS: dict[str, tuple[str, ...]] = {
+    "AngleToCosSin.v": (
+        "cos_error_from_angle_error",
+        "sin_error_from_angle_error",
+        "cos_error_capped",
+        "sin_error_capped",
+    ),
+    "RotationPointwise.v": ("rotation_coordinate_pointwise", "nearest_meets_the_model", "flush_meets_the_model"),
+}
 
 
-def check_coq_step(path: Path = COQ_STEP, coqc: str | None = None) -> dict[str, list[str]]:
-    """Compile the Coq file of the angle → cos/sin step and list each theorem's axioms (`Print Assumptions`).
+def check_coq_proof(name: str, path: Path | None = None, coqc: str | None = None) -> dict[str, list[str]]:
+    """Compile one of the `COQ_PROOFS` files and list each of its theorems' axioms (`Print Assumptions`).
 
-    The theorems certify `trigonometric_error`'s rule: |ĉ − cos φ| ≤ |φ̂ − φ| + |ĉ − cos φ̂| (cos and sin are
-    1-Lipschitz, by the mean value theorem), and the cap at 2 for computed values in [−1, 1].
+    `AngleToCosSin.v` certifies `trigonometric_error`'s rule: |ĉ − cos φ| ≤ |φ̂ − φ| + |ĉ − cos φ̂| (cos and sin
+    are 1-Lipschitz, by the mean value theorem), and the cap at 2 for computed values in [−1, 1].
+    `RotationPointwise.v` certifies `rotation_output_bound`'s form: one rotated coordinate within
+    (ε + γ₂(1 + ε))·(|x₁| + |x₂|) + 3η for every x, under the standard model of rounding (which Flocq's round to
+    nearest meets, `nearest_meets_the_model`, and a flush to zero with η the smallest normal number too,
+    `flush_meets_the_model`).
 
     **Arguments:**
 
-    - `path`: the `.v` file (default `COQ_STEP`; a test passes a perturbed copy).
+    - `name`: the file's name, a key of `COQ_PROOFS`.
+    - `path`: the `.v` text to compile instead (a test passes a perturbed copy); default `SCRIPT_DIR / name`.
     - `coqc`: the Coq compiler (default `coqc` on the PATH).
 
     **Returns:**
 
-    Theorem name → its axioms' short names, for each of `COQ_STEP_THEOREMS`.
+    Theorem name → its axioms' short names, for each theorem `COQ_PROOFS[name]` lists.
 
     **Raises:** `FileNotFoundError` when Coq is not installed; `RuntimeError` when Coq rejects the file.
     """
@@ -298,13 +312,14 @@ def check_coq_step(path: Path = COQ_STEP, coqc: str | None = None) -> dict[str, 
     if executable is None:
         raise FileNotFoundError("coqc is not installed (Debian: apt-get install coq)")
     with tempfile.TemporaryDirectory() as build:
-        module = Path(build) / COQ_STEP.name
-        module.write_text(path.read_text())
+        theorems = COQ_PROOFS[name]
+        module = Path(build) / name
+        module.write_text((path or SCRIPT_DIR / name).read_text())
         query = Path(build) / "Query.v"
         # One Redirect per theorem keeps each answer in its own file, from one coqc run.
         query.write_text(
-            "Require Import AngleToCosSin.\n"
-            + "".join(f'Redirect "{name}" Print Assumptions {name}.\n' for name in COQ_STEP_THEOREMS)
+            f"Require Import {module.stem}.\n"
+            + "".join(f'Redirect "{theorem}" Print Assumptions {theorem}.\n' for theorem in theorems)
         )
         for source in (module, query):
             done = subprocess.run(
@@ -317,7 +332,7 @@ def check_coq_step(path: Path = COQ_STEP, coqc: str | None = None) -> dict[str, 
             )
             if done.returncode != 0:
                 raise RuntimeError(f"Coq rejects {source.name}: {(done.stdout + done.stderr).strip()}")
-        axioms = {name: parse_assumptions((Path(build) / f"{name}.out").read_text()) for name in COQ_STEP_THEOREMS}
+        axioms = {theorem: parse_assumptions((Path(build) / f"{theorem}.out").read_text()) for theorem in theorems}
     return axioms
 
 
@@ -375,9 +390,9 @@ CERTIFICATION_CHAIN: tuple[tuple[str, str, str, str], ...] = (
         "`rotation_output_bound(2, …, angle_dtype='float32')`",
     ),
     (
-        "one rotated coordinate at any x: slope·‖x‖₁ + 3η",
-        "analytic, not certified",
-        "—",
+        "one rotated coordinate at any x: (ε + γ₂(1 + ε))·‖x‖₁ + 3η",
+        "Coq (Flocq's round to nearest meets the standard model)",
+        r"RotationPointwise\.v",
         "`rotation_output_bound(s, …)`",
     ),
     (
@@ -420,15 +435,18 @@ def main(argv: list[str] | None = None) -> int:
         ((proved, message),) = run_gappa_proofs([path]).values()
         all_proved &= proved
         print(f"{'proved' if proved else 'NOT PROVED'}  {path.name}  {time.perf_counter() - start:.2f} s  {message}")
-    start = time.perf_counter()
-    try:
-        axioms = check_coq_step()
-    except RuntimeError as rejected:
-        print(f"NOT PROVED  {COQ_STEP.name}  {rejected}")
-        return 1
-    standard = all(is_standard_axiom(name) for names in axioms.values() for name in names)
-    print(f"{'proved' if standard else 'NOT PROVED'}  {COQ_STEP.name}  {time.perf_counter() - start:.2f} s  {axioms}")
-    return 0 if all_proved and standard else 1
+    for name in COQ_PROOFS:
+        start = time.perf_counter()
+        try:
+            axioms = check_coq_proof(name)
+        except RuntimeError as rejected:
+            print(f"NOT PROVED  {name}  {rejected}")
+            all_proved = False
+            continue
+        standard = all(is_standard_axiom(axiom) for axioms_of in axioms.values() for axiom in axioms_of)
+        all_proved &= standard
+        print(f"{'proved' if standard else 'NOT PROVED'}  {name}  {time.perf_counter() - start:.2f} s  {axioms}")
+    return 0 if all_proved else 1
 
 
 if __name__ == "__main__":
