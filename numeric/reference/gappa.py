@@ -24,9 +24,9 @@ model's own number as the goal, and Gappa (Debian package `gappa`, `/usr/bin/gap
 - `RotationPointwise.v` (Coq with Flocq): the pointwise bound the model and the audit use, one rotated coordinate
   within (ε + γ₂(1 + ε))·(|x₁| + |x₂|) + 3η for every x, both coordinates (`rotation_output_bound`'s form), under
   the standard model of rounding that round to nearest (Flocq, gradual underflow) and a flush to zero both meet
-  (both proved). Gappa's interval
-  arithmetic cannot state it: it reads a convex combination of the two coordinates' errors as their sum, and the
-  model's slack is of order u², so bisecting the direction of x would take about 1/u cases.
+  (both proved). Gappa's interval arithmetic cannot state it: it reads a convex combination of the two
+  coordinates' errors as their sum, and the model's slack is of order u², so bisecting the direction of x would
+  take about 1/u cases.
 
 `CERTIFICATION_CHAIN` says which tool certifies which link of the chain (`certification_table()`, in
 docs/numerics.md).
