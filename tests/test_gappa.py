@@ -56,6 +56,17 @@ def test_link_notices_a_changed_constant(monkeypatch: pytest.MonkeyPatch) -> Non
         test_each_certified_constant_is_the_constant_in_code()
 
 
+@pytest.mark.parametrize("function", ["cos_sin_cast_error", "unit_roundoff"])
+def test_link_notices_a_changed_cast(function: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta-test: with the code's cast error changed the link no longer matches the committed cast scripts."""
+    from ropecheck.numeric.reference import gappa
+
+    original = getattr(gappa, function)
+    monkeypatch.setattr(gappa, function, lambda *a, **k: 1.01 * original(*a, **k))
+    with pytest.raises(AssertionError):
+        test_each_certified_constant_is_the_constant_in_code()
+
+
 def test_committed_scripts_follow_the_model() -> None:
     committed = {path.name: path.read_text() for path in SCRIPT_DIR.glob("*.g")}
     assert committed == gappa_scripts(), "regenerate with: python -m numeric.reference.gappa --write"

@@ -118,7 +118,7 @@ def _cast_bound(dtype: str) -> float:
 #: float32 value, the goal's operator). `cast_relative`: relative error over the dtype's normal range (the brief's
 #: 2⁻¹¹ / 2⁻⁸); `cast_absolute`: the absolute error of a cos/sin value in [−1, 1], the term the rotation bound adds.
 _VALUE_CASTS: dict[str, tuple[str, Callable[[str], float]]] = {
-    "cast_relative": ("unit_roundoff({dtype!r})", unit_roundoff),
+    "cast_relative": ("unit_roundoff({dtype!r})", lambda dtype: unit_roundoff(dtype)),
     "cast_absolute": ("cos_sin_cast_error({dtype!r}, 'float32')", lambda dtype: cos_sin_cast_error(dtype, "float32")),
 }
 
