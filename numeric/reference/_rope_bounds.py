@@ -93,13 +93,32 @@ def angle_error_bound(
     return _as_result(np.where(overflow, np.inf, bound))
 
 
+def cos_sin_cast_error(dtype: Any, angle_dtype: Any) -> float:
+    """Absolute error of casting a cos/sin value in [−1, 1] from the angle dtype to a coarser data dtype.
+
+    One rounding to nearest of a value of magnitude at most 1: at most u of the data dtype (certified per
+    16-bit dtype from float32 by the Gappa scripts `cast_absolute_<dtype>.g`); 0 when the data dtype is not
+    coarser (no cast, or an exact widening).
+
+    **Arguments:**
+
+    - `dtype`: the data dtype cos/sin are cast to.
+    - `angle_dtype`: the dtype cos/sin are computed in.
+
+    **Returns:**
+
+    u of `dtype`, or 0.
+    """
+    return unit_roundoff(dtype) if unit_roundoff(dtype) > unit_roundoff(angle_dtype) else 0.0
+
+
 def _rotation_coefficients(
     position: FloatOrArray, theta: FloatOrArray, dtype: Any, angle_dtype: Any | None
 ) -> tuple[np.ndarray, float]:
     """(a, b) with |computed − exact| ≤ a·(|x₁| + |x₂|) + b per output coordinate of a 2×2 RoPE rotation."""
     angle_dtype = dtype if angle_dtype is None else angle_dtype
     angle_error = np.asarray(angle_error_bound(position, theta, angle_dtype), dtype=np.float64)
-    cast = unit_roundoff(dtype) if unit_roundoff(dtype) > unit_roundoff(angle_dtype) else 0.0
+    cast = cos_sin_cast_error(dtype, angle_dtype)
     cos_sin_error = _cap_value_error(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast)
     slope = cos_sin_error + gamma(2, dtype) * (1 + cos_sin_error)
     return slope, 3 * underflow_error(dtype)
@@ -278,7 +297,7 @@ def partial_sums_modulus_bound(
     thetas = np.asarray(thetas, dtype=np.float64)
     count = thetas.size
     angle_dtype = dtype if angle_dtype is None else angle_dtype
-    cast = unit_roundoff(dtype) if unit_roundoff(dtype) > unit_roundoff(angle_dtype) else 0.0
+    cast = cos_sin_cast_error(dtype, angle_dtype)
     angle_error = np.asarray(angle_error_bound(distance, thetas, angle_dtype), dtype=np.float64)
     term_error = _cap_value_error(np.asarray(trigonometric_error(angle_dtype, angle_error)) + cast)
     lengths = np.arange(1, count + 1)

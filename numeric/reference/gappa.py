@@ -15,7 +15,21 @@ model's own number as the goal, and Gappa (Debian package `gappa`, `/usr/bin/gap
   from underflow and overflow, so the box [−1, 1]² stands for every normal range;
 - `rotation_basis_<dtype>.g`: the pointwise bound the audit's basis probes use, at x = (1, 0) (|x₁| + |x₂| = 1);
 - `cast_<dtype>.g` (float16, bfloat16): the pipeline the audit accepts for 16-bit outputs — cos/sin computed in
-  float32, cast to the 16-bit dtype, the rotation in it — within `rotation_output_bound(…, angle_dtype="float32")`.
+  float32, cast to the 16-bit dtype, the rotation in it — within `rotation_output_bound(…, angle_dtype="float32")`;
+- `cast_relative_<dtype>.g`, `cast_absolute_<dtype>.g` (float16, bfloat16): the final cast of a float32 value to
+  the 16-bit dtype, relative error `unit_roundoff(dtype)` (2⁻¹¹, 2⁻⁸) over its normal range, and absolute error
+  `cos_sin_cast_error(dtype, "float32")` for a cos/sin value in [−1, 1];
+- `AngleToCosSin.v` (Coq, not Gappa: Gappa has no cos or sin): angle error → cos/sin error, the rule of
+  `trigonometric_error` (`check_coq_proof`);
+- `RotationPointwise.v` (Coq with Flocq): the pointwise bound the model and the audit use, one rotated coordinate
+  within (ε + γ₂(1 + ε))·(|x₁| + |x₂|) + 3η for every x, both coordinates (`rotation_output_bound`'s form), under
+  the standard model of rounding that round to nearest (Flocq, gradual underflow) and a flush to zero both meet
+  (both proved). Gappa's interval arithmetic cannot state it: it reads a convex combination of the two
+  coordinates' errors as their sum, and the model's slack is of order u², so bisecting the direction of x would
+  take about 1/u cases.
+
+`CERTIFICATION_CHAIN` says which tool certifies which link of the chain (`certification_table()`, in
+docs/numerics.md).
 
 `certified_constants()` links each script's goal to the expression in code that computes it.
 
@@ -27,17 +41,28 @@ subnormals changes nothing. Regenerate with `python -m numeric.reference.gappa -
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
+import tempfile
+import time
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-from ._formats import DTYPES, exact_integer_limit, unit_roundoff
+from ._formats import DTYPES, exact_integer_limit, largest_finite, smallest_normal, unit_roundoff
 from ._library import implementation_units
-from ._rope_bounds import angle_relative_error, rotation_output_bound
+from ._rope_bounds import angle_relative_error, cos_sin_cast_error, rotation_output_bound
 
-__all__ = ["SCRIPT_DIR", "certified_constants", "gappa_scripts", "run_gappa_proofs", "write_scripts"]
+__all__ = [
+    "COQ_PROOFS",
+    "SCRIPT_DIR",
+    "certified_constants",
+    "check_coq_proof",
+    "gappa_scripts",
+    "run_gappa_proofs",
+    "write_scripts",
+]
 
 SCRIPT_DIR = Path(__file__).with_name("gappa")
 _FORMAT = {"float16": "11, -24", "bfloat16": "8, -133", "float32": "24, -149", "float64": "53, -1074"}
@@ -89,6 +114,15 @@ def _cast_bound(dtype: str) -> float:
     return rotation_output_bound(2.0, 0.0, 1.0, dtype, angle_dtype="float32")
 
 
+#: The final cast of a float32 value to each 16-bit dtype: script kind → (the code, its value, the range of the
+#: float32 value, the goal's operator). `cast_relative`: relative error over the dtype's normal range (the brief's
+#: 2⁻¹¹ / 2⁻⁸); `cast_absolute`: the absolute error of a cos/sin value in [−1, 1], the term the rotation bound adds.
+_VALUE_CASTS: dict[str, tuple[str, Callable[[str], float]]] = {
+    "cast_relative": ("unit_roundoff({dtype!r})", lambda dtype: unit_roundoff(dtype)),
+    "cast_absolute": ("cos_sin_cast_error({dtype!r}, 'float32')", lambda dtype: cos_sin_cast_error(dtype, "float32")),
+}
+
+
 def certified_constants() -> dict[str, dict[str, str]]:
     """Script name → `{"code": the expression in `numeric.reference._rope_bounds`, "value": its exact decimal}`.
 
@@ -103,6 +137,8 @@ def certified_constants() -> dict[str, dict[str, str]]:
         if dtype in _CAST_DTYPES:
             code = f"rotation_output_bound(2.0, 0.0, 1.0, {dtype!r}, angle_dtype='float32')"
             table[f"cast_{dtype}.g"] = {"code": code, "value": _exact(float(_cast_bound(dtype)))}
+            for kind, (code, value) in _VALUE_CASTS.items():
+                table[f"{kind}_{dtype}.g"] = {"code": code.format(dtype=dtype), "value": _exact(float(value(dtype)))}
     return table
 
 
@@ -161,6 +197,29 @@ def _cast_script(dtype: str) -> str:
     )
 
 
+def _value_cast_script(dtype: str, relative: bool) -> str:
+    """A float32 value rounded to nearest in the 16-bit dtype: relative error over the dtype's normal range, or
+    absolute error for a value in [−1, 1] (subnormals of the 16-bit dtype included)."""
+    kind = "cast_relative" if relative else "cast_absolute"
+    bound = _exact(float(_VALUE_CASTS[kind][1](dtype)))
+    domain = (
+        f"|a| in [{_exact(smallest_normal(dtype))}, {_exact(largest_finite(dtype))}]" if relative else "a in [-1, 1]"
+    )
+    return (
+        f"# Generated by numeric.reference.gappa from the error model: do not edit.\n"
+        f"# A float32 value rounded to nearest {dtype} (the final cast), "
+        f"{'relative error over the normal range' if relative else 'absolute error of a value in [-1, 1]'}.\n"
+        f"@rnd = float<{_FORMAT[dtype]}, ne>;\n"
+        f"@r32 = float<{_FORMAT['float32']}, ne>;\n"
+        f"v = r32(a);\n"
+        f"out = rnd(v);\n"
+        f"{{ {domain}\n"
+        f"  -> {'(out - v) / v' if relative else 'out - v'} in [-{bound}, {bound}] }}\n"
+        # Gappa 1.4 proves the lowest normal binade only when it is bisected off the rest.
+        + (f"$ |a| in ({_exact(2 * smallest_normal(dtype))});\n" if relative else "")
+    )
+
+
 def gappa_scripts() -> dict[str, str]:
     """Every script, file name → text, generated from the current model."""
     scripts: dict[str, str] = {}
@@ -171,6 +230,8 @@ def gappa_scripts() -> dict[str, str]:
         scripts[f"rotation_basis_{dtype}.g"] = _rotation_script(dtype, basis=True)
         if dtype in _CAST_DTYPES:
             scripts[f"cast_{dtype}.g"] = _cast_script(dtype)
+            scripts[f"cast_relative_{dtype}.g"] = _value_cast_script(dtype, relative=True)
+            scripts[f"cast_absolute_{dtype}.g"] = _value_cast_script(dtype, relative=False)
     return scripts
 
 
@@ -209,17 +270,183 @@ def run_gappa_proofs(paths: list[Path] | None = None, gappa: str | None = None) 
     return results
 
 
+#: The links of the chain certified in Coq rather than Gappa: file under `SCRIPT_DIR` → the theorems it must prove.
+#: `AngleToCosSin.v`: angle error → cos/sin error (Gappa has no cos or sin); `RotationPointwise.v`: the rotation
+#: bound linear in |x₁| + |x₂| (Gappa's interval arithmetic loses the correlation of |x₁| and |x₂|).
+COQ_PROOFS: dict[str, tuple[str, ...]] = {
+    "AngleToCosSin.v": (
+        "cos_error_from_angle_error",
+        "sin_error_from_angle_error",
+        "cos_error_capped",
+        "sin_error_capped",
+    ),
+    "RotationPointwise.v": ("rotation_coordinate_pointwise", "nearest_meets_the_model", "flush_meets_the_model"),
+}
+
+
+def check_coq_proof(name: str, path: Path | None = None, coqc: str | None = None) -> dict[str, list[str]]:
+    """Compile one of the `COQ_PROOFS` files and list each of its theorems' axioms (`Print Assumptions`).
+
+    `AngleToCosSin.v` certifies `trigonometric_error`'s rule: |ĉ − cos φ| ≤ |φ̂ − φ| + |ĉ − cos φ̂| (cos and sin
+    are 1-Lipschitz, by the mean value theorem), and the cap at 2 for computed values in [−1, 1].
+    `RotationPointwise.v` certifies `rotation_output_bound`'s form: one rotated coordinate within
+    (ε + γ₂(1 + ε))·(|x₁| + |x₂|) + 3η for every x, under the standard model of rounding (which Flocq's round to
+    nearest meets, `nearest_meets_the_model`, and a flush to zero with η the smallest normal number too,
+    `flush_meets_the_model`).
+
+    **Arguments:**
+
+    - `name`: the file's name, a key of `COQ_PROOFS`.
+    - `path`: the `.v` text to compile instead (a test passes a perturbed copy); default `SCRIPT_DIR / name`.
+    - `coqc`: the Coq compiler (default `coqc` on the PATH).
+
+    **Returns:**
+
+    Theorem name → its axioms' short names, for each theorem `COQ_PROOFS[name]` lists.
+
+    **Raises:** `FileNotFoundError` when Coq is not installed; `RuntimeError` when Coq rejects the file.
+    """
+    from ropecheck.proofs._kernel import parse_assumptions
+
+    executable = coqc or shutil.which("coqc")
+    if executable is None:
+        raise FileNotFoundError("coqc is not installed (Debian: apt-get install coq)")
+    with tempfile.TemporaryDirectory() as build:
+        theorems = COQ_PROOFS[name]
+        module = Path(build) / name
+        module.write_text((path or SCRIPT_DIR / name).read_text())
+        query = Path(build) / "Query.v"
+        # One Redirect per theorem keeps each answer in its own file, from one coqc run.
+        query.write_text(
+            f"Require Import {module.stem}.\n"
+            + "".join(f'Redirect "{theorem}" Print Assumptions {theorem}.\n' for theorem in theorems)
+        )
+        for source in (module, query):
+            done = subprocess.run(
+                [executable, "-Q", build, "", source.name],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+                cwd=build,
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"Coq rejects {source.name}: {(done.stdout + done.stderr).strip()}")
+        axioms = {theorem: parse_assumptions((Path(build) / f"{theorem}.out").read_text()) for theorem in theorems}
+    return axioms
+
+
+#: Each link of the error chain of one rotated coordinate, the tool that certifies it, its files under
+#: `SCRIPT_DIR` (a regular expression matching whole names, "—" for none) and the code it certifies;
+#: `certification_table()` prints it for docs/numerics.md.
+CERTIFICATION_CHAIN: tuple[tuple[str, str, str, str], ...] = (
+    (
+        "angle m·θ formed in the dtype, m within the exact-integer limit",
+        "Gappa",
+        r"angle_[a-z]+\d+\.g",
+        "`angle_relative_error(dtype, False)`",
+    ),
+    (
+        "angle m·θ, m beyond the exact-integer limit (m rounded too)",
+        "Gappa",
+        r"angle_rounded_\w+\.g",
+        "`angle_relative_error(dtype, True)`",
+    ),
+    (
+        "angle error → cos/sin error (1-Lipschitz, mean value theorem; cap at 2)",
+        "Coq (stdlib `MVT_abs`)",
+        r"AngleToCosSin\.v",
+        "`trigonometric_error(dtype, e)` = e + T·u",
+    ),
+    (
+        "cos/sin evaluation T·u",
+        "measured, not certified (`library_accuracy`)",
+        "—",
+        "`implementation_units('cos/sin', dtype)`",
+    ),
+    (
+        "cos/sin in [−1, 1] cast from float32 to float16/bfloat16 (absolute)",
+        "Gappa",
+        r"cast_absolute_\w+\.g",
+        "`cos_sin_cast_error(dtype, 'float32')`",
+    ),
+    (
+        "a float32 value cast to float16/bfloat16 (relative, normal range)",
+        "Gappa",
+        r"cast_relative_\w+\.g",
+        "`unit_roundoff(dtype)`",
+    ),
+    ("one rotated coordinate, box-wide (‖x‖₁ = 2)", "Gappa", r"rotation_[a-z]+\d+\.g", "`rotation_output_bound(2, …)`"),
+    (
+        "one rotated coordinate at the basis probe x = (1, 0)",
+        "Gappa",
+        r"rotation_basis_\w+\.g",
+        "`rotation_output_bound(1, …)`",
+    ),
+    (
+        "cos/sin in float32, cast, rotation in float16/bfloat16",
+        "Gappa",
+        r"cast_[a-z]+\d+\.g",
+        "`rotation_output_bound(2, …, angle_dtype='float32')`",
+    ),
+    (
+        "one rotated coordinate at any x: (ε + γ₂(1 + ε))·‖x‖₁ + 3η",
+        "Coq (Flocq's round to nearest meets the standard model)",
+        r"RotationPointwise\.v",
+        "`rotation_output_bound(s, …)`",
+    ),
+    (
+        "score of rotated vectors, its summation (γ_n)",
+        "analytic, not certified",
+        "—",
+        "`relative_score_bound`, `dot_product_bound`",
+    ),
+)
+
+
+def certification_table() -> str:
+    """The Markdown table of `CERTIFICATION_CHAIN` (docs/numerics.md includes it verbatim; a test pins it).
+
+    **Returns:**
+
+    The table, one row per link, the files as their names under `numeric/reference/gappa/`.
+    """
+    rows = ["| link of the error chain | certified by | files | constant in code |", "|---|---|---|---|"]
+    for link, tool, pattern, code in CERTIFICATION_CHAIN:
+        names = sorted(path.name for path in SCRIPT_DIR.iterdir() if re.fullmatch(pattern, path.name))
+        files = ", ".join(f"`{name}`" for name in names) or "—"
+        rows.append(f"| {link} | {tool} | {files} | {code} |")
+    return "\n".join(rows) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`python -m numeric.reference.gappa [--write]`: regenerate the scripts and/or prove them."""
+    """`python -m numeric.reference.gappa [--write]`: regenerate the scripts and/or prove them (and the Coq step),
+    printing each one's run time."""
+    from ropecheck.proofs._kernel import is_standard_axiom
+
     parser = argparse.ArgumentParser(prog="python -m numeric.reference.gappa")
     parser.add_argument("--write", action="store_true", help="regenerate the scripts from the model first")
     args = parser.parse_args(argv)
     if args.write:
         write_scripts()
-    results = run_gappa_proofs()
-    for name, (proved, message) in results.items():
-        print(f"{'proved' if proved else 'NOT PROVED'}  {name}  {message}")
-    return 0 if all(proved for proved, _ in results.values()) else 1
+    all_proved = True
+    for path in sorted(SCRIPT_DIR.glob("*.g")):
+        start = time.perf_counter()
+        ((proved, message),) = run_gappa_proofs([path]).values()
+        all_proved &= proved
+        print(f"{'proved' if proved else 'NOT PROVED'}  {path.name}  {time.perf_counter() - start:.2f} s  {message}")
+    for name in COQ_PROOFS:
+        start = time.perf_counter()
+        try:
+            axioms = check_coq_proof(name)
+        except RuntimeError as rejected:
+            print(f"NOT PROVED  {name}  {rejected}")
+            all_proved = False
+            continue
+        standard = all(is_standard_axiom(axiom) for axioms_of in axioms.values() for axiom in axioms_of)
+        all_proved &= standard
+        print(f"{'proved' if standard else 'NOT PROVED'}  {name}  {time.perf_counter() - start:.2f} s  {axioms}")
+    return 0 if all_proved else 1
 
 
 if __name__ == "__main__":
