@@ -42,6 +42,21 @@ def test_wheel_has_one_top_level_name_and_the_coq_development(wheel: Path) -> No
     assert "ropecheck/numeric/reference/library_accuracy.json" in names
 
 
+def test_wheel_ships_every_module_and_proof_script_of_the_checkout(wheel: Path) -> None:
+    """Every `.py` of proofs/, numeric/ and ropecheck/ and every Gappa/Coq script the numerics check at run time
+    (a subpackage missing from pyproject's `packages` would be left out silently)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    where = {"proofs": "ropecheck/proofs", "numeric": "ropecheck/numeric", "ropecheck": "ropecheck"}
+    expected = {
+        f"{where[path.parts[0]]}/{'/'.join(path.parts[1:])}"
+        for folder in where
+        for path in (p.relative_to(ROOT) for p in (ROOT / folder).rglob("*"))
+        if path.suffix in {".py", ".g", ".v"} and "__pycache__" not in path.parts
+        and not (path.parts[:2] == ("proofs", "coq") and path.name.startswith("Statements"))
+    }
+    assert sorted(expected - names) == []
+
+
 def test_wheel_installs_and_runs_in_a_fresh_environment(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "env"
     venv.EnvBuilder(with_pip=False).create(env_dir)
