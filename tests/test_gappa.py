@@ -23,7 +23,7 @@ from ropecheck.numeric.reference.gappa import (
     gappa_scripts,
     run_gappa_proofs,
 )
-from ropecheck.proofs._kernel import is_standard_axiom
+from ropecheck.proofs.kernel._kernel import is_standard_axiom
 
 NUMERICS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "numerics.md"
 

@@ -306,7 +306,7 @@ def check_coq_proof(name: str, path: Path | None = None, coqc: str | None = None
 
     **Raises:** `FileNotFoundError` when Coq is not installed; `RuntimeError` when Coq rejects the file.
     """
-    from ropecheck.proofs._kernel import parse_assumptions
+    from ropecheck.proofs.kernel._kernel import parse_assumptions
 
     executable = coqc or shutil.which("coqc")
     if executable is None:
@@ -422,7 +422,7 @@ def certification_table() -> str:
 def main(argv: list[str] | None = None) -> int:
     """`python -m numeric.reference.gappa [--write]`: regenerate the scripts and/or prove them (and the Coq step),
     printing each one's run time."""
-    from ropecheck.proofs._kernel import is_standard_axiom
+    from ropecheck.proofs.kernel._kernel import is_standard_axiom
 
     parser = argparse.ArgumentParser(prog="python -m numeric.reference.gappa")
     parser.add_argument("--write", action="store_true", help="regenerate the scripts from the model first")
