@@ -64,6 +64,14 @@ def error_excerpt(output: str) -> str:
     return " ".join(lines[-4:])[:500] or "coqc failed"
 
 
+def store(source: Path, destination: Path) -> None:
+    """Copy `source` to `destination` atomically (a temporary file, then a rename): a cache reader running at the
+    same time (another pytest-xdist worker, another command) sees no file or the whole file, never half a `.vo`."""
+    temporary = destination.with_name(f"{destination.name}.{os.getpid()}.tmp")
+    shutil.copy2(source, temporary)
+    temporary.replace(destination)
+
+
 # ---------------------------------------------------------------------------------------------- coqc
 @functools.cache
 def coqc_path() -> str | None:

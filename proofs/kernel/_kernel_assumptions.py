@@ -15,6 +15,7 @@ from a clean build in ≤ 90 s) for every claim.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -78,7 +79,9 @@ def assumptions_cached(
         path = cache / f"{keys[source.path.stem]}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        path.write_text(json.dumps({**previous, **answers}), encoding="utf-8")
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({**previous, **answers}), encoding="utf-8")
+        temporary.replace(path)  # atomic for a concurrent reader
     return result
 
 

@@ -12,20 +12,22 @@ starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cach
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
 from ._binding import BoundTheorem, statements_file
 from ._coq_sources import SourceFile, read_development, read_source
-from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc
+from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc, store
 from ._kernel_assumptions import assumptions_cached
 from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
 from ._kernel_env import environment_digest
@@ -96,11 +98,9 @@ def check_development(
         )
     )
     version = coq_version()
-    with tempfile.TemporaryDirectory(prefix="ropecheck-kernel-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="ropecheck-kernel-") as tmp, contextlib.ExitStack() as held:
         build = Path(tmp)
-        statements, owners, missing = _generate_statements(
-            sources, list(bound), build
-        )
+        statements, owners, missing = _generate_statements(sources, list(bound), build)
         everything = sources + statements
         if version is None:
             theorems = {
@@ -119,6 +119,10 @@ def check_development(
         report_path = cache_root() / "reports" / f"{key}.json"
         if use_cache and report_path.exists():
             return dataclasses.replace(load_report(report_path, unknown), texts=texts)
+        if use_cache:  # one build per cache at a time (pytest-xdist workers, two commands): the others wait, then read
+            held.enter_context(_cache_lock())
+            if report_path.exists():
+                return dataclasses.replace(load_report(report_path, unknown), texts=texts)
         for source in sources + statements:
             shutil.copy2(source.path, build / source.path.name)
         files = _compile_all(everything, keys, build, jobs, use_cache, owners)
@@ -140,11 +144,29 @@ def check_development(
             jobs,
             lambda axioms: judge_axioms(axioms, checker)[1] is None,
         )
-    theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
-    report = DevelopmentReport(version, files, theorems, unknown, key, texts, checker.message, definitions, environment)
-    report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(json.dumps(dump_report(report)), encoding="utf-8")
+        theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
+        report = DevelopmentReport(
+            version, files, theorems, unknown, key, texts, checker.message, definitions, environment
+        )
+        report_path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = report_path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(dump_report(report)), encoding="utf-8")
+        temporary.replace(report_path)  # atomic: a reader sees no report or the whole report
     return report
+
+
+@contextlib.contextmanager
+def _cache_lock() -> Iterator[None]:
+    """An exclusive lock on the kernel cache (`fcntl.flock` on `<cache>/build.lock`); waits without a time limit:
+    a slow machine only makes the wait longer, never a failure."""
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "build.lock", "a", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _generate_statements(
@@ -222,7 +244,9 @@ def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path
         return CoqchkResult(data["ok"], tuple(data["axioms"]), data["message"])
     result = run_coqchk(build, [s.module for s in compiled], COQ_ROOT_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(asdict(result)), encoding="utf-8")
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(asdict(result)), encoding="utf-8")
+    temporary.replace(path)
     return result
 
 
@@ -289,7 +313,7 @@ def _compile_one(
     if not ok:
         return FileStatus(source.module, False, error_excerpt(output), source.forbidden, seconds)
     cached.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(build / f"{stem}.vo", cached / f"{stem}.vo")
+    store(build / f"{stem}.vo", cached / f"{stem}.vo")
     return FileStatus(source.module, True, "compiled", source.forbidden, seconds)
 
 

@@ -10,12 +10,13 @@ statement the ledger shows.
 from __future__ import annotations
 
 import json
+import os
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from ._binding import failing_line
+from ._kernel import store
 
 Compile = Callable[[str], tuple[bool, str]]
 
@@ -86,9 +87,10 @@ def statement_of(check_output: str) -> str:
 def save_cached(cached: Path, stem: str, build: Path, rejected: dict[str, str], elaborated: dict[str, str]) -> None:
     """Keep the `.vo` with what the run learnt (rejections, elaborated statements) under the file's key."""
     cached.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(build / f"{stem}.vo", cached / f"{stem}.vo")
-    record = {"rejected": rejected, "elaborated": elaborated}
-    (cached / "statements.json").write_text(json.dumps(record), encoding="utf-8")
+    record = cached / f"statements.{os.getpid()}.tmp"
+    record.write_text(json.dumps({"rejected": rejected, "elaborated": elaborated}), encoding="utf-8")
+    record.replace(cached / "statements.json")
+    store(build / f"{stem}.vo", cached / f"{stem}.vo")  # last: a reader takes the .vo as "the record is there"
 
 
 def load_cached(cached: Path) -> tuple[dict[str, str], dict[str, str]] | None:
