@@ -69,6 +69,7 @@ EXPECTED = {
     # ISSUE #18 point 9 (proofs/_claims_round3.py, proofs/coq/Round3.v)
     "RPE-CLIP-INDISTINGUISHABLE": "proved",
     "RPE-OFFSET-COUNT": "proved",
+    "RPE-BREAKS-LINEAR-ATTENTION": "proved",  # proofs/coq/LinearBias.v
     "SPE-FREQUENCIES-DECREASING": "proved",
     "SPE-DISTINCT-WAVELENGTHS": "proved",
     "SPE-SMOOTHNESS-004": "proved",
