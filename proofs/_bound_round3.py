@@ -1,5 +1,5 @@
-"""Bound statements of the claims proved in Round3.v and LinearBias.v: the claims the seeds make that the ledger missed until
-ISSUE #18 (point 9), registered in `proofs/_claims_round3.py` (see `_bound_statements`).
+"""Bound statements of the claims proved in Round3.v and LinearBias.v: the claims the seeds make that the ledger
+missed until ISSUE #18 (point 9), registered in `proofs/_claims_round3.py` (see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by

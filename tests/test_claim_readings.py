@@ -42,7 +42,10 @@ WRONG = {
     "rpe_breaks_linear_attention": [
         ("b 1%Z + b (-1)%Z <> 2 * b 0%Z ->", "b 1%Z + b (-1)%Z = 2 * b 0%Z ->"),
         ("(1 <= K)%Z", "(0 <= K)%Z"),
-        ("(0 <= i <= 1)%Z -> (0 <= j <= 1)%Z -> biased_weight kappa b i j", "(i = 0)%Z -> (j = 1)%Z -> biased_weight kappa b i j"),
+        (
+            "(0 <= i <= 1)%Z -> (0 <= j <= 1)%Z -> biased_weight kappa b i j",
+            "(i = 0)%Z -> (j = 1)%Z -> biased_weight kappa b i j",
+        ),
     ],
 }
 
