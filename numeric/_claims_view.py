@@ -98,15 +98,15 @@ def verdict_words(entry: dict[str, Any]) -> str:
     return words
 
 
-def _source_short(document: str) -> str:
+def _source_short(key: str) -> str:
     from ropecheck.proofs._source_documents import source_document
 
-    registered = source_document(document)
-    return registered.short if registered is not None else document.split(",")[0]
+    registered = source_document(key)
+    return registered.short if registered is not None else key
 
 
 def _sources(entry: dict[str, Any]) -> str:
-    return ", ".join(dict.fromkeys(_source_short(s["document"]) for s in entry["sources"]))
+    return ", ".join(dict.fromkeys(_source_short(s["key"]) for s in entry["sources"]))
 
 
 def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None, width: int | None = None) -> None:
@@ -222,7 +222,7 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     from ropecheck.proofs._source_documents import source_title
 
     for source in entry["sources"]:
-        out.bullet(f"{source_title(source['document'])}: “{_one_line(source['quote'])}”")
+        out.bullet(f"{source_title(source['key'])}: “{_one_line(source['quote'])}”")
     _certificate_words(out, entry.get("certificate", {}))
     correction = entry.get("correction")
     if correction:
