@@ -37,6 +37,16 @@ WRONG = {
     "rope_sine_term_whole_score_003": [("Rope.cross_pair q k i * sin", "Rope.cross_pair q k i * cos")],
     "spe_add_changes_norm_direction_004": [("+ INR h", "+ INR h + 1")],
     "ape_prefix_stale_003": [("spe 64", "spe 4")],
+    # LinearBias.v: an affine bias (second difference 0), a window of 0 (every offset reads row 0), and the
+    # two-token weights required to factor at a single pair only.
+    "rpe_breaks_linear_attention": [
+        ("b 1%Z + b (-1)%Z <> 2 * b 0%Z ->", "b 1%Z + b (-1)%Z = 2 * b 0%Z ->"),
+        ("(1 <= K)%Z", "(0 <= K)%Z"),
+        (
+            "(0 <= i <= 1)%Z -> (0 <= j <= 1)%Z -> biased_weight kappa b i j",
+            "(i = 0)%Z -> (j = 1)%Z -> biased_weight kappa b i j",
+        ),
+    ],
 }
 
 

@@ -69,14 +69,15 @@ def test_every_claim_has_a_page_with_its_statement_sources_and_verdict(site: Doc
         if claim.verdict in ("proved", "refuted"):
             assert "kernel-checked (Coq" in text and "Print Assumptions" in text
         for source in claim.sources:  # cited by title (a seed's file name is never shown)
-            registered = source_document(source.document)
-            named = registered.title if registered is not None else source.document
+            registered = source_document(source.key)
+            named = registered.title if registered is not None else source.key
             assert named in text, f"{claim.id}: source {named!r} not named"
         assert "Numeric evidence" in text
 
 
 def test_ledger_links_every_claim_grouped_by_topic(site: DocsBuild) -> None:
     from ropecheck import proofs
+
     ledger = site.html / "generated" / "ledger.html"
     hrefs = _links(ledger).hrefs
     for claim_id in proofs.claim_ids():
@@ -86,6 +87,7 @@ def test_ledger_links_every_claim_grouped_by_topic(site: DocsBuild) -> None:
 
 def test_errata_list_every_refuted_claim_with_its_correction(site: DocsBuild) -> None:
     from ropecheck import proofs
+
     errata = site.html / "generated" / "errata.html"
     hrefs = _links(errata).hrefs
     refuted = [claim for claim in proofs.all_claims() if claim.verdict == "refuted"]
@@ -152,7 +154,7 @@ FAKE_CLAIMS = {
             "statement": r"R_m^\top R_n = R_{n-m}",
             "engine_statement": r"R_m^\top R_n = R_{n-m}",
             "assumptions": ["m, n integers"],
-            "sources": [{"document": "001_afbb0d2f324815b3.txt", "quote": "so $R_m^T R_n = R_{n-m}$ holds"}],
+            "sources": [{"key": "seed-001", "quote": "so $R_m^T R_n = R_{n-m}$ holds"}],
             "interpretation": "",
             "verdict": "proved",
             "method": "derivation (blockwise)",
@@ -179,7 +181,7 @@ FAKE_CLAIMS = {
             "statement": r"\mathrm{score} \to 0",
             "engine_statement": r"\mathrm{score} \to 0",
             "assumptions": [],
-            "sources": [{"document": "004_db2e29ffdfaeda9e.txt", "quote": "it decays | to zero"}],
+            "sources": [{"key": "seed-004", "quote": "it decays | to zero"}],
             "interpretation": "read as a limit",
             "verdict": "refuted",
             "method": "interval-counterexample",

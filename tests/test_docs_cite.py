@@ -28,7 +28,9 @@ def cite(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 def _claim(theorem: str = "rope_relative_matrix") -> dict[str, Any]:
     return {
-        "id": "ROPE-RELATIVE-MATRIX", "title": "$R(m)^\\top R(n) = R(n-m)$ for a 2×2 rotation", "verdict": "proved",
+        "id": "ROPE-RELATIVE-MATRIX",
+        "title": "$R(m)^\\top R(n) = R(n-m)$ for a 2×2 rotation",
+        "verdict": "proved",
         "kernel_theorems": [
             {"role": "verdict", "module": "Ropecheck.Rope", "theorem": theorem, "status": "checked"},
             {"role": "instance", "module": "Ropecheck.Rope", "theorem": theorem + "_instance_d4", "status": "checked"},
@@ -76,8 +78,12 @@ def test_claims_show_names_no_seed_file() -> None:
     from ropecheck.cli._claims_view import print_claim
 
     entry = {
-        "id": "X", "title": "t", "verdict": "proved", "statement": "s", "certificate": {},
-        "sources": [{"document": document.file, "quote": "q"} for document in SOURCE_DOCUMENTS],
+        "id": "X",
+        "title": "t",
+        "verdict": "proved",
+        "statement": "s",
+        "certificate": {},
+        "sources": [{"key": document.key, "quote": "q"} for document in SOURCE_DOCUMENTS],
     }
     out = io.StringIO()
     print_claim(entry, out)

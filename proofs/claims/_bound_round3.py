@@ -1,5 +1,5 @@
-"""Bound statements of the claims proved in Round3.v: the claims the seeds make that the ledger missed until
-ISSUE #18 (point 9), registered in `proofs/claims/_claims_round3.py` (see `_bound_statements`).
+"""Bound statements of the claims proved in Round3.v and LinearBias.v: the claims the seeds make that the ledger
+missed until ISSUE #18 (point 9), registered in `proofs/claims/_claims_round3.py` (see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
@@ -16,6 +16,35 @@ forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j i' j' : Z),
 (j - i <= - K)%Z /\ (j' - i' <= - K)%Z ->
 DefsRelative.shaw_score d K RK q k i j =
 DefsRelative.shaw_score d K RK q k i' j'
+"""),
+    ),
+    "RPE-BREAKS-LINEAR-ATTENTION": (
+        ("LinearBias", "rpe_breaks_linear_attention", r"""
+(forall (kappa : Z -> Z -> R) (b : Z -> R),
+ (forall i j : Z, 0 < kappa i j) ->
+ b 1%Z + b (-1)%Z <> 2 * b 0%Z ->
+ ~
+ (exists f g : Z -> R,
+    forall i j : Z,
+    (0 <= i <= 1)%Z ->
+    (0 <= j <= 1)%Z ->
+    biased_weight kappa b i j = factored_weight kappa f g i j)) /\
+(forall (kappa : Z -> Z -> R) (K : Z) (beta : Z -> R),
+ (forall i j : Z, 0 < kappa i j) ->
+ (1 <= K)%Z ->
+ beta 1%Z + beta (-1)%Z <> 2 * beta 0%Z ->
+ ~
+ (exists f g : Z -> R,
+    forall i j : Z,
+    (0 <= i <= 1)%Z ->
+    (0 <= j <= 1)%Z ->
+    biased_weight kappa (clipped_bias K beta) i j =
+    factored_weight kappa f g i j)) /\
+(forall (kappa : Z -> Z -> R) (b : Z -> R) (c : R),
+ (forall r : Z, b r = b 0%Z + c * IZR r) ->
+ exists f g : Z -> R,
+   forall i j : Z,
+   biased_weight kappa b i j = factored_weight kappa f g i j)
 """),
     ),
     "RPE-OFFSET-COUNT": (

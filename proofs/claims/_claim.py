@@ -8,18 +8,22 @@ from typing import Any
 from ..engine._certificate import Decision
 from ..engine._statements import Statement
 from ..kernel._kernel import coq_version
+from ._source_documents import source_document
 from ._verdicts import ENGINE_ONLY, KernelVerdict, kernel_verdict
 
 
 @dataclass(frozen=True)
 class Source:
-    """Where a claim was made: a seed file name (in `shared/seeds/`) or a paper, and the passage quoted."""
+    """Where a claim was made: a source document's stable key (`seed-001`, `roformer-2021`) and the passage quoted."""
 
-    document: str
+    key: str
     quote: str
 
     def to_json(self) -> dict[str, str]:
-        return {"document": self.document, "quote": self.quote}
+        """The key, the document's record (title, author, date, URL as it gives them) and the quote."""
+        document = source_document(self.key)
+        record = document.to_json() if document is not None else {"key": self.key, "title": self.key}
+        return {**record, "quote": self.quote}
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Claim:
     - `latex`: the statement as people read it.
     - `statement`: the statement the engine decides (see `ropecheck.proofs.engine._statements`).
     - `assumptions`: the symbol domains in words (the SymPy symbols carry them as assumptions).
-    - `sources`: seed file names (and papers) with the passage quoted.
+    - `sources`: source keys (`seed-001`, `roformer-2021`) with the passage quoted.
     - `interpretation`: how a loose or ambiguous source was read.
     - `correction`: for claims expected to be refuted, the corrected statement (itself decided).
     - `literal`: the literal reading in words, where the decided reading is stronger than the source's words

@@ -24,8 +24,19 @@ NUMERIC_LEGEND = (
 
 # TeX commands of claim titles, as the terminal shows them (the docs typeset the `$…$` math instead).
 _TEX_TO_TEXT = {
-    r"\mathrm": "", r"\langle": "⟨", r"\rangle": "⟩", r"^\top": "ᵀ", r"\top": "ᵀ", r"\theta": "θ",
-    r"\omega": "ω", r"\alpha": "α", r"\phi": "φ", r"\sum": "Σ", r"\cos": "cos", r"\sin": "sin", "\\": "",
+    r"\mathrm": "",
+    r"\langle": "⟨",
+    r"\rangle": "⟩",
+    r"^\top": "ᵀ",
+    r"\top": "ᵀ",
+    r"\theta": "θ",
+    r"\omega": "ω",
+    r"\alpha": "α",
+    r"\phi": "φ",
+    r"\sum": "Σ",
+    r"\cos": "cos",
+    r"\sin": "sin",
+    "\\": "",
 }
 
 
@@ -87,20 +98,18 @@ def verdict_words(entry: dict[str, Any]) -> str:
     return words
 
 
-def _source_short(document: str) -> str:
+def _source_short(key: str) -> str:
     from ropecheck.proofs.claims._source_documents import source_document
 
-    registered = source_document(document)
-    return registered.short if registered is not None else document.split(",")[0]
+    registered = source_document(key)
+    return registered.short if registered is not None else key
 
 
 def _sources(entry: dict[str, Any]) -> str:
-    return ", ".join(dict.fromkeys(_source_short(s["document"]) for s in entry["sources"]))
+    return ", ".join(dict.fromkeys(_source_short(s["key"]) for s in entry["sources"]))
 
 
-def print_table(
-    entries: Sequence[dict[str, Any]], stream: TextIO | None = None, width: int | None = None
-) -> None:
+def print_table(entries: Sequence[dict[str, Any]], stream: TextIO | None = None, width: int | None = None) -> None:
     """The ledger: ID, verdict, numeric marks and title; fitted to the terminal, or one tab-separated line each.
 
     **Arguments:**
@@ -213,7 +222,7 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     from ropecheck.proofs.claims._source_documents import source_title
 
     for source in entry["sources"]:
-        out.bullet(f"{source_title(source['document'])}: “{_one_line(source['quote'])}”")
+        out.bullet(f"{source_title(source['key'])}: “{_one_line(source['quote'])}”")
     _certificate_words(out, entry.get("certificate", {}))
     correction = entry.get("correction")
     if correction:
@@ -235,19 +244,48 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
                 out.field("states", _one_line(theorem["elaborated_statement"]))
     numeric = entry.get("numeric")
     if numeric:
-        out.heading("Numeric evidence")
-        for key in NUMERIC_KEYS:
-            check = numeric.get(key)
-            if not check:
-                continue
-            parts = [numeric_mark(check)]
-            for name in ("error", "bound", "ratio"):
-                if isinstance(check.get(name), int | float):
-                    parts.append(f"{name} {check[name]:.3g}")
-            if check.get("note"):
-                parts.append(str(check["note"]))
-            out.bullet(f"{key}: " + ", ".join(parts))
+        _numeric_words(out, numeric)
     out.field("test", entry.get("test", ""))
+
+
+def numeric_line(check: dict[str, Any]) -> str:
+    """One format's numeric evidence in words: the mark with the measured error, bound and ratio, or
+    `not numerically tested` where nothing was compared (never a `nan` figure).
+
+    **Arguments:**
+
+    - `check`: one format's column of the evidence (`ropecheck.numeric.mirrors._evidence.summarise`).
+
+    **Returns:** e.g. `✓, error 1.2e-07, bound 3.1e-06, ratio 0.034` or `–, not numerically tested`.
+    """
+    mark = numeric_mark(check)
+    values = {
+        "error": check.get("max_error", check.get("error")),
+        "bound": check.get("bound"),
+        "ratio": check.get("ratio"),
+    }
+    figures = [
+        f"{label} {value:.3g}"
+        for label, value in values.items()
+        if isinstance(value, int | float) and math.isfinite(value)
+    ]
+    parts = [mark, *figures] if mark != "–" and figures else [mark, "not numerically tested"]
+    if check.get("note"):
+        parts.append(str(check["note"]))
+    return ", ".join(parts)
+
+
+def _numeric_words(out: _Writer, numeric: dict[str, Any]) -> None:
+    out.heading("Numeric evidence")
+    checks = {key: numeric[key] for key in NUMERIC_KEYS if numeric.get(key)}
+    reasons = "; ".join(f"{u['part']}: {u['reason']}" for u in numeric.get("not_tested") or [])
+    if checks and all(numeric_line(check).startswith("–, not numerically tested") for check in checks.values()):
+        out.bullet("not numerically tested" + (f" ({reasons})" if reasons else ""))
+        return
+    for key, check in checks.items():
+        out.bullet(f"{key}: {numeric_line(check)}")
+    if reasons:
+        out.bullet(reasons, label="not numerically tested")
 
 
 def _certificate_words(out: _Writer, certificate: dict[str, Any]) -> None:
@@ -294,8 +332,12 @@ class _Writer:
         import textwrap
 
         wrapped = textwrap.wrap(
-            _one_line(text), width=self.width, initial_indent=first, subsequent_indent=indent,
-            break_long_words=True, break_on_hyphens=False,
+            _one_line(text),
+            width=self.width,
+            initial_indent=first,
+            subsequent_indent=indent,
+            break_long_words=True,
+            break_on_hyphens=False,
         )
         self.stream.write("\n".join(wrapped or [first]) + "\n")
 

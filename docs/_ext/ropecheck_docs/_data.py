@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SEED_FILE = re.compile(r"^\d{3}_[0-9a-f]{16}\.txt$")
 TOPICS = ("attention", "sinusoidal", "relative", "rope", "decay", "cache", "linear-attention")
 TOPIC_TITLES = {
     "attention": "Attention and permutation equivariance",
@@ -32,24 +31,26 @@ class ClaimDataError(ValueError):
     """The claims payload does not have the `ropecheck claims --json` shape."""
 
 
-def source_title(document: str) -> str:
-    """The source document's own title (a paper's citation string is its own title)."""
+def source_title(key: str) -> str:
+    """How a page cites a source key: the document's title, author, date and URL as it gives them."""
     from ropecheck.proofs.claims._source_documents import source_title as title
 
-    return title(document)
+    return title(key)
 
 
-def short_source(document: str) -> str:
-    """A short label for tables: `Note 001` for a seed file, the author–year part of a paper."""
+def short_source(key: str) -> str:
+    """A short label for tables: `Note 2024-09-08` for a seed, `Su et al. 2021` for a paper."""
     from ropecheck.proofs.claims._source_documents import source_document
 
-    registered = source_document(document)
-    return registered.short if registered is not None else document.split(",")[0]
+    registered = source_document(key)
+    return registered.short if registered is not None else key
 
 
-def is_seed(document: str) -> bool:
-    """Whether a source names a seed file (`shared/seeds/NNN_<hash>.txt`) rather than a paper."""
-    return bool(SEED_FILE.match(document))
+def is_seed(key: str) -> bool:
+    """Whether a source key names a seed document (`seed-001`) rather than a paper."""
+    from ropecheck.proofs.claims._source_documents import is_seed as seed
+
+    return seed(key)
 
 
 def _evidence_function() -> Callable[[Any], dict[str, Any]] | None:

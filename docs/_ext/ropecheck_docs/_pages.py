@@ -38,13 +38,13 @@ def claim_label(claim_id: str) -> str:
 
 
 def _sources_cell(claim: dict[str, Any]) -> str:
-    documents = list(dict.fromkeys(source["document"] for source in claim["sources"]))
+    documents = list(dict.fromkeys(source["key"] for source in claim["sources"]))
     return ", ".join(escape(short_source(document)) for document in documents)
 
 
-def source_label(document: str) -> str:
+def source_label(key: str) -> str:
     """A source as pages cite it: its title, author, date and URL as the document gives them (never a file name)."""
-    return escape(source_title(document))
+    return escape(source_title(key))
 
 
 # What the site describes (set by the extension from `conf.py` before pages are written).
@@ -239,8 +239,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += ["Assumptions:", ""] + [f"- {rich_text(item)}" for item in claim["assumptions"]] + [""]
     parts += ["## Where it was made", ""]
     for source in claim["sources"]:
-        document = source["document"]
-        label = source_label(document)
+        label = source_label(source["key"])
         parts += [f"{label}:", "", "> " + rich_text(source["quote"]), ""]
     if claim.get("interpretation"):
         parts += ["## Interpretation", "", rich_text(claim["interpretation"]), ""]
@@ -291,7 +290,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
 
 
 def _kernel_badge(claim: dict[str, Any]) -> str:
-    """" kernel-checked (Coq 8.16.1)" when the verdict rests on a checked theorem."""
+    """ " kernel-checked (Coq 8.16.1)" when the verdict rests on a checked theorem."""
     version = claim.get("kernel_version") or "8.16.1"
     if claim["verdict"] in ("proved", "refuted"):
         return f' <span class="verdict verdict-proved">kernel-checked (Coq {version})</span>'
@@ -310,8 +309,11 @@ def _kernel_section(claim: dict[str, Any]) -> list[str]:
         # The heading (and the page's contents column) names the theorem, breakable after each underscore (a
         # zero-width space); the exact qualified name, which does not fit a narrow column, is the line under it.
         breakable = escape(theorem["theorem"]).replace("_", "_\u200b")
-        out += [f"### {escape(theorem['role'])}: {breakable}", "",
-                f"Theorem {literal(name)}{printed}. Status: **{theorem['status']}**."]
+        out += [
+            f"### {escape(theorem['role'])}: {breakable}",
+            "",
+            f"Theorem {literal(name)}{printed}. Status: **{theorem['status']}**.",
+        ]
         if theorem.get("message"):
             out += ["", escape(theorem["message"])]
         out.append("")
@@ -334,9 +336,9 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
     by_document: dict[str, list[tuple[dict[str, Any], str]]] = defaultdict(list)
     unsourced: list[dict[str, Any]] = []
     for claim in refuted:
-        seeds = [source for source in claim["sources"] if is_seed(source["document"])]
+        seeds = [source for source in claim["sources"] if is_seed(source["key"])]
         for source in seeds:
-            by_document[source["document"]].append((claim, source["quote"]))
+            by_document[source["key"]].append((claim, source["quote"]))
         if not seeds:
             unsourced.append(claim)
     parts = [

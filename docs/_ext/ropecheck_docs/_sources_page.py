@@ -21,10 +21,10 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
 
     citing: dict[str, list[dict[str, Any]]] = {}
     for claim in claims:
-        for document in dict.fromkeys(source["document"] for source in claim["sources"]):
+        for document in dict.fromkeys(source["key"] for source in claim["sources"]):
             citing.setdefault(document, []).append(claim)
-    seeds = [document.file for document in SOURCE_DOCUMENTS]
-    papers = sorted(document for document in citing if document not in seeds)
+    registered_keys = [document.key for document in SOURCE_DOCUMENTS]
+    unregistered = sorted(key for key in citing if key not in registered_keys)
     parts = [
         "---",
         "orphan: true",  # linked from the index's toctree in the site; a build without it must not warn
@@ -37,17 +37,26 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
         "where the document gives them. Each claim page quotes only the passage the claim needs.",
         "",
     ]
-    for file in [*seeds, *papers]:
-        registered = source_document(file)
-        title = registered.title if registered is not None else file
+    for key in [*registered_keys, *unregistered]:
+        registered = source_document(key)
+        title = registered.title if registered is not None else key
         parts += [f"## {escape(title)}", ""]
         if registered is not None:
             parts += [f"- kind: {escape(registered.kind)}", f"- covers: {escape(registered.covers)}"]
-            parts += [f"- {name}: {escape(value)}" for name, value in
-                      (("author", registered.author), ("date", registered.date), ("address", registered.url)) if value]
+            parts += [
+                f"- {name}: {escape(value)}"
+                for name, value in (
+                    ("author", registered.author),
+                    ("date", registered.date),
+                    ("address", registered.url),
+                )
+                if value
+            ]
             parts += [f"- cite as: {escape(registered.citation)}", ""]
-        rows = [[claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"])] for claim in
-                citing.get(file, [])]
+        rows = [
+            [claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"])]
+            for claim in citing.get(key, [])
+        ]
         if rows:
             parts += [list_table(["claim", "title", "verdict"], rows, widths=[28, 58, 14]), ""]
         else:
