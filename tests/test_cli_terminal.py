@@ -22,25 +22,31 @@ BRACKETED_TITLE = "[[cos, sin], [−sin, cos]]"
 
 
 def _in_tmux(command: list[str], columns: int) -> list[str]:
-    """Run `command` in a detached tmux pane `columns` wide; return the screen with wrapped lines joined (-J)."""
+    """Run `command` in a detached tmux pane `columns` wide; return the screen with wrapped lines joined (-J).
+
+    Each call has its own tmux server (`-L`, a private socket): another test (or an xdist worker) ending its
+    session can never take down the server this one is starting on. The command gets up to 10 minutes — a
+    budget for a very busy machine, not a speed test.
+    """
     assert TMUX is not None
     session = f"ropecheck-{uuid.uuid4().hex[:8]}"
+    tmux = [TMUX, "-L", session]
     marker = "__ropecheck_done__"
     shell = f"{shlex.join(command)}; echo {marker}$?"
     env = {**os.environ, "COLUMNS": str(columns)}
     subprocess.run(
-        [TMUX, "new-session", "-d", "-s", session, "-x", str(columns), "-y", "50", "bash", "--norc", "--noprofile"],
+        [*tmux, "new-session", "-d", "-s", session, "-x", str(columns), "-y", "50", "bash", "--norc", "--noprofile"],
         check=True,
         env=env,
     )
     try:
-        subprocess.run([TMUX, "set-option", "-t", session, "history-limit", "5000"], check=True)
-        subprocess.run([TMUX, "send-keys", "-t", session, f"clear; {shell}", "Enter"], check=True)
-        deadline = time.monotonic() + 240
+        subprocess.run([*tmux, "set-option", "-t", session, "history-limit", "5000"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, f"clear; {shell}", "Enter"], check=True)
+        deadline = time.monotonic() + 600
         text = ""
         while time.monotonic() < deadline:
             text = subprocess.run(
-                [TMUX, "capture-pane", "-p", "-J", "-S", "-5000", "-t", session],
+                [*tmux, "capture-pane", "-p", "-J", "-S", "-5000", "-t", session],
                 capture_output=True, text=True, check=True,
             ).stdout
             if any(line.startswith(marker) for line in text.splitlines()):
@@ -50,7 +56,7 @@ def _in_tmux(command: list[str], columns: int) -> list[str]:
             pytest.fail(f"command did not finish in tmux: {command}\n{text}")
         return [line for line in text.splitlines() if not line.startswith(marker) and marker not in line]
     finally:
-        subprocess.run([TMUX, "kill-session", "-t", session], check=False)
+        subprocess.run([*tmux, "kill-server"], check=False)  # this call's own server only
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")

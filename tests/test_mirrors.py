@@ -30,6 +30,7 @@ from ropecheck.numeric.mirrors import (
 from ropecheck.numeric.reference.tolerances import MPMATH_DPS
 from ropecheck.proofs import Verdict, all_claims, claim_ids, get_claim
 
+from ._engine_selection import engine_proved_ids
 from ._mirror_helpers import FINDINGS, PROGRAM_PERTURBATIONS, flip_sign, perturbed_comparisons
 
 _KEYS = {"max_error", "bound", "ratio", "cases", "agrees"}
@@ -117,7 +118,7 @@ def test_refutation_discrepancy_is_mathematical_in_float64() -> None:
 
 
 # ------------------------------------------------------------------------------------------ meta-tests
-_PROVED = [c for c in all_claims() if c.decide().verdict is Verdict.PROVED]
+_PROVED = [get_claim(claim_id) for claim_id in engine_proved_ids()]
 _META_FORMATS = ("float16", "bfloat16", "float32", "float64", "mpmath")
 
 
