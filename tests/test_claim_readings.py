@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import pytest
 from ropecheck.proofs import coq_available, get_claim
+from ropecheck.proofs.claims._decay128_gen import modulus_bounds, phase_centres
 
 from ._wrong_statements import check_wrong_statements
+
+_CENTRE_183_5 = phase_centres(183)[5]
+_TOTAL_183 = sum(modulus_bounds(phase_centres(183), "lower")[1:])
 
 pytestmark = pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 
@@ -47,6 +51,17 @@ WRONG = {
             "(i = 0)%Z -> (j = 1)%Z -> biased_weight kappa b i j",
         ),
     ],
+    # ROPE-DECAY-BOUND-MONOTONE at d = 128 (Decay128.v): the distances swapped, the order of distances turned
+    # round, a phase centre moved by 2/100 (past the enclosure's 1/100), a sum bound raised by 1/1000.
+    "relative_bound_179_below_183": [
+        (
+            "64 179 < relative_bound (rope_spectrum 10000 64) 64 183",
+            "64 183 < relative_bound (rope_spectrum 10000 64) 64 179",
+        )
+    ],
+    "rope_decay_bound_monotone_negation": [("(D1 < D2)%nat", "(D2 < D1)%nat")],
+    "phase183_5": [(f"({_CENTRE_183_5[0]}) /\\", f"({_CENTRE_183_5[0] + 20}) /\\")],
+    "bound183": [(f"IZR {_TOTAL_183}", f"IZR {_TOTAL_183 + 1}")],
 }
 
 

@@ -1,4 +1,4 @@
-"""Bound statements of the claims proved in Decay.v, Cache.v (see `_bound_statements`).
+"""Bound statements of the claims proved in Decay.v, Decay128.v, Cache.v (see `_bound_statements`).
 
 Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
 have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
@@ -55,7 +55,14 @@ forall (h : nat) (theta : nat -> R) (D : R),
 relative_bound theta h D <= relative_bound theta h 0 /\
 relative_bound theta h 0 = (INR h + 1) / 2
 """),
-        ("Decay", "rope_decay_bound_monotone_negation", r"""
+        ("Decay128", "rope_decay_bound_monotone_negation", r"""
+~
+(forall D1 D2 : nat,
+ (D1 < D2)%nat ->
+ relative_bound (rope_spectrum 10000 64) 64 (INR D2) <=
+ relative_bound (rope_spectrum 10000 64) 64 (INR D1))
+"""),
+        ("Decay", "rope_decay_bound_monotone_literal_every_d_negation", r"""
 ~ bound_monotone_reading
 """),
         ("Decay", "rope_decay_bound_monotone_literal", r"""

@@ -221,14 +221,18 @@ CLAIMS = [
         title="The relative upper bound (2/d)Σⱼ|Sⱼ| decreases as the relative distance grows",
         topic="decay",
         latex=r"\Delta_1 < \Delta_2 \Rightarrow B(\Delta_2) \le B(\Delta_1),\quad B(\Delta) = "
-        r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (\text{every even } d,\ \text{base } 10000)",
+        r"\frac{2}{d}\sum_{j=1}^{d/2}|S_j(\Delta)|\ (d = 128,\ \text{base } 10000,\ \Delta \in \mathbb{N})",
         statement=NonPositive(
             _roformer_bound(19) - _roformer_bound(18),
             hints=({},),
             name="B(19) − B(18) ≤ 0",
             terms={"B(18)": _roformer_bound(18), "B(19)": _roformer_bound(19)},
         ),
-        assumptions=("every even d, base 10000 (RoFormer's Fig. 2 shows d = 128)", "integer distances"),
+        assumptions=(
+            "d = 128 (h = 64 pairs), base 10000, as in RoFormer's Fig. 2",
+            "integer distances Δ₁ < Δ₂ (the kernel's point: Δ₁ = 179, Δ₂ = 183)",
+            "the engine's search instance: B(19) − B(18) at d = 128",
+        ),
         sources=(
             quote(
                 ROFORMER,
@@ -237,17 +241,23 @@ CLAIMS = [
             ),
             quote(BLOG_004, "causing a gradual decay"),
         ),
-        interpretation="Strong reading: B is non-increasing over integer distances, for every even d — the kernel "
-        "refutes it at d = 4 (B(4) > B(3)). At d = 128 alone, the figure's setting, the engine certifies "
-        "B(19) > B(18) by interval arithmetic, but the kernel does not decide that narrower reading (an `interval` "
-        "proof over 64 partial sums of 64 phases did not finish in budget), so the verdict rests on d = 4.",
-        literal="What RoFormer's words support: the bound decays in an envelope — it never exceeds its value at "
-        "distance 0, B(Δ) ≤ B(0).",
+        interpretation="RoFormer's abstract promises 'decaying inter-token dependency with increasing relative "
+        "distances' and Fig. 2 plots the relative upper bound B for d = 128, base 10000, against integer "
+        "distances; a referee reads the claim in that figure's setting: B is non-increasing over integer "
+        "distances at d = 128. The kernel refutes it: B(179) < B(183) (≈ 7.37 against ≈ 10.72), so "
+        "¬(∀ Δ₁ < Δ₂ in ℕ, B(Δ₂) ≤ B(Δ₁)) at d = 128, base 10000 (theorem rope_decay_bound_monotone_negation, "
+        "Decay128.v: the cosine and sine of each of the 2 × 64 phases enclosed within 1/100 by `interval`, "
+        "the sums bounded in exact integer arithmetic).",
+        literal="Other readings, kept as kernel-checked notes: the words alone — the bound decays from its value "
+        "at distance 0, B(Δ) < B(0) = 65/2 for every real Δ ≠ 0 at d = 128 (proved, "
+        "rope_decay_bound_monotone_literal); and the reading over every even d — B non-increasing for every "
+        "d = 2h — fails already at d = 4, B(4) > B(3) (refuted, "
+        "rope_decay_bound_monotone_literal_every_d_negation).",
         correction=Correction(
             latex=r"B(\Delta) \le B(0) = \frac{d+2}{4} \text{ for every } \Delta, \text{ but } B \text{ oscillates}",
             statement=_bound_at_zero,
             explanation="The bound never exceeds its value at distance 0 (for every d, θ and Δ) and decays only in a "
-            "rough envelope, with oscillations: B(4) > B(3) at d = 4, and B(19) > B(18) at d = 128 (engine).",
+            "rough envelope, with oscillations: B(183) > B(179) at d = 128 (kernel), B(4) > B(3) at d = 4.",
         ),
     ),
     Claim(

@@ -497,8 +497,11 @@ Proof.
   nra.
 Qed.
 
-(* d = 4: B(D) = (1 + 2 |cos(0.99 D / 2)|) / 2, so B(4) ~ 0.90 > B(3) ~ 0.59. *)
-Theorem rope_decay_bound_monotone_negation : ~ bound_monotone_reading.
+(* ROPE-DECAY-BOUND-MONOTONE, another reading (kept as a note): monotone for
+   every even d.  It fails already at d = 4, where
+   B(D) = (1 + 2 |cos(0.99 D / 2)|) / 2, so B(4) ~ 0.90 > B(3) ~ 0.59.  The
+   verdict is on RoFormer's own d = 128 (Decay128.v). *)
+Theorem rope_decay_bound_monotone_literal_every_d_negation : ~ bound_monotone_reading.
 Proof.
   intros H; specialize (H 2%nat 3%nat 4%nat ltac:(lia) ltac:(lia)); revert H.
   unfold relative_bound, partial_sum.
@@ -830,7 +833,7 @@ Qed.
    abstract: "decaying inter-token dependency with increasing relative
    distances", and Fig. 2 for d = 128, base 10000): the bound decays from its
    value at distance 0 -- at every nonzero distance it is strictly below
-   B(0) = (d + 2)/4 = 65/2 (not monotonically: see the negation above). *)
+   B(0) = (d + 2)/4 = 65/2 (not monotonically: see Decay128.v and the d = 4 note above). *)
 Theorem rope_decay_bound_monotone_literal :
   forall D : R, D <> 0 ->
     relative_bound (rope_spectrum 10000 64) 64 D < relative_bound (rope_spectrum 10000 64) 64 0
@@ -850,16 +853,11 @@ Proof.
       apply third_partial_sum_short; exact HD.
 Qed.
 
-(* Not decided here (a narrower reading; the claim itself is decided above):
-   the strong reading restricted to d = 128 alone.  Numerically (mpmath, 30
-   digits) B rises by 3.59 from D = 375 to D = 377 (6.67 -> 10.27; 375 -> 376
-   rises by 1.86, 18 -> 19 by 0.04), but certifying it is not cheap: written
-   as 64 partial sums of up to 64 phases the expression has 8320 cosine/sine
-   leaves, and one `interval` call took 52 s (plus about 28 s at Qed), about
-   9 ms per leaf whatever the precision; enclosing each leaf separately with
-   `interval_intro` costs about 125 ms per leaf.  Both exceed the build budget,
-   so the kernel-checked negation above is for the reading over every even d
-   (point d = 4). *)
+(* The strong reading restricted to RoFormer's d = 128 is decided in
+   Decay128.v: B(179) < B(183).  A single `interval` call over the 8,320
+   cosine/sine leaves of the 64 nested partial sums took 52 s (plus 28 s at
+   Qed); Decay128.v instead encloses the 128 phases of each distance one by
+   one and reasons about the sums in exact integer arithmetic. *)
 
 (* The definitions live in DefsDecay.v; these abbreviations keep `Decay.name` working for importers. *)
 Notation csum := DefsDecay.csum (only parsing).

@@ -25,6 +25,11 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
         'Set Warnings "notation-overridden".',
     ),
     "Decay": ("From Coq Require Import ZArith Reals Lra Lia.", "From Coquelicot Require Import Complex."),
+    "Decay128": (
+        "From Coq Require Import ZArith Reals Lra Lia.",
+        "From Coquelicot Require Import Complex.",
+        "From Ropecheck Require Import DefsDecay.",
+    ),
     "Sinusoidal": ("From Coq Require Import Reals Lia Lra.",),
     "SinusoidalDecay": ("From Coq Require Import Reals Lia Lra.",),
     "Relative": ("From Coq Require Import Reals Lia Lra ZArith List.", "Import ListNotations."),

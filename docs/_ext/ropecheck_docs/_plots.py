@@ -139,17 +139,17 @@ def plot_decay_bound(path: Path) -> None:
         bottom.semilogy(sampled, np.maximum(error, 1e-18), ".", color=COLORS[dtype], markersize=3)
         bottom.semilogy(sampled, bound, "--", color=COLORS[dtype], linewidth=0.8)
     top.plot(sampled, reference, "k+", markersize=4, label="mpmath (30 digits)")
-    # The counterexample of ROPE-DECAY-BOUND-MONOTONE at d = 128: B(19) > B(18), shown in a zoomed inset.
+    # The kernel's counterexample of ROPE-DECAY-BOUND-MONOTONE at d = 128: B(183) > B(179), in a zoomed inset.
     inset = top.inset_axes((0.55, 0.45, 0.4, 0.45))
-    near = np.arange(10, 31)
+    near = np.arange(170, 191)
     near_values = np.array([decay_factor_mpmath(int(r)) for r in near])
     inset.plot(near, near_values, "k.-", linewidth=0.6, markersize=3)
-    for delta in (18, 19):
+    for delta in (179, 183):
         value = decay_factor_mpmath(delta)
         inset.plot([delta], [value], "o", color="#c62828", markersize=5)
         inset.annotate(f"B({delta}) = {value:.4f}", (delta, value), textcoords="offset points",
-                       xytext=(4, -12 if delta == 18 else 6), fontsize=7)
-    inset.set_title("Δ = 10…30: B(19) > B(18)", fontsize=7)
+                       xytext=(4, -12 if delta == 179 else 6), fontsize=7)
+    inset.set_title("Δ = 170…190: B(183) > B(179) (kernel-checked)", fontsize=7)
     inset.tick_params(labelsize=6)
     top.set_ylabel("B(Δ) = (2/d) Σⱼ |Sⱼ|")
     top.set_title("RoFormer long-term decay factor, d = 128, base 10000")
