@@ -234,3 +234,10 @@ Lemma spe_linear_attention_incompatible_correction_printed :
 Proof.
   intros; first [ solve [ring] | solve [field; repeat split; lra] | solve [repeat rewrite ?cos_plus, ?sin_plus, ?cos_neg, ?sin_neg, ?exp_plus; ring] | solve [nra] ].
 Qed.
+
+(* RPE-BREAKS-LINEAR-ATTENTION *)
+Lemma rpe_breaks_linear_attention_printed :
+  ((-1) + (exp 2)) > 0.
+Proof.
+  interval.
+Qed.
