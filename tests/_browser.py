@@ -180,25 +180,34 @@ class Browser:
             args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
             timeout=BUDGET_MS,
         )
+        self._contexts: dict[int, Any] = {}
+
+    def _context(self, width: int) -> Any:
+        """One browser context per width, kept for the session: pages share its HTTP cache, so MathJax and the
+        theme's scripts are fetched and compiled once per width rather than once per page."""
+        if width not in self._contexts:
+            context = self._browser.new_context(
+                viewport={"width": width, "height": 900}, is_mobile=width < 600, device_scale_factor=1
+            )
+            context.set_default_timeout(BUDGET_MS)
+            self._contexts[width] = context
+        return self._contexts[width]
 
     def visit(self, url: str, width: int = 1280, screenshot: Path | None = None, html: str | None = None) -> Visit:
-        """Open `url` (or serve `html` as its content) `width` px wide; probe it; optionally save a screenshot."""
-        context = self._browser.new_context(
-            viewport={"width": width, "height": 900}, is_mobile=width < 600, device_scale_factor=1
-        )
-        context.set_default_timeout(BUDGET_MS)
+        """Open `url` (or serve `html` as its content) `width` px wide; probe it; optionally save a screenshot.
+
+        Every request that leaves the machine is recorded in `outside` (the browser cannot reach it anyway: its host
+        resolver maps every name but 127.0.0.1 to nothing); errors in the console, exceptions and failed loopback
+        requests are recorded in `errors`.
+        """
         visit = Visit(report={})
+        page = self._context(width).new_page()
 
-        def route(route: Any) -> None:
-            if _loopback(route.request.url):
-                route.continue_()
-            else:
-                if route.request.url not in visit.outside:  # a blocked image may be asked for twice
-                    visit.outside.append(route.request.url)
-                route.abort()
+        def request(r: Any) -> None:
+            if not _loopback(r.url) and r.url not in visit.outside:  # a blocked image may be asked for twice
+                visit.outside.append(r.url)
 
-        context.route("**/*", route)
-        page = context.new_page()
+        page.on("request", request)
         page.on("console", lambda m: m.type in ("error", "assert") and visit.errors.append(f"console: {m.text}"))
         page.on("pageerror", lambda e: visit.errors.append(f"exception: {e}"))
         page.on(
@@ -215,7 +224,7 @@ class Browser:
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(screenshot))  # the first screenful, as a reader opens it
         finally:
-            context.close()
+            page.close()
         return visit
 
     def close(self) -> None:
