@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from ropecheck.numeric.audit.cli import main
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 NP = "tests.audit_corpus.numpy_impls"
 SMALL = ["--max-position", "1024", "--head-dim", "16", "--dtypes", "float32,bfloat16"]
@@ -76,7 +78,8 @@ def test_bad_usage_and_bad_targets_exit_2_in_one_line(
 def test_subprocess_entry_point_has_no_traceback() -> None:
     code = "import sys; from numeric.audit.cli import main; sys.exit(main(sys.argv[1:]))"
     result = subprocess.run(
-        [sys.executable, "-c", code, f"{NP}:bug_raises", *SMALL], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code, f"{NP}:bug_raises", *SMALL], cwd=ROOT, capture_output=True, text=True,
+            timeout=SUBPROCESS_BUDGET
     )
     assert result.returncode == 2
     assert result.stderr.startswith("ropecheck audit: error:") and "Traceback" not in result.stderr

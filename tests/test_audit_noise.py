@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from ropecheck.numeric.audit.noise import NoiseCapture
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOWCASE = ["audit", "transformers.yarn", "--scaling", "yarn:8,orig=4096"]
 SMALL = ["--max-position", "512", "--head-dim", "16", "--dtypes", "float32"]
@@ -20,7 +22,7 @@ SMALL = ["--max-position", "512", "--head-dim", "16", "--dtypes", "float32"]
 def _ropecheck(*arguments: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-c", "import sys; from ropecheck.cli._main import main; sys.exit(main())", *arguments]
-    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
+    return subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
 
 
 def test_capture_takes_c_level_output_warnings_and_logging() -> None:
@@ -70,7 +72,7 @@ def _closed_pipe(*arguments: str) -> tuple[int, str]:
     assert process.stdout is not None and process.stderr is not None
     process.stdout.close()
     error = process.stderr.read()
-    return process.wait(timeout=300), error
+    return process.wait(timeout=SUBPROCESS_BUDGET), error
 
 
 @pytest.mark.parametrize("as_json", [False, True])
@@ -91,7 +93,8 @@ def test_a_terminal_sees_a_status_line_that_is_erased() -> None:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-c", "import sys; from ropecheck.cli._main import main; sys.exit(main())",
                "audit", "tests.audit_corpus.numpy_impls:rope_half", "--base", "10000", *SMALL]
-    process = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=follower, timeout=300)
+    process = subprocess.run(command, cwd=ROOT, env=environment, stdout=subprocess.PIPE, stderr=follower,
+        timeout=SUBPROCESS_BUDGET)
     os.close(follower)
     seen = b""
     while True:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,7 +24,7 @@ def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[
         env=environment,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SUBPROCESS_BUDGET,
     )
 
 
@@ -57,7 +59,8 @@ def test_plugin_import_is_light() -> None:
         "import sys, numeric.audit.pytest_plugin;"
         " print(sorted(m for m in ('numpy', 'torch', 'jax') if m in sys.modules))"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+        timeout=SUBPROCESS_BUDGET)
     assert result.stdout.strip() == "[]"
 
 
@@ -116,7 +119,8 @@ def test_settings_from_pyproject_and_the_command_line_wins(tmp_path: Path) -> No
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck",
                "-p", "ropecheck.numeric.audit.pytest_plugin", "-rA", "--junitxml", str(tmp_path / "out.xml")]
-    result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True,
+        timeout=SUBPROCESS_BUDGET)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "auditing RoPE target tests.audit_corpus.numpy_impls:rope_half (positions 0…511)" in result.stdout
     assert "collected 18 items" in result.stdout and "18 passed" in result.stdout  # 7 × 2 dtypes + 4
@@ -125,7 +129,7 @@ def test_settings_from_pyproject_and_the_command_line_wins(tmp_path: Path) -> No
     # The command line overrides the file: a wrong declared base now fails the spectrum.
     overridden = subprocess.run(
         [*command, "--rope-base", "500000", "--rope-dtypes", "float32"],
-        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
     )
     assert overridden.returncode == 1 and "collected 11 items" in overridden.stdout, overridden.stdout
     assert "FAILED ropecheck::tests.audit_corpus.numpy_impls:rope_half::spectrum" in overridden.stdout

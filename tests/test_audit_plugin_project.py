@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 ROPE = "tests.audit_corpus.numpy_impls:rope_half --base 10000 --head-dim 16 --max-position 512 --dtypes float32"
 BIAS = "tests.audit_corpus.bias_impls:alibi_bias --kind bias --max-position 640 --dtypes float32"
@@ -45,7 +47,7 @@ def _pytest(project: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.pytest_plugin"]  # this checkout's plugin
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *arguments],
-        cwd=project, env=environment, capture_output=True, text=True, timeout=240,
+        cwd=project, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
     )
 
 
@@ -175,7 +177,7 @@ def test_targets_resolve_against_the_project_root_from_a_subdirectory(tmp_path: 
                "-c", str(project / "pyproject.toml"), "ropecheck::mypkg/rope.py:apply_rope",
                "ropecheck::mypkg.rope:apply_rope"]
     result = subprocess.run(command, cwd=project / "tests", env=environment, capture_output=True, text=True,
-                            timeout=240)
+                            timeout=SUBPROCESS_BUDGET)
     assert result.returncode == 0, result.stdout + result.stderr
     # pytest shows node IDs relative to where it runs: `../ropecheck::…`.
     assert "PASSED ../ropecheck::mypkg/rope.py:apply_rope::direction" in result.stdout, result.stdout

@@ -11,6 +11,8 @@ from ropecheck.numeric.audit import audit
 
 from tests.audit_corpus import real_opennmt, real_torch
 
+from ._budget import SUBPROCESS_BUDGET
+
 SIX = ("layout", "spectrum", "positions", "precision", "relative", "shift")
 
 
@@ -50,10 +52,11 @@ def test_cli_short_table_exit_code_and_flag() -> None:
     target = "tests/audit_corpus/real_opennmt.py:opennmt_table"
     command = [sys.executable, "-m", "ropecheck", "audit", target, "--kind", "sinusoidal", "--max-position", "8192",
                "--dtypes", "float32"]
-    failing = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    failing = subprocess.run(command, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
     assert failing.returncode == 1, failing.stderr
     assert "the model needs 8192" in " ".join(failing.stdout.split())
-    accepted = subprocess.run([*command, "--accept-short-table"], capture_output=True, text=True, timeout=240)
+    accepted = subprocess.run([*command, "--accept-short-table"], capture_output=True, text=True,
+        timeout=SUBPROCESS_BUDGET)
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 STAND_IN = "#!/bin/sh\n[ \"$2\" = pip ] && sleep 2.5\nexit 0\n"
 
@@ -27,7 +29,7 @@ def test_bootstrap_says_what_it_installs_and_ticks(tmp_path: Path) -> None:
     python.chmod(0o755)
     environment = {**os.environ, "ROPECHECK_BOOTSTRAP_TICK": "1"}
     command = ["bash", str(tmp_path / ".ci" / "bootstrap"), "main"]
-    first = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    first = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
     assert first.returncode == 0, first.stderr
     assert first.stdout == ""  # progress goes to stderr only
     err = first.stderr
@@ -35,6 +37,6 @@ def test_bootstrap_says_what_it_installs_and_ticks(tmp_path: Path) -> None:
     assert "[1] ropecheck with JAX, SymPy, mpmath, NumPy, rich (the proof engine and the numerics)" in err
     assert "… still installing ropecheck and its dependencies (1 s)" in err
     assert "done: ropecheck and its dependencies" in err and "bootstrap: ready (" in err
-    again = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=60)
+    again = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
     assert again.returncode == 0 and "bootstrap: .venv is up to date (main)" in again.stderr
     assert "still installing" not in again.stderr

@@ -14,11 +14,14 @@ from ropecheck.proofs import claim_ids
 
 from ropecheck.cli._main import main, unchecked_claims
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([ROPECHECK, *args], capture_output=True, text=True, timeout=300, env={**os.environ})
+    return subprocess.run([ROPECHECK, *args], capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
+        env={**os.environ})
 
 
 def test_claims_json_lists_every_claim_with_live_verdict_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,8 @@ import pytest
 
 from tests.test_cli_terminal import TMUX, _in_tmux
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 HELPS = [["--help"], ["audit", "--help"], ["prove", "--help"], ["claims", "--help"]]
 BUGGY = ["audit", "tests/audit_corpus/numpy_impls.py:bug_clockwise", "--base", "10000", "--max-position", "512",
@@ -22,7 +24,7 @@ BUGGY = ["audit", "tests/audit_corpus/numpy_impls.py:bug_clockwise", "--base", "
 def _run(arguments: list[str], columns: int) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": str(columns)}
     return subprocess.run([sys.executable, "-m", "ropecheck", *arguments], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=200)
+                          capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
 
 
 @pytest.mark.parametrize("arguments", HELPS, ids=[" ".join(a) for a in HELPS])

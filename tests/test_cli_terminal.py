@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 TMUX = shutil.which("tmux")
 # The title of SPE-SHIFT-ROTATION carries square brackets that rich would read as markup if it were allowed to.
@@ -89,7 +91,7 @@ def test_claims_fit_the_terminal(columns: int, arguments: list[str]) -> None:
 
 def test_piped_output_is_plain_lines_with_data_as_written() -> None:
     completed = subprocess.run(
-        [ROPECHECK, "claims", "--no-numeric"], capture_output=True, text=True, timeout=300, check=False
+        [ROPECHECK, "claims", "--no-numeric"], capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False
     )
     assert completed.returncode == 0, completed.stderr
     rows = {line.split("\t")[0]: line for line in completed.stdout.splitlines() if "\t" in line}
@@ -99,13 +101,14 @@ def test_piped_output_is_plain_lines_with_data_as_written() -> None:
 
 def test_closed_pipe_is_not_an_error() -> None:
     completed = subprocess.run(
-        f"{shlex.quote(ROPECHECK)} claims list | head -n 1", shell=True, capture_output=True, text=True, timeout=120,
+        f"{shlex.quote(ROPECHECK)} claims list | head -n 1", shell=True, capture_output=True, text=True,
+            timeout=SUBPROCESS_BUDGET,
         executable="/bin/bash", env={**os.environ, "PIPEFAIL": "1"},
     )
     assert completed.stdout.count("\n") == 1
     assert "Traceback" not in completed.stderr and "BrokenPipe" not in completed.stderr
     status = subprocess.run(
         f"set -o pipefail; {shlex.quote(ROPECHECK)} claims list | head -n 1 >/dev/null", shell=True,
-        executable="/bin/bash", timeout=120, check=False,
+        executable="/bin/bash", timeout=SUBPROCESS_BUDGET, check=False,
     )
     assert status.returncode == 0

@@ -15,6 +15,8 @@ import pytest
 
 from tests._docs_build import DOCS, DocsBuild, build_docs, sphinx_command
 
+from ._budget import SUBPROCESS_BUDGET
+
 
 @pytest.fixture(scope="session")
 def site() -> DocsBuild:
@@ -232,7 +234,7 @@ def _tiny_project(tmp_path: Path, body: str) -> Path:
 
 def _build(project: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [part for part in sphinx_command(project, project / "_build") if part not in extra]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(command, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False)
 
 
 def test_claim_role_links_to_the_claim_page(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ import sympy as sp
 from ropecheck.proofs.engine._formulas import cross2, dot, m, n, real_vector, rotation, theta
 from ropecheck.proofs.kernel import _kernel
 
+from ._budget import SUBPROCESS_BUDGET
+
 needs_coq = pytest.mark.skipif(not _kernel.coq_available(), reason="coqc is not installed")
 
 x, y = sp.symbols("x y", real=True)
@@ -27,7 +29,7 @@ _phi = (m - n) * theta
     ids=["difference-of-squares", "double-angle", "pair-score", "relative-matrix-2x2"],
 )
 def test_check_identity_accepts_true_identities(lhs: sp.Basic, rhs: sp.Basic) -> None:
-    result = _kernel.check_identity(lhs, rhs, timeout=120)
+    result = _kernel.check_identity(lhs, rhs, timeout=SUBPROCESS_BUDGET)
     assert result.status == "checked", result.message
     assert all(_kernel.is_standard_axiom(a) for a in result.axioms)
 
@@ -44,7 +46,7 @@ def test_check_identity_accepts_true_identities(lhs: sp.Basic, rhs: sp.Basic) ->
     ids=["difference-of-squares", "double-angle", "pair-score-sign", "relative-matrix-direction"],
 )
 def test_check_identity_rejects_false_identities(lhs: sp.Basic, rhs: sp.Basic) -> None:
-    result = _kernel.check_identity(lhs, rhs, timeout=120)
+    result = _kernel.check_identity(lhs, rhs, timeout=SUBPROCESS_BUDGET)
     assert result.status == "failed", result
 
 

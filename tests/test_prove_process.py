@@ -22,6 +22,8 @@ from ropecheck._worker import run_confined
 from ropecheck.cli._main import main
 from tests._sandbox_acts import try_acts
 
+from ._budget import SUBPROCESS_BUDGET
+
 SLOW = "(x+1)**3000*(x-1)**3000 == (x**2-1)**3000"  # the engine works on it for minutes
 
 
@@ -111,7 +113,7 @@ def test_the_worker_cannot_fork_exec_write_delete_rename_chmod_or_open_a_socket(
     (tmp_path / "victim").write_text("data")
     outside = subprocess.run(
         [sys.executable, "-c", f"from tests._sandbox_acts import try_acts; print(try_acts({str(tmp_path)!r}))"],
-        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parent.parent,
+        capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, cwd=Path(__file__).parent.parent,
     )
     assert "failed" not in outside.stdout and outside.returncode == 0, outside  # the acts work unconfined
     (tmp_path / "victim").unlink(missing_ok=True)
@@ -136,10 +138,10 @@ def test_coqc_runs_under_the_memory_cap() -> None:
     assert command[-2:] == ["-q", "Statement.v"]
     allocate = [sys.executable, "-c", "bytearray(600 * 2**20)"]
     capped = subprocess.run([sys.executable, "-I", LAUNCHER, str(300 * 2**20), "30", str(os.getpid()), "--", *allocate],
-                            capture_output=True, timeout=60)
+                            capture_output=True, timeout=SUBPROCESS_BUDGET)
     assert capped.returncode != 0 and b"MemoryError" in capped.stderr
     roomy = subprocess.run([sys.executable, "-I", LAUNCHER, str(4 * 2**30), "30", str(os.getpid()), "--", *allocate],
-                           capture_output=True, timeout=60)
+                           capture_output=True, timeout=SUBPROCESS_BUDGET)
     assert roomy.returncode == 0, roomy.stderr
 
 
@@ -169,7 +171,7 @@ def test_a_trivial_identity_reaches_exit_0_with_both_cores_busy() -> None:
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
     try:
         done = subprocess.run([sys.executable, "-m", "ropecheck", "prove", "x + 1 == 1 + x", "--real", "x"],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
     finally:
         for burner in burners:
             burner.kill()
@@ -197,5 +199,5 @@ def test_prove_imports_the_engine_only_in_the_forkserver() -> None:
         ["import sys", "from ropecheck.cli._main import main", "main(['prove', 'x == 1'])",
          "print('sympy' in sys.modules)"]
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
     assert done.stdout.strip().splitlines()[-1] == "False", done.stdout + done.stderr

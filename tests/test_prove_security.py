@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from ropecheck.proofs import BadStatement, parse_identity
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 
 ATTACKS = [
@@ -129,7 +131,7 @@ def test_console_script_leaves_no_trace(attack: str, tmp_path: Path) -> None:
         [ROPECHECK, "prove", attack],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SUBPROCESS_BUDGET,
         cwd=tmp_path,
         env={**os.environ},
     )

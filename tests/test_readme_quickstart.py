@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # The user's own RoPE, at the path the quick start names: half-split pairs, base 10000, computed in float64 and
@@ -34,7 +36,7 @@ def _quick_start() -> str:
 
 def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout, as the installed package
-    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=280)
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET)
 
 
 def test_quick_start_is_short_and_opens_the_readme() -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -21,6 +23,6 @@ def test_ruff_check_is_clean() -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=SUBPROCESS_BUDGET,
     )
     assert result.returncode == 0, result.stdout + result.stderr

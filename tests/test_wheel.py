@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from ._budget import SUBPROCESS_BUDGET
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -26,7 +28,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     completed = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     (built,) = out.glob("ropecheck-*.whl")
@@ -70,7 +72,7 @@ def test_wheel_installs_and_runs_in_a_fresh_environment(wheel: Path, tmp_path: P
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     install = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--no-compile", "-q", "--target", str(site),
-         str(wheel)], capture_output=True, text=True, timeout=600, check=False,
+         str(wheel)], capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False,
     )
     assert install.returncode == 0, install.stdout + install.stderr
     env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "PYTHONHOME"}}
@@ -80,12 +82,13 @@ def test_wheel_installs_and_runs_in_a_fresh_environment(wheel: Path, tmp_path: P
         f"assert ropecheck.__file__.startswith({str(site)!r}), ropecheck.__file__",
         "print(len(ropecheck.ledger()), ropecheck.prove('sin(x)**2 + cos(x)**2 == 1', real=['x']).verdict)",
     ])
-    run = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    run = subprocess.run([str(python), "-c", script], capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
+        cwd=tmp_path,
                          env=env, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
     count, verdict = run.stdout.split()
     assert int(count) >= 40 and verdict == "proved"
     claims = subprocess.run([str(python), "-m", "ropecheck", "claims", "list"], capture_output=True,
-                            text=True, timeout=300, cwd=tmp_path, env=env, check=False)
+                            text=True, timeout=SUBPROCESS_BUDGET, cwd=tmp_path, env=env, check=False)
     assert claims.returncode == 0, claims.stderr
     assert "ROPE-RELATIVE-MATRIX" in claims.stdout
