@@ -13,6 +13,7 @@ Cache: `$ROPECHECK_LEDGER_CACHE`, default `~/.cache/ropecheck/ledger` (beside th
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -98,35 +99,76 @@ def claim_entries(
     # default `ropecheck claims` store those): reuse it rather than decide the claim again.
     fuller = None if with_numeric else cache_root() / ledger_key(True)
     entries = []
-    for number, claim in enumerate(selected):
-        if progress is not None:
-            progress(number, len(selected), claim.id)
-        path = folder / f"{claim.id}.json"
-        cached = _read(path)
-        if cached is None and fuller is not None:
-            cached = _read(fuller / f"{claim.id}.json")
-            if cached is not None:
-                cached.pop("numeric", None)
-        if cached is not None:
-            entries.append(cached)
-            continue
-        entry = claim.to_json()
-        if with_numeric:
-            from .mirrors import numeric_evidence
-
-            entry["numeric"] = numeric_evidence(claim)
-        entry = json.loads(json.dumps(_plain(entry), allow_nan=True))
-        entries.append(entry)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(f".{os.getpid()}.tmp")
-            temporary.write_text(json.dumps(entry, allow_nan=True), encoding="utf-8")
-            temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
-        except OSError:
-            pass  # a read-only cache only costs time
+    with _ComputeLock() as lock:
+        for number, claim in enumerate(selected):
+            if progress is not None:
+                progress(number, len(selected), claim.id)
+            path = folder / f"{claim.id}.json"
+            cached = _cached(path, fuller, claim.id)
+            if cached is None and lock.take():  # first entry to compute: wait for whoever computes, then re-read
+                cached = _cached(path, fuller, claim.id)
+            entries.append(cached if cached is not None else _compute(claim, path, with_numeric))
     if progress is not None:
         progress(len(selected), len(selected), "")
     return entries
+
+
+def _compute(claim: Any, path: Path, with_numeric: bool) -> dict[str, Any]:
+    """A claim's entry computed (`Claim.to_json()`, plus the numeric evidence) and stored atomically."""
+    entry = claim.to_json()
+    if with_numeric:
+        from .mirrors import numeric_evidence
+
+        entry["numeric"] = numeric_evidence(claim)
+    entry = json.loads(json.dumps(_plain(entry), allow_nan=True))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(entry, allow_nan=True), encoding="utf-8")
+        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
+    except OSError:
+        pass  # a read-only cache only costs time
+    return entry
+
+
+def _cached(path: Path, fuller: Path | None, claim_id: str) -> dict[str, Any] | None:
+    cached = _read(path)
+    if cached is None and fuller is not None:
+        cached = _read(fuller / f"{claim_id}.json")
+        if cached is not None:
+            cached.pop("numeric", None)
+    return cached
+
+
+class _ComputeLock:
+    """An exclusive lock on the cache (`fcntl.flock` on `compute.lock`), taken only when an entry must be computed
+    and held to the end: two processes (xdist workers, the docs build, a command) never compute the same entries
+    at once — the second waits, without a time limit, then reads what the first stored. A cache that cannot be
+    written is used without the lock (it only costs time)."""
+
+    def __init__(self) -> None:
+        self._handle: Any = None
+
+    def take(self) -> bool:
+        """Take the lock (once); True when it was taken now, so the caller reads the cache again."""
+        if self._handle is not None:
+            return False
+        try:
+            cache_root().mkdir(parents=True, exist_ok=True)
+            self._handle = open(cache_root() / "compute.lock", "a", encoding="utf-8")
+        except OSError:
+            self._handle = False
+            return False
+        fcntl.flock(self._handle, fcntl.LOCK_EX)
+        return True
+
+    def __enter__(self) -> _ComputeLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle:
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
 
 
 def _read(path: Path) -> dict[str, Any] | None:

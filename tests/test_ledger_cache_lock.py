@@ -1,0 +1,51 @@
+"""Two processes never compute the same ledger entries at once: the second waits for the first and reads its result.
+
+The docs build, `ropecheck claims` and the xdist workers share the ledger cache (`numeric/_ledger_cache.py`). The
+test holds the cache's lock as "the first process", lets `claim_entries` find no entry, stores the entry, releases
+the lock and checks the waiting call read it rather than computing it (a computation fails the test). Seen
+failing with the lock disabled.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ropecheck.numeric import _ledger_cache
+
+CLAIM = "ATT-DOT-SYMMETRIC"
+
+
+def test_a_second_caller_waits_for_the_lock_and_reads_what_the_first_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path))
+    entry_path = tmp_path / _ledger_cache.ledger_key(False) / f"{CLAIM}.json"
+    looked = threading.Event()
+    read = _ledger_cache._cached
+
+    def cached(path: Path, fuller: Path | None, claim_id: str) -> dict[str, Any] | None:
+        found = read(path, fuller, claim_id)
+        looked.set()
+        return found
+
+    def compute(*args: object) -> dict[str, Any]:
+        raise AssertionError("computed an entry another process was computing")
+
+    monkeypatch.setattr(_ledger_cache, "_cached", cached)
+    monkeypatch.setattr(_ledger_cache, "_compute", compute)
+    result: dict[str, Any] = {}
+    with open(tmp_path / "compute.lock", "a", encoding="utf-8") as first:
+        fcntl.flock(first, fcntl.LOCK_EX)
+        waiting = threading.Thread(target=lambda: result.update(entries=_ledger_cache.claim_entries([CLAIM], False)))
+        waiting.start()
+        assert looked.wait(timeout=900), "claim_entries never looked at the cache"
+        entry_path.parent.mkdir(parents=True, exist_ok=True)
+        entry_path.write_text(json.dumps({"id": CLAIM, "stored_by": "the first process"}), encoding="utf-8")
+        fcntl.flock(first, fcntl.LOCK_UN)
+    waiting.join()
+    assert result["entries"] == [{"id": CLAIM, "stored_by": "the first process"}]
