@@ -51,7 +51,10 @@ _CLAIMS = "from ropecheck.cli._main import main; raise SystemExit(main(['claims'
 
 
 _KERNEL = "from proofs.claims._verdicts import kernel_report; kernel_report()"
-_KERNEL_COLD = "from proofs.kernel._kernel_build import check_development; check_development(use_cache=False)"
+_KERNEL_COLD = (
+    "from proofs.claims._bound_statements import all_bound; from proofs.kernel._kernel_build import check_development;"
+    " check_development(use_cache=False, bound=all_bound())"
+)
 
 
 def time_claims(cache: str, program: str = _CLAIMS) -> float:
