@@ -9,6 +9,7 @@ from the wheel alone.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -21,13 +22,23 @@ import pytest
 from ._budget import SUBPROCESS_BUDGET
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGED = ("pyproject.toml", "README.md", "ropecheck", "proofs", "numeric")
+"""What the wheel is built from (everything else of the checkout is not in it)."""
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of what the wheel is made of: setuptools builds in the source's `build/`, which another
+    # xdist worker may be using at the same moment, and where files of an earlier build would be packed too.
+    source = tmp_path_factory.mktemp("source")
+    for name in PACKAGED:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
     completed = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(source)],
         capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False,
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
