@@ -115,3 +115,19 @@ def test_verdict_rules() -> None:
     assert named_only.verdict == "unknown" and "no bound statement" in named_only.reason
     not_run = DevelopmentReport(None, {}, {"demo_claim_verdict": TheoremStatus("M", "demo_claim_verdict", "not-run")})
     assert kernel_verdict("DEMO-CLAIM", not_run, BOUND).verdict == ENGINE_ONLY
+
+
+def test_theorems_inside_a_module_are_asked_by_their_qualified_name(tmp_path: Path) -> None:
+    """`Print Assumptions Ropecheck.Defs.x` finds nothing for a lemma declared inside `Module Big`: it must be asked
+    as `Big.x` (a Section adds no prefix; a `Module Type` is no module of the file's namespace)."""
+    from ropecheck.proofs.kernel._coq_sources import read_source
+
+    path = tmp_path / "Scoped.v"
+    path.write_text(
+        "Lemma top : True. Proof. exact I. Qed.\n"
+        "Module Big.\nLemma inner : True. Proof. exact I. Qed.\n"
+        "Section S.\nLemma in_section : True. Proof. exact I. Qed.\nEnd S.\nEnd Big.\n"
+        "Lemma after : True. Proof. exact I. Qed.\n",
+        encoding="utf-8",
+    )
+    assert read_source(path).theorems == ("top", "Big.inner", "Big.in_section", "after")

@@ -199,8 +199,4 @@ def test_a_cycle_through_a_function_body_is_seen(tmp_path: Path) -> None:
         "ropecheck.proofs.claims._a": package / "claims" / "_a.py",
         "ropecheck.proofs.claims._b": package / "claims" / "_b.py",
     }
-    assert cycles(import_graph_for(sources)) == [sorted(sources)]
-
-
-def import_graph_for(sources: dict[str, Path]) -> dict[str, set[str]]:
-    return import_graph(sources)
+    assert cycles(import_graph(sources)) == [sorted(sources)]

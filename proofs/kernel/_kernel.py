@@ -64,6 +64,14 @@ def error_excerpt(output: str) -> str:
     return " ".join(lines[-4:])[:500] or "coqc failed"
 
 
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename: a concurrent reader sees the old file or the
+    whole new one (the kernel cache is shared by xdist workers and by commands running at once)."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
 def store(source: Path, destination: Path) -> None:
     """Copy `source` to `destination` atomically (a temporary file, then a rename): a cache reader running at the
     same time (another pytest-xdist worker, another command) sees no file or the whole file, never half a `.vo`."""

@@ -15,7 +15,6 @@ from a clean build in ≤ 90 s) for every claim.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ._coq_sources import SourceFile
-from ._kernel import COQ_ROOT_NAME, error_excerpt, is_standard_axiom, parse_assumptions, run_coqc
+from ._kernel import COQ_ROOT_NAME, error_excerpt, is_standard_axiom, parse_assumptions, run_coqc, write_atomically
 from ._kernel_report import FileStatus, TheoremStatus
 
 __all__ = ["assumptions_cached"]
@@ -79,9 +78,7 @@ def assumptions_cached(
         path = cache / f"{keys[source.path.stem]}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({**previous, **answers}), encoding="utf-8")
-        temporary.replace(path)  # atomic for a concurrent reader
+        write_atomically(path, json.dumps({**previous, **answers}))
     return result
 
 

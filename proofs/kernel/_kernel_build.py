@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ._binding import BoundTheorem, statements_file
 from ._coq_sources import SourceFile, read_development, read_source
-from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc, store
+from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc, store, write_atomically
 from ._kernel_assumptions import assumptions_cached
 from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
 from ._kernel_env import environment_digest
@@ -149,9 +149,7 @@ def check_development(
             version, files, theorems, unknown, key, texts, checker.message, definitions, environment
         )
         report_path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = report_path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(dump_report(report)), encoding="utf-8")
-        temporary.replace(report_path)  # atomic: a reader sees no report or the whole report
+        write_atomically(report_path, json.dumps(dump_report(report)))
     return report
 
 
@@ -244,9 +242,7 @@ def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path
         return CoqchkResult(data["ok"], tuple(data["axioms"]), data["message"])
     result = run_coqchk(build, [s.module for s in compiled], COQ_ROOT_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(asdict(result)), encoding="utf-8")
-    temporary.replace(path)
+    write_atomically(path, json.dumps(asdict(result)))
     return result
 
 

@@ -10,13 +10,12 @@ statement the ledger shows.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from ._binding import failing_line
-from ._kernel import store
+from ._kernel import store, write_atomically
 
 Compile = Callable[[str], tuple[bool, str]]
 
@@ -87,9 +86,7 @@ def statement_of(check_output: str) -> str:
 def save_cached(cached: Path, stem: str, build: Path, rejected: dict[str, str], elaborated: dict[str, str]) -> None:
     """Keep the `.vo` with what the run learnt (rejections, elaborated statements) under the file's key."""
     cached.mkdir(parents=True, exist_ok=True)
-    record = cached / f"statements.{os.getpid()}.tmp"
-    record.write_text(json.dumps({"rejected": rejected, "elaborated": elaborated}), encoding="utf-8")
-    record.replace(cached / "statements.json")
+    write_atomically(cached / "statements.json", json.dumps({"rejected": rejected, "elaborated": elaborated}))
     store(build / f"{stem}.vo", cached / f"{stem}.vo")  # last: a reader takes the .vo as "the record is there"
 
 
