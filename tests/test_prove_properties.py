@@ -103,7 +103,8 @@ def test_random_token_strings_through_the_cli_give_an_exit_code_and_leave_no_tra
     workdir: Path = tmp_path_factory.mktemp("fuzz")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(workdir)
-        code = main(["prove", "".join(tokens), "--timeout", "5", "--no-kernel"])
+        # `--` first: the statement may itself be `--` or start with `-` (the documented way to pass one).
+        code = main(["prove", "--timeout", "5", "--no-kernel", "--", "".join(tokens)])
     captured = capsys.readouterr()
     assert code in (0, 1, 2, 3, 4)
     assert "Traceback" not in captured.err and len(captured.err.splitlines()) <= 1
@@ -112,3 +113,12 @@ def test_random_token_strings_through_the_cli_give_an_exit_code_and_leave_no_tra
     else:
         assert len(captured.out.splitlines()) == 1
     assert list(workdir.iterdir()) == []
+
+
+@pytest.mark.parametrize(("argv", "column"), [(["--", "-"], 2), (["--", "--"], 3), (["-x +", "--no-kernel"], 5)])
+def test_a_statement_starting_with_minus_reaches_the_grammar_as_typed(
+    argv: list[str], column: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["prove", "--no-kernel", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ropecheck: bad statement:") and err.rstrip().endswith(f"at column {column}"), err

@@ -137,8 +137,9 @@ def arrange_arguments(arguments: list[str]) -> list[str]:
 
     `--real x "sin(x)**2 + cos(x)**2 == 1"` would let `--real` (several names) swallow the statement: an
     argument that cannot be a symbol list or an option (it contains `=`, a bracket, an operator, a space) is the
-    statement; so is the argument right after `--`, whatever it looks like. A statement starting with `-` is
-    passed on with a leading space (the grammar ignores white space), so argparse does not read it as an option.
+    statement; so is the argument right after `--`, whatever it looks like (so the statement `--` itself is
+    written `-- --`). The statement is passed on after argparse's own `--`, so one starting with `-` is not read
+    as an option and reaches the grammar as typed (its error columns count from the user's first character).
     """
     positional: list[str] = []
     options: list[str] = []
@@ -150,7 +151,7 @@ def arrange_arguments(arguments: list[str]) -> list[str]:
         previous = arguments[index - 1] if index else ""
         after_timeout = len(previous) > 3 and "--timeout".startswith(previous)
         (positional if _is_statement(argument) and not after_timeout else options).append(argument)
-    return [" " + a if a.startswith("-") else a for a in positional] + options
+    return [*options, "--", *positional] if positional else options
 
 
 def _is_statement(argument: str) -> bool:
