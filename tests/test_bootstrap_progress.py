@@ -33,7 +33,7 @@ def test_bootstrap_says_what_it_installs_and_ticks(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout == ""  # progress goes to stderr only
     err = first.stderr
-    assert "installing into .venv (main); the first time takes 1-3 minutes" in err
+    assert "installing into .venv (main); the first time takes about half a minute" in err
     assert "[1] ropecheck with JAX, SymPy, mpmath, NumPy, rich (the proof engine and the numerics)" in err
     assert "… still installing ropecheck and its dependencies (1 s)" in err
     assert "done: ropecheck and its dependencies" in err and "bootstrap: ready (" in err
