@@ -113,6 +113,25 @@ def claim_entries(
     return entries
 
 
+def numeric_tables() -> dict[str, Any]:
+    """The ledger's numeric tables (`mirrors.ledger_numeric_tables()`: `decay` and `precision_limits`), from the
+    cache or computed once and stored — under the key of the entries with numeric evidence, so any change to the
+    code, the libraries or the kernel recomputes them like every entry.
+
+    **Returns:** `{"decay": {...}, "precision_limits": {...}}` in JSON types (lists, not tuples).
+    """
+    path = cache_root() / ledger_key(True) / "_tables.json"
+    with _ComputeLock() as lock:
+        cached = _read(path)
+        if cached is None and lock.take():  # wait for whoever computes them, then re-read
+            cached = _read(path)
+        if cached is not None:
+            return cached
+        from .mirrors import ledger_numeric_tables
+
+        return _store(path, ledger_numeric_tables())
+
+
 def _compute(claim: Any, path: Path, with_numeric: bool) -> dict[str, Any]:
     """A claim's entry computed (`Claim.to_json()`, plus the numeric evidence) and stored atomically."""
     entry = claim.to_json()
@@ -120,6 +139,11 @@ def _compute(claim: Any, path: Path, with_numeric: bool) -> dict[str, Any]:
         from .mirrors import numeric_evidence
 
         entry["numeric"] = numeric_evidence(claim)
+    return _store(path, entry)
+
+
+def _store(path: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    """`entry` in JSON types, written to `path` atomically (a read-only cache only costs time); returns it."""
     entry = json.loads(json.dumps(_plain(entry), allow_nan=True))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -49,3 +49,25 @@ def test_a_second_caller_waits_for_the_lock_and_reads_what_the_first_stored(
         fcntl.flock(first, fcntl.LOCK_UN)
     waiting.join()
     assert result["entries"] == [{"id": CLAIM, "stored_by": "the first process"}]
+
+
+def test_the_numeric_tables_are_computed_once_per_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`claims --json` and the precision-limit tests read `numeric_tables()`: computed on a miss, then read back
+    (a tuple comes back a list, as in the JSON); another key (changed code) computes them again."""
+    from ropecheck.numeric import mirrors
+
+    monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path))
+    calls: list[int] = []
+
+    def tables() -> dict[str, Any]:
+        calls.append(1)
+        return {"decay": {"rows": len(calls)}, "precision_limits": {"offsets": (0, 37)}}
+
+    monkeypatch.setattr(mirrors, "ledger_numeric_tables", tables)
+    first = _ledger_cache.numeric_tables()
+    assert first == {"decay": {"rows": 1}, "precision_limits": {"offsets": [0, 37]}} and len(calls) == 1
+    assert _ledger_cache.numeric_tables() == first and len(calls) == 1  # read back, not recomputed
+    stored = tmp_path / _ledger_cache.ledger_key(True) / "_tables.json"
+    assert json.loads(stored.read_text(encoding="utf-8")) == first
+    monkeypatch.setattr(_ledger_cache, "ledger_key", lambda with_numeric: "another-key")
+    assert _ledger_cache.numeric_tables()["decay"] == {"rows": 2} and len(calls) == 2

@@ -8,15 +8,18 @@ import itertools
 
 import numpy as np
 import pytest
+from ropecheck.numeric._ledger_cache import numeric_tables
 from ropecheck.numeric.mirrors._typical import typical_relative_errors
 from ropecheck.numeric.mirrors._worst_case_scan import worst_case_limit
-from ropecheck.numeric.mirrors.precision_limits import MODES, largest_position, position_grid, precision_limits_table
+from ropecheck.numeric.mirrors.precision_limits import MODES, largest_position, position_grid
 from ropecheck.numeric.reference import tolerances, worst_case_relative_error
 
 
 @pytest.fixture(scope="module")
 def table() -> dict:
-    return precision_limits_table()
+    """The ledger's table as `ropecheck claims --json` publishes it (computed once per code version and cached,
+    `numeric._ledger_cache.numeric_tables`; the xdist workers and the CLI share it)."""
+    return numeric_tables()["precision_limits"]
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])

@@ -4,6 +4,7 @@ at n ≤ 37 only; beside it, the figure for every key cached at n ≤ Δ (a bloc
 from __future__ import annotations
 
 import pytest
+from ropecheck.numeric._ledger_cache import numeric_tables
 from ropecheck.numeric.mirrors import precision_limits
 from ropecheck.numeric.mirrors._worst_case_scan import worst_case_limit
 
@@ -33,6 +34,6 @@ def test_every_key_limit_never_exceeds_the_small_key_limit(dtype: str) -> None:
 def test_table_states_the_scope() -> None:
     """The table names both scopes and carries the every-key figure beside the re-phasing limit."""
     assert "n <= 37" in precision_limits.REPHASE_SCOPE and "n <= shift" in precision_limits.REPHASE_SCOPE
-    table = precision_limits.precision_limits_table(dtypes=("float32",))
+    table = numeric_tables()["precision_limits"]
     assert table["float32"]["rephase"]["scope"] == precision_limits.REPHASE_SCOPE
     assert table["float32"]["rephase"]["every_key_limit"] == 3496

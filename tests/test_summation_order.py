@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ropecheck.numeric._ledger_cache import numeric_tables
 from ropecheck.numeric.mirrors import precision_limits
 from ropecheck.numeric.mirrors._worst_case_scan import arithmetic_bound, worst_case_limit
 
@@ -25,7 +26,7 @@ def test_float32_limits_pinned_in_both_orders() -> None:
 
 
 def test_table_states_the_order() -> None:
-    table = precision_limits.precision_limits_table(dtypes=("float32",))
+    table = numeric_tables()["precision_limits"]
     for mode in precision_limits.MODES:
         row = table["float32"][mode]
         assert row["any_order_limit"] <= row["worst_case"]

@@ -195,9 +195,9 @@ def _run_claims(args: argparse.Namespace) -> int:
 
         document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
         if args.numeric and not ids:
-            from ..numeric.mirrors import ledger_numeric_tables
+            from ..numeric._ledger_cache import numeric_tables
 
-            document.update(ledger_numeric_tables())  # "decay" and "precision_limits"
+            document.update(numeric_tables())  # "decay" and "precision_limits", cached like the entries
         json.dump(finite_json(document), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.view == "show":
