@@ -3,19 +3,32 @@
 For a proved theorem `Theorem x <signature>. Proof. <script> Qed.`, three mutants change the statement and
 keep the proof: a **flipped sign** (the last `+` becomes `-`, else the last `-` becomes `+`), a **dropped
 term** (the last `+ t` / `- t` removed) and an **off-by-one index** (the last index-like variable `v` of the
-statement becomes `(S v)`, or `(v + 1)` when `S v` does not type-check). Each mutant is compiled on top of
-the compiled development in its own coqc run (two at a time); the kernel must reject its proof. A mutant
-that does not type-check is not counted as a rejection. Witnesses (`v <> 0`, `v > 0` with no equation or
-`<=` in the statement) are left out: a perturbed number is usually still non-zero, so the mutant may be
-true. A control file (the unmodified statement in the same harness) must be accepted first, or the theorem
-is reported as not testable in isolation.
+statement becomes `(S v)`, or `(v + 1)` when `S v` does not type-check); the kernel must reject its proof. A
+mutant that does not type-check is not counted as a rejection. Witnesses (`v <> 0`, `v > 0` with no equation
+or `<=` in the statement) are left out: a perturbed number is usually still non-zero, so the mutant may be
+true. A control (the unmodified statement in the same harness) must be accepted, or the theorem is reported
+as not testable in isolation.
+
+**One coqtop session per file of the development** (per `BATCH_SIZE` candidates; two sessions at a time)
+checks the candidates of that file — controls, mutants, every off-by-one variant — after the file's own header
+and `Require Import` of the file, on top of the compiled development: loading the libraries is almost all of a
+coqc run's second, the candidates themselves are nearly free. coqtop goes on after an error,
+so each candidate is `Theorem <fresh name> <signature>. Proof. <script> Qed. Abort All.` followed by a mark (a
+`Check` of an unknown name, an error of its own that cuts the error stream into one segment per candidate),
+and `Locate` of every fresh name comes at the end. A candidate is **accepted** when it is defined and its
+segment has no error (as coqc, which stops at the first error, would accept it), **ill-typed** when its first
+error is on its `Theorem` line, **rejected** when it is not defined and `Qed` or the script failed in its proof
+(`(in proof <name>)`). Anything else — coqtop dying or timing out, a mark or a `Locate` answer missing, an error
+in the header, a candidate defined despite an error — raises `HarnessError`; nothing is rejected by default.
 
     python -m tests._coq_mutants [--deep]      # a table; default: every 6th theorem, --deep: all
 """
 
 from __future__ import annotations
 
+import math
 import re
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,10 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ropecheck.proofs.kernel._coq_sources import read_development, role_of, strip_comments
-from ropecheck.proofs.kernel._kernel import COQ_ROOT_NAME, DEVELOPMENT, run_coqc
+from ropecheck.proofs.kernel._kernel import COQ_ROOT_NAME, DEVELOPMENT, coqc_path
 from ropecheck.proofs.kernel._kernel_build import materialise
 
 MUTANT_TIMEOUT = 300.0
+"""Seconds one coqtop session may run (a hang guard: a session of `BATCH_SIZE` candidates takes seconds)."""
+BATCH_SIZE = 25
+"""Candidates in one coqtop session at most (a file with more gets several, which also run side by side)."""
 INDEX_NAMES = ("i", "j", "n", "m", "t", "N", "c", "h", "l", "k", "p", "d")
 MAX_TYPING_ATTEMPTS = 4
 _THEOREM = re.compile(
@@ -62,21 +78,28 @@ class MutantResult:
     detail: str = ""
 
 
-def proved_theorems(claim_ids: list[str], root: Path = DEVELOPMENT) -> list[Theorem]:
-    """Positive claim theorems (roles verdict, correction, literal; not negations) with their proofs."""
+def written_theorems(root: Path = DEVELOPMENT) -> list[Theorem]:
+    """Every `Theorem … Proof. … Qed.` (or `Lemma`, …) of the development as written, signature on one line."""
     found: list[Theorem] = []
     for source in read_development(root):
         code = strip_comments(source.path.read_text(encoding="utf-8"))
         header = "\n".join(line for line in code.splitlines() if _HEADER.match(line))
         for match in _THEOREM.finditer(code):
-            name = match.group(2)
-            roles = {role_of(claim_id, name) for claim_id in claim_ids} - {None}
-            if not roles or roles == {"negation"} or name.endswith("_negation"):
-                continue
             signature = " ".join(match.group(3).split())
-            if " = " not in signature and " <= " not in signature:
-                continue  # a witness (`v <> 0`, `v > 0`): a perturbed number is often still non-zero
-            found.append(Theorem(source.module, name, signature, match.group(4).strip(), header))
+            found.append(Theorem(source.module, match.group(2), signature, match.group(4).strip(), header))
+    return found
+
+
+def proved_theorems(claim_ids: list[str], root: Path = DEVELOPMENT) -> list[Theorem]:
+    """Positive claim theorems (roles verdict, correction, literal; not negations) with their proofs."""
+    found: list[Theorem] = []
+    for theorem in written_theorems(root):
+        roles = {role_of(claim_id, theorem.name) for claim_id in claim_ids} - {None}
+        if not roles or roles == {"negation"} or theorem.name.endswith("_negation"):
+            continue
+        if " = " not in theorem.signature and " <= " not in theorem.signature:
+            continue  # a witness (`v <> 0`, `v > 0`): a perturbed number is often still non-zero
+        found.append(theorem)
     return found
 
 
@@ -148,65 +171,202 @@ def off_by_one(signature: str) -> list[str]:
     return candidates
 
 
-def _file(theorem: Theorem, name: str, signature: str) -> tuple[str, int]:
-    """The harness text and the line the statement is on (errors there mean: ill-typed)."""
-    lines = [theorem.header, f"Require Import {theorem.module}.", f"Theorem {name} {signature}."]
-    statement_line = sum(part.count("\n") + 1 for part in lines)
-    lines += ["Proof.", theorem.proof, "Qed."]
-    return "\n".join(lines) + "\n", statement_line
+CANDIDATE = "ropecheck_batch_candidate_"
+"""Prefix of the batch's theorem names (the harness refuses a development that uses it)."""
+_MARK = "ropecheck_batch_mark_"
+_PROMPT = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_']* < )+")
+_LOCATE = re.compile(rf"^(Constant (?:\S+\.)?|No object of basename )({CANDIDATE}\d+)$", re.MULTILINE)
 
 
-def _compile(build: Path, stem: str, text: str) -> tuple[bool, str]:
-    (build / f"{stem}.v").write_text(text, encoding="utf-8")
-    return run_coqc(["-q", "-R", ".", COQ_ROOT_NAME, f"{stem}.v"], build, MUTANT_TIMEOUT)
+class HarnessError(RuntimeError):
+    """coqtop died, timed out, or said something the batch parser cannot attribute: no outcome is reported."""
 
 
-def _error_line(output: str) -> int | None:
-    match = re.search(r'File "\./[^"]+", line (\d+)', output)
-    return int(match.group(1)) if match else None
+@dataclass(frozen=True)
+class Candidate:
+    """A statement to compile with `theorem`'s proof, in the harness of `theorem`'s file."""
+
+    theorem: Theorem
+    signature: str
 
 
-def check_theorem(build: Path, theorem: Theorem, index: int) -> list[MutantResult]:
-    """The control and three mutants of one theorem."""
-    text, _ = _file(theorem, f"{theorem.name}_control", theorem.signature)
-    ok, output = _compile(build, f"Control_{index}", text)
-    if not ok:
-        return [MutantResult(theorem.name, "control", "not-testable", output.strip()[-300:])]
-    results = []
-    mutations: tuple[tuple[str, Callable[[str], str | list[str] | None]], ...] = (
-        ("flipped sign", flip_sign),
-        ("dropped term", drop_term),
-        ("off-by-one index", off_by_one),
-    )
-    for kind, mutate in mutations:
+@dataclass(frozen=True)
+class Verdict:
+    """`accepted` (defined, no error), `rejected` (the proof or `Qed` failed) or `ill-typed` (the statement did)."""
+
+    outcome: str
+    detail: str = ""
+
+
+def _script(module: str, header: str, candidates: list[Candidate]) -> str:
+    """One coqtop input: the file's header, then each candidate and a marker; `Locate` of each at the end.
+
+    The marker (`Check` of an unknown name) is an error of its own, so coqtop's error stream is cut into one
+    segment per candidate. `Abort All.` closes a proof that a failing tactic left open.
+    """
+    lines = [header, f"Require Import {module}.", f"Check {_MARK}0."]
+    for number, candidate in enumerate(candidates, start=1):
+        text = " ".join((header, candidate.signature, candidate.theorem.proof))
+        if CANDIDATE in text or _MARK in text or "\n" in candidate.signature:
+            raise HarnessError(f"{candidate.theorem.name}: cannot be batched (uses {CANDIDATE} or spans lines)")
+        lines += [f"Theorem {CANDIDATE}{number} {candidate.signature}.", "Proof.", candidate.theorem.proof, "Qed."]
+        lines += ["Abort All.", f"Check {_MARK}{number}."]
+    lines += [f"Locate {CANDIDATE}{number}." for number in range(1, len(candidates) + 1)]
+    lines.append(f"Check {_MARK}end.")
+    return "\n".join(lines) + "\n"
+
+
+def _errors(stderr: str) -> list[tuple[str, str]]:
+    """coqtop's errors in order: `(the echoed input line or "", the message)`; prompts and warnings left out."""
+    errors: list[tuple[str, str]] = []
+    echo, message = "", None
+    for raw in [*stderr.splitlines(), ""]:
+        line = _PROMPT.sub("", raw)
+        if message is not None:
+            if line.strip() and not line.startswith(("Toplevel input, characters", "Error:", "Warning:")):
+                message.append(line)
+                continue
+            errors.append((echo, " ".join(" ".join(message).split())))
+            echo, message = "", None
+        if line.startswith(("Toplevel input, characters", "Warning:")):
+            echo = ""
+        elif line.startswith("> ") and not echo:
+            echo = line[2:]
+        elif line.startswith("Error:"):
+            message = [line[len("Error:") :]]
+    return errors
+
+
+def _judge(name: str, located: bool, errors: list[tuple[str, str]]) -> Verdict:
+    """The verdict from a candidate's own errors; `HarnessError` unless the evidence is positive."""
+    if located and not errors:
+        return Verdict("accepted")
+    if not located and errors and errors[0][0].startswith(f"Theorem {name} "):
+        return Verdict("ill-typed", errors[0][1])
+    statement_typed = not any(echo.startswith(f"Theorem {name} ") for echo, _ in errors)
+    if not located and statement_typed and any(f"(in proof {name})" in message for _, message in errors):
+        return Verdict("rejected", errors[0][1])
+    raise HarnessError(f"{name}: {'defined' if located else 'not defined'}, errors {errors[:3]}")
+
+
+def check_batch(build: Path, candidates: list[Candidate]) -> list[Verdict]:
+    """Compile `candidates` (all from one file) in one coqtop session on top of the development in `build`."""
+    module, header = candidates[0].theorem.module, candidates[0].theorem.header
+    assert all((c.theorem.module, c.theorem.header) == (module, header) for c in candidates), "one file a batch"
+    coqc = coqc_path()
+    if coqc is None:
+        raise HarnessError("coqc is not installed")
+    command = [str(Path(coqc).with_name("coqtop")), "-q", "-R", ".", COQ_ROOT_NAME]
+    try:
+        done = subprocess.run(
+            command,
+            input=_script(module, header, candidates),
+            cwd=build,
+            capture_output=True,
+            text=True,
+            timeout=MUTANT_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise HarnessError(f"coqtop timed out after {MUTANT_TIMEOUT:g} s on {module}") from error
+    names = [f"{CANDIDATE}{number}" for number in range(1, len(candidates) + 1)]
+    segments = _segments(_errors(done.stderr), len(candidates))
+    answers = _LOCATE.findall(done.stdout)
+    if done.returncode != 0 or segments is None or [name for _, name in answers] != names:
+        raise HarnessError(
+            f"coqtop on {module}: exit {done.returncode}, the error stream "
+            f"{'cut as written' if segments else 'not cut by its marks'}, {len(answers)} of {len(names)} Locate "
+            f"answers; last errors: {_errors(done.stderr)[-3:]}"
+        )
+    located = [answer.startswith("Constant") for answer, _ in answers]
+    return [_judge(*judged) for judged in zip(names, located, segments, strict=True)]
+
+
+def _segments(errors: list[tuple[str, str]], count: int) -> list[list[tuple[str, str]]] | None:
+    """Each candidate's errors (those between its marks), or None unless every mark came, in order, and nothing
+    went wrong outside the candidates (the header, the `Locate`s)."""
+    segments: list[list[tuple[str, str]]] = [[]]
+    marks = [*map(str, range(count + 1)), "end"]
+    for echo, message in errors:
+        expected = marks[len(segments) - 1] if len(segments) <= len(marks) else None
+        if message == f"The reference {_MARK}{expected} was not found in the current environment.":
+            segments.append([])
+        else:
+            segments[-1].append((echo, message))
+    if len(segments) != len(marks) + 1 or segments[0] or segments[-2] or segments[-1]:
+        return None
+    return segments[1:-2]
+
+
+def check_candidates(build: Path, candidates: list[Candidate], jobs: int = 2) -> list[Verdict]:
+    """One coqtop session per file of the development and `BATCH_SIZE` candidates (`jobs` sessions at a time).
+
+    **Returns:** the verdicts in `candidates`' order.
+    """
+    by_file: dict[tuple[str, str], list[int]] = {}
+    for index, candidate in enumerate(candidates):
+        by_file.setdefault((candidate.theorem.module, candidate.theorem.header), []).append(index)
+    batches: list[list[int]] = []
+    for indices in by_file.values():
+        size = math.ceil(len(indices) / math.ceil(len(indices) / BATCH_SIZE))  # the fewest sessions, evenly filled
+        batches += [indices[at : at + size] for at in range(0, len(indices), size)]
+    verdicts: dict[int, Verdict] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        done = pool.map(lambda indices: check_batch(build, [candidates[i] for i in indices]), batches)
+        for indices, batch in zip(batches, done, strict=True):
+            verdicts.update(zip(indices, batch, strict=True))
+    return [verdicts[index] for index in range(len(candidates))]
+
+
+MUTATIONS: tuple[tuple[str, Callable[[str], str | list[str] | None]], ...] = (
+    ("flipped sign", flip_sign),
+    ("dropped term", drop_term),
+    ("off-by-one index", off_by_one),
+)
+
+
+def _variants(theorem: Theorem) -> list[tuple[str, list[str]]]:
+    """Each mutation kind with the signatures to try, in order (up to `MAX_TYPING_ATTEMPTS`)."""
+    kinds = []
+    for kind, mutate in MUTATIONS:
         produced = mutate(theorem.signature)
         variants = produced if isinstance(produced, list) else [produced]
-        variants = [v for v in variants if v and v != theorem.signature][:MAX_TYPING_ATTEMPTS]
-        outcome, detail = "not-applicable", "no place to mutate"
-        for variant_number, signature in enumerate(variants):
-            text, statement_line = _file(theorem, f"{theorem.name}_mutant", signature)
-            ok, output = _compile(build, f"Mutant_{index}_{kind[:4]}_{variant_number}", text)
-            if ok:
-                outcome, detail = "accepted", signature
-                break
-            if _error_line(output) == statement_line:
-                outcome, detail = "ill-typed", signature
-                continue
-            outcome, detail = "rejected", signature
+        kinds.append((kind, [v for v in variants if v and v != theorem.signature][:MAX_TYPING_ATTEMPTS]))
+    return kinds
+
+
+def _first_typed(variants: list[str], verdicts: list[Verdict]) -> tuple[str, str]:
+    """The outcome of the first variant that type-checks (`ill-typed` when none does)."""
+    outcome, detail = "not-applicable", "no place to mutate"
+    for signature, verdict in zip(variants, verdicts, strict=True):
+        outcome, detail = verdict.outcome, signature
+        if outcome != "ill-typed":
             break
-        results.append(MutantResult(theorem.name, kind, outcome, detail))
-    return results
+    return outcome, detail
 
 
 def run_mutants(theorems: list[Theorem], jobs: int = 2) -> list[MutantResult]:
-    """Compile the development once (cached), then every control and mutant, `jobs` at a time."""
+    """Compile the development once (cached), then every control and mutant, one coqtop session per file."""
     with tempfile.TemporaryDirectory(prefix="ropecheck-mutants-") as tmp:
         build = Path(tmp)
         files = materialise(build)
         usable = [t for t in theorems if files.get(t.module) is not None and files[t.module].compiled]
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            batches = pool.map(lambda pair: check_theorem(build, pair[1], pair[0]), enumerate(usable))
-            return [result for batch in batches for result in batch]
+        plans = [(t, _variants(t)) for t in usable]
+        candidates = [
+            Candidate(t, signature)
+            for t, kinds in plans
+            for signature in [t.signature] + [v for _, vs in kinds for v in vs]
+        ]
+        verdicts = iter(check_candidates(build, candidates, jobs))
+    results = []
+    for theorem, kinds in plans:
+        control = next(verdicts)
+        mutants = [(kind, variants, [next(verdicts) for _ in variants]) for kind, variants in kinds]
+        if control.outcome != "accepted":
+            results.append(MutantResult(theorem.name, "control", "not-testable", control.detail[-300:]))
+            continue
+        results += [MutantResult(theorem.name, kind, *_first_typed(variants, vs)) for kind, variants, vs in mutants]
+    return results
 
 
 def sample(theorems: list[Theorem], deep: bool) -> list[Theorem]:

@@ -3,32 +3,32 @@
 The mutants of `_coq_mutants` perturb statements mechanically; the readings decided in ISSUE #18 (d = 128
 uniqueness, cache entries, window means, the round-3 claims) each have a specific way to be wrong — the same
 statement at d = 8 (where every frequency is rational and uniqueness fails), a cache entry one real short, a
-bound with the inequality turned round. `check_wrong_statements` compiles the unchanged statement first (the
-control must be accepted), then each wrong one with the same proof, on top of the compiled development.
+bound with the inequality turned round. `check_wrong_statements` checks the unchanged statement (the control must
+be accepted) and each wrong one with the same proof, on top of the compiled development, in one coqtop
+session per development file (`_coq_mutants.check_candidates`).
 """
 
 from __future__ import annotations
 
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
-from ropecheck.proofs.kernel._coq_sources import read_development, strip_comments
 from ropecheck.proofs.kernel._kernel_build import materialise
 
-from ._coq_mutants import _HEADER, _THEOREM, Theorem, _compile, _error_line, _file
+from ._coq_mutants import Candidate, Theorem, check_candidates, written_theorems
 
 
 def find_theorem(name: str) -> Theorem:
     """The theorem `name` as written in the development (any role, negations included)."""
-    for source in read_development(Path(__file__).resolve().parent.parent / "proofs" / "coq"):
-        code = strip_comments(source.path.read_text(encoding="utf-8"))
-        header = "\n".join(line for line in code.splitlines() if _HEADER.match(line))
-        for match in _THEOREM.finditer(code):
-            if match.group(2) == name:
-                signature = " ".join(match.group(3).split())
-                return Theorem(source.module, name, signature, match.group(4).strip(), header)
-    raise KeyError(name)
+    return find_theorems([name])[name]
+
+
+def find_theorems(names: list[str]) -> dict[str, Theorem]:
+    """`name → theorem` as written in the development (the first of that name), read once; `KeyError` if none."""
+    written: dict[str, Theorem] = {}
+    for theorem in written_theorems():
+        written.setdefault(theorem.name, theorem)
+    return {name: written[name] for name in names}
 
 
 def check_wrong_statements(cases: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]]:
@@ -37,25 +37,21 @@ def check_wrong_statements(cases: dict[str, list[tuple[str, str]]]) -> dict[str,
     **Returns:** `theorem → outcomes`: `control accepted` first, then for each wrong statement `rejected`,
     `accepted` (a defect: the proof also proves the wrong statement) or `ill-typed`.
     """
-    outcomes: dict[str, list[str]] = {}
+    theorems = find_theorems(list(cases))
+    candidates: list[Candidate] = []
+    for name, replacements in cases.items():
+        theorem = theorems[name]
+        for old, _ in replacements:
+            assert old in theorem.signature, (name, old)
+        wrong = [theorem.signature.replace(old, new) for old, new in replacements]
+        candidates += [Candidate(theorem, signature) for signature in [theorem.signature, *wrong]]
     with tempfile.TemporaryDirectory(prefix="ropecheck-wrong-") as tmp:
         build = Path(tmp)
         materialise(build)
-        for index, (name, replacements) in enumerate(cases.items()):
-            theorem = find_theorem(name)
-            text, _ = _file(theorem, f"{name}_control", theorem.signature)
-            ok, output = _compile(build, f"Control_{index}", text)
-            results = ["control accepted" if ok else f"control rejected: {output.strip()[-300:]}"]
-            for number, (old, new) in enumerate(replacements):
-                assert old in theorem.signature, (name, old)
-                wrong = replace(theorem, signature=theorem.signature.replace(old, new))
-                text, statement_line = _file(wrong, f"{name}_wrong", wrong.signature)
-                ok, output = _compile(build, f"Wrong_{index}_{number}", text)
-                if ok:
-                    results.append("accepted")
-                elif _error_line(output) == statement_line:
-                    results.append("ill-typed")
-                else:
-                    results.append("rejected")
-            outcomes[name] = results
+        verdicts = iter(check_candidates(build, candidates))
+    outcomes: dict[str, list[str]] = {}
+    for name, replacements in cases.items():
+        control = next(verdicts)
+        results = ["control accepted" if control.outcome == "accepted" else f"control rejected: {control.detail}"]
+        outcomes[name] = results + [next(verdicts).outcome for _ in replacements]
     return outcomes

@@ -1,18 +1,38 @@
-"""Kernel meta-tests (ISSUE #10 item 6): near-misses of every proved statement are rejected by coqc.
+"""Kernel meta-tests (ISSUE #10 item 6): near-misses of every proved statement are rejected by the kernel.
 
 The default run covers a documented sample (every 6th proved claim theorem in name order, all three
 mutation kinds); `ROPECHECK_DEEP=1` covers every proved theorem (`python -m tests._coq_mutants --deep` prints
-the table).
+the table). The candidates of each development file are checked in one coqtop session (`_coq_mutants`); the
+batch tests below show that session's parser telling accepted, ill-typed and rejected apart, and giving up.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from ropecheck.proofs import claim_ids, coq_available
+from ropecheck.proofs.kernel._kernel_build import materialise
 
-from ._coq_mutants import MutantResult, drop_term, flip_sign, off_by_one, proved_theorems, run_mutants, sample
+from ._coq_mutants import (
+    CANDIDATE,
+    Candidate,
+    HarnessError,
+    MutantResult,
+    Verdict,
+    _first_typed,
+    _judge,
+    check_batch,
+    drop_term,
+    flip_sign,
+    off_by_one,
+    proved_theorems,
+    run_mutants,
+    sample,
+)
+from ._wrong_statements import find_theorem
 
 KINDS = {"flipped sign", "dropped term", "off-by-one index"}
 
@@ -38,6 +58,39 @@ def test_kernel_rejects_mutants_of_proved_theorems() -> None:
     untestable = [r.theorem for r in results if r.outcome == "not-testable"]
     tested = {r.theorem for r in rejected}
     assert len(tested) >= 0.75 * len(chosen), (untestable, _summary(results))
+
+
+@pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
+def test_one_coqtop_session_tells_accepted_ill_typed_and_rejected_apart(tmp_path: Path) -> None:
+    """The batch parser's three answers from one session, and an error when the session cannot be read."""
+    materialise(tmp_path)
+    theorem = find_theorem("rpe_offset_count")
+    true = theorem.signature
+    false = true.replace("= 2 * L - 1)%Z", "= 2 * L)%Z")
+    ill_typed = true.replace("= 2 * L - 1)%Z", "= true)%Z")
+    verdicts = check_batch(tmp_path, [Candidate(theorem, s) for s in (true, false, ill_typed, true)])
+    assert [v.outcome for v in verdicts] == ["accepted", "rejected", "ill-typed", "accepted"], verdicts
+    swallowing = replace(theorem, proof=theorem.proof + " (* a comment never closed: the marks are swallowed")
+    with pytest.raises(HarnessError):
+        check_batch(tmp_path, [Candidate(theorem, true), Candidate(swallowing, true), Candidate(theorem, false)])
+
+
+def test_batch_verdicts_need_positive_evidence() -> None:
+    """No answer, a definition despite an error, or an error that is not this proof's: the parser gives up."""
+    name = f"{CANDIDATE}1"
+    assert _judge(name, False, [("lia.", "Tactic failure."), ("Qed.", f"(in proof {name}): incomplete")]).outcome == (
+        "rejected"
+    )
+    for located, errors in ((False, []), (True, [("lia.", "Tactic failure.")]), (False, [("lia.", "Tactic failure.")])):
+        with pytest.raises(HarnessError):
+            _judge(name, located, errors)
+
+
+def test_off_by_one_takes_the_first_variant_that_type_checks() -> None:
+    ill_typed, rejected = Verdict("ill-typed", "S n is not a real"), Verdict("rejected", "Tactic failure.")
+    assert _first_typed(["(S n)", "(n + 1)"], [ill_typed, rejected]) == ("rejected", "(n + 1)")
+    assert _first_typed(["(S n)", "(n + 1)"], [ill_typed, ill_typed]) == ("ill-typed", "(n + 1)")
+    assert _first_typed([], []) == ("not-applicable", "no place to mutate")
 
 
 def _summary(results: list[MutantResult]) -> list[tuple[str, str, str]]:
