@@ -154,7 +154,11 @@ def drop_term(signature: str) -> str | None:
 
 
 def off_by_one(signature: str) -> list[str]:
-    """Candidates: the last use of each index-like variable (in `INDEX_NAMES` order) as `(S v)`, then `(v + 1)`."""
+    """Candidates: the last use of each index-like variable (in `INDEX_NAMES` order) as `(S v)`, then `(v + 1)`.
+
+    A variable used once is left alone: `forall v, P v` implies `forall v, P (S v)`, so that mutant is an instance
+    of the theorem, true by construction, not a near miss (seen accepted: `rope_norm_preserving_instance_d4`).
+    """
     start = _statement_start(signature)
     body = signature[start:]
     candidates: list[str] = []
@@ -164,7 +168,7 @@ def off_by_one(signature: str) -> list[str]:
             for match in re.finditer(rf"(?<![A-Za-z0-9_'.]){name}(?![A-Za-z0-9_'])", body)
             if not body[match.end() :].lstrip().startswith(":")  # a binder, not a use
         ]
-        if uses:
+        if len(uses) >= 2:
             at = uses[-1]
             for replacement in (f"(S {name})", f"({name} + 1)"):
                 candidates.append(signature[:start] + body[:at] + replacement + body[at + len(name) :])
