@@ -82,12 +82,23 @@ def written_theorems(root: Path = DEVELOPMENT) -> list[Theorem]:
     """Every `Theorem … Proof. … Qed.` (or `Lemma`, …) of the development as written, signature on one line."""
     found: list[Theorem] = []
     for source in read_development(root):
-        code = strip_comments(source.path.read_text(encoding="utf-8"))
-        header = "\n".join(line for line in code.splitlines() if _HEADER.match(line))
+        text = source.path.read_text(encoding="utf-8")
+        code = strip_comments(text)
+        header = _header(text, code)
         for match in _THEOREM.finditer(code):
             signature = " ".join(match.group(3).split())
             found.append(Theorem(source.module, match.group(2), signature, match.group(4).strip(), header))
     return found
+
+
+def _header(text: str, code: str) -> str:
+    """The file's `Require`/`Set`/… lines: as written when they hold no comment (`strip_comments` also blanks
+    strings, and `Set Warnings "-notation-overridden".` must keep its string), else with the comment blanked."""
+    kept = []
+    for written, stripped in zip(text.splitlines(), code.splitlines(), strict=True):
+        if _HEADER.match(stripped):
+            kept.append(stripped if "(*" in written else written)
+    return "\n".join(kept)
 
 
 def proved_theorems(claim_ids: list[str], root: Path = DEVELOPMENT) -> list[Theorem]:
@@ -173,6 +184,14 @@ def off_by_one(signature: str) -> list[str]:
             for replacement in (f"(S {name})", f"({name} + 1)"):
                 candidates.append(signature[:start] + body[:at] + replacement + body[at + len(name) :])
     return candidates
+
+
+# Mutants that are true statements, not near misses, each with the reason; a listed mutant must be accepted (the
+# list cannot hide a rejection) and is then not counted as a defect.
+TRUE_MUTANTS = {
+    ("rope_cached_key_positional_003", "off-by-one index"): "no store reproduces the rotated key for any index map: "
+    "`store k (S j)` is one more store, so the negation stays true with j shifted",
+}
 
 
 CANDIDATE = "ropecheck_batch_candidate_"
@@ -386,7 +405,8 @@ def main(argv: list[str]) -> int:
     results = run_mutants(theorems)
     for result in results:
         print(f"{result.theorem:55s} {result.kind:18s} {result.outcome}")
-    return 0 if not [r for r in results if r.outcome == "accepted"] else 1
+    defects = [r for r in results if r.outcome == "accepted" and (r.theorem, r.kind) not in TRUE_MUTANTS]
+    return 0 if not defects else 1
 
 
 if __name__ == "__main__":
