@@ -1,7 +1,10 @@
 """A real browser for the docs tests: Playwright driving Debian's `chromium` (no browser download), offline.
 
 Every page is opened in a context that aborts any request to a host other than loopback (and records it), with
-console errors, page exceptions and failed requests collected per visit. The layout probe (`LAYOUT_PROBE`) reports
+console errors, page exceptions and failed requests collected per visit. A visit loads the page once and probes it at
+each width in turn (1280 px, then a 390 px phone), switching the loaded page's device in between: loading — MathJax
+typesetting the formulas, the largest a quarter of a million elements — is nearly all the cost, and a switch gives
+the same reports as a fresh load at that width (`Browser.visit`). The layout probe (`LAYOUT_PROBE`) reports
 what a reader would see as broken, and each of its checks is seen failing on a deliberately broken page in
 `test_browser_layout_checks.py`:
 
@@ -20,11 +23,12 @@ so only a hung browser trips them.
 
 from __future__ import annotations
 
+import base64
 import functools
 import http.server
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +39,17 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 BUDGET_MS = 300_000
 WIDTHS = {"desktop-1280": 1280, "phone-390": 390}
+PHONE = 600  # narrower than this, a page is shown as on a phone
+HEIGHT = 900
 
-# Waits for MathJax's first typeset (on pages that load it), then measures the page as laid out.
+# Waits for MathJax's first typeset (on pages that load it) and for the layout to settle (two animation frames: after a
+# width switch the resize events and ResizeObserver callbacks have run), then measures the page as laid out.
+#
+# Its cost grows with the page, and the largest formulas are a quarter of a million elements: every computed style is
+# read once (`style`), the nearest scroll box is looked up only for an element past the right edge and remembered for
+# each ancestor on the way (`scrollerFrom`), the subtrees that no check reads (hidden from the reader, MathJax's copy
+# for screen readers; for the text checks also code, math and the contents column) are never entered, and the raw
+# markup check reads the article's text without copying it.
 LAYOUT_PROBE = """
 async () => {
   const loads = document.querySelector('script[src*="mathjax"]') !== null;
@@ -44,34 +57,56 @@ async () => {
     await new Promise(r => setTimeout(r, 50));
   }
   if (loads) await MathJax.startup.promise;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const width = document.documentElement.clientWidth;
   const root = document.querySelector('.bd-main') || document.body;
   // The theme's page frame (article, main, content) scrolls as a whole: it is no scroll box for a line of text.
   const frame = '.bd-article-container, .bd-article, .bd-main, .bd-content, .bd-container, .bd-page-width';
-  const ancestor = (el, kinds) => {
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (kinds.includes(getComputedStyle(a).overflowX) && !a.matches(frame)) return a;
-    }
-    return null;
+  const styles = new Map();
+  const style = el => {
+    let s = styles.get(el);
+    if (s === undefined) { s = getComputedStyle(el); styles.set(el, s); }
+    return s;
   };
+  // The nearest ancestor-or-self of `a` below <body> that scrolls sideways (the frame aside), or null.
+  const scrollers = new Map();
+  const scrollerFrom = a => {
+    const path = [];
+    let found = null;
+    for (; a && a !== document.body; a = a.parentElement) {
+      if (scrollers.has(a)) { found = scrollers.get(a); break; }
+      path.push(a);
+      if (['auto', 'scroll'].includes(style(a).overflowX) && !a.matches(frame)) { found = a; break; }
+    }
+    for (const p of path) scrollers.set(p, found);
+    return found;
+  };
+  const hidden = '[aria-hidden="true"], .visually-hidden, .sr-only';
   const visible = el => {
-    const s = getComputedStyle(el);
-    return s.visibility !== 'hidden' && s.display !== 'none' &&
-      !el.closest('[aria-hidden="true"], .visually-hidden, .sr-only');
+    const s = style(el);
+    return s.visibility !== 'hidden' && s.display !== 'none' && !el.closest(hidden);
   };
   const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
     (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
   const snippet = el => (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 60);
+  // The text nodes under `top` in document order, never entering an element below it that matches `skip`.
+  const texts = function* (top, skip) {
+    const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, n =>
+      n.nodeType === Node.TEXT_NODE ? NodeFilter.FILTER_ACCEPT
+        : n.matches(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) yield node;
+  };
   const overflow = [], clipped = [];
-  for (const el of root.querySelectorAll('*')) {
+  // Hidden from the reader, or MathJax's copy for screen readers (clipped on purpose): never measured.
+  const unread = hidden + ', mjx-assistive-mml';
+  for (const el of root.querySelectorAll(`*:not(${unread}, :is(${unread}) *)`)) {
     const r = el.getBoundingClientRect();
-    if (r.width <= 0 || r.height <= 0 || !visible(el)) continue;
-    if (el.closest('mjx-assistive-mml')) continue;  // MathJax's copy for screen readers, clipped on purpose
-    const scroller = ancestor(el, ['auto', 'scroll']);
-    if (r.right > width + 1 && !scroller) {
+    if (r.width <= 0 || r.height <= 0) continue;
+    const s = style(el);
+    if (s.visibility === 'hidden' || s.display === 'none') continue;
+    if (r.right > width + 1 && !scrollerFrom(el.parentElement)) {
       overflow.push(name(el) + ' right=' + Math.round(r.right) + ' "' + snippet(el) + '"');
     }
-    const s = getComputedStyle(el);
     if (['hidden', 'clip'].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1 && snippet(el)) {
       clipped.push(name(el) + ' shows ' + el.clientWidth + ' of ' + el.scrollWidth + 'px "' + snippet(el) + '"');
     }
@@ -84,23 +119,24 @@ async () => {
   }
   // Words: runs of letters and digits. A browser breaks inside one only when told to break words
   // (overflow-wrap / word-break); between punctuation (")(", "-", "/", "…") it may break on its own.
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const broken = [], narrow = [];
   const canvas = document.createElement('canvas').getContext('2d');
+  let fontOf = null;  // the element whose font the canvas was last given
   const cellWords = new Map();
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const seen = new Map();  // element → whether its text is visible
+  const range = document.createRange();
+  const skipText = 'script, style, pre, mjx-container, mjx-assistive-mml, .visually-hidden, .bd-sidebar-secondary';
+  for (const node of root.closest(skipText) ? [] : texts(root, skipText)) {
     const parent = node.parentElement;
     // Identifiers (inline code, API signatures) and the contents column wrap at the edge on purpose
     // (ropecheck.css) rather than run off the page; prose words never do. Their overflow still counts.
-    const wraps = parent && parent.closest('code, dt.sig') && !parent.closest('td, th');
-    if (!parent || wraps || parent.closest('script, style, pre, mjx-container, mjx-assistive-mml, ' +
-                                           '.visually-hidden, .bd-sidebar-secondary')) continue;
-    if (!visible(parent)) continue;
+    if (!parent || (parent.closest('code, dt.sig') && !parent.closest('td, th'))) continue;
+    if (!seen.has(parent)) seen.set(parent, visible(parent));
+    if (!seen.get(parent)) continue;
     const cell = parent.closest('td, th');
-    canvas.font = getComputedStyle(parent).font;
+    if (fontOf !== parent) { canvas.font = style(parent).font; fontOf = parent; }
     for (const m of node.data.matchAll(/[\\p{L}\\p{N}_]+/gu)) {
       if (m[0].length < 2) continue;
-      const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
       // Pieces of one line can differ in top by a few px (fallback fonts); a new line starts below the first.
@@ -116,16 +152,15 @@ async () => {
     }
   }
   for (const [cell, [word, w]] of cellWords) {
-    const s = getComputedStyle(cell);
+    const s = style(cell);
     const inner = cell.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
     if (inner + 1 < w) {
       narrow.push(name(cell) + ' is ' + Math.round(inner) + 'px, "' + word + '" needs ' + Math.round(w) + 'px');
     }
   }
+  // The article's text as a reader reads it, without code and math (where these tokens are at home).
   const article = document.querySelector('.bd-article') || document.body;
-  const copy = article.cloneNode(true);
-  copy.querySelectorAll('code, pre, mjx-container, .math').forEach(e => e.remove());
-  const text = copy.textContent;
+  const text = Array.from(texts(article, 'code, pre, mjx-container, .math'), node => node.data).join('');
   const raw = ['{claim}', '{doc}', '](', '$$', ':::', '```', '\\\\(', '\\\\)'].filter(d => text.includes(d));
   return {
     width: width, page_width: document.documentElement.scrollWidth, overflow: overflow.slice(0, 8),
@@ -140,15 +175,21 @@ async () => {
 
 @dataclass
 class Visit:
-    """What one page showed: the probe's report, console/page errors, and requests that tried to leave."""
+    """What one page showed: the probe's report at each width it was looked at (in that order), console/page
+    errors, and requests that tried to leave (both over the whole visit, all widths)."""
 
-    report: dict[str, Any]
+    reports: dict[int, dict[str, Any]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     outside: list[str] = field(default_factory=list)
 
-    def layout_problems(self) -> list[str]:
-        """Each layout failure the probe found, in words (empty when the page reads well)."""
-        r, out = self.report, []
+    @property
+    def report(self) -> dict[str, Any]:
+        """The report at the first width the page was looked at."""
+        return next(iter(self.reports.values()))
+
+    def layout_problems(self, width: int | None = None) -> list[str]:
+        """Each layout failure the probe found at `width` (default: the first), in words (empty when it reads well)."""
+        r, out = self.report if width is None else self.reports[width], []
         if r["page_width"] > r["width"] + 1:
             out.append(f"page is {r['page_width']}px wide in a {r['width']}px viewport")
         for key, words in (
@@ -167,8 +208,19 @@ def _loopback(url: str) -> bool:
     return parts.scheme in ("data", "blob", "about") or parts.hostname in LOOPBACK
 
 
+def _metrics(width: int) -> dict[str, Any]:
+    """The device a page is shown on at `width`: what Playwright sends for a context of that viewport, with
+    `is_mobile` (meta viewport honoured, portrait screen) below `PHONE` px."""
+    mobile = width < PHONE
+    return {
+        "width": width, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": mobile, "screenWidth": width,
+        "screenHeight": HEIGHT, "screenOrientation": {"angle": 0, "type": "portraitPrimary" if mobile else
+                                                      "landscapePrimary"},
+    }
+
+
 class Browser:
-    """One headless Chromium (Playwright) for a test session; `visit` opens a page at a width."""
+    """One headless Chromium (Playwright) for a test session; `visit` opens a page and probes it at each width."""
 
     def __init__(self) -> None:
         from playwright.sync_api import sync_playwright
@@ -180,28 +232,41 @@ class Browser:
             args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
             timeout=BUDGET_MS,
         )
-        self._contexts: dict[int, Any] = {}
+        # One context for the session: pages share its HTTP cache, so MathJax and the theme's scripts are fetched
+        # and compiled once rather than once per page.
+        self._context = self._browser.new_context(viewport={"width": 1280, "height": HEIGHT}, device_scale_factor=1)
+        self._context.set_default_timeout(BUDGET_MS)
 
-    def _context(self, width: int) -> Any:
-        """One browser context per width, kept for the session: pages share its HTTP cache, so MathJax and the
-        theme's scripts are fetched and compiled once per width rather than once per page."""
-        if width not in self._contexts:
-            context = self._browser.new_context(
-                viewport={"width": width, "height": 900}, is_mobile=width < 600, device_scale_factor=1
-            )
-            context.set_default_timeout(BUDGET_MS)
-            self._contexts[width] = context
-        return self._contexts[width]
+    @staticmethod
+    def _show_at(cdp: Any, width: int) -> None:
+        """Show the page of `cdp` on the device of `width` (`_metrics`), phone mode included: the DevTools command a
+        context created for that width sends. Playwright is not told: its own resize would first lay the page out
+        once more, as a desktop."""
+        cdp.send("Emulation.setDeviceMetricsOverride", _metrics(width))
 
-    def visit(self, url: str, width: int = 1280, screenshot: Path | None = None, html: str | None = None) -> Visit:
-        """Open `url` (or serve `html` as its content) `width` px wide; probe it; optionally save a screenshot.
+    def visit(
+        self,
+        url: str,
+        widths: Iterable[int] = (1280,),
+        screenshots: Mapping[int, Path] | None = None,
+        html: str | None = None,
+    ) -> Visit:
+        """Open `url` (or serve `html` as its content) at the first of `widths` and probe it; then switch the loaded
+        page to each further width and probe it again; save a screenshot at each width named in `screenshots`.
+
+        A switch gives the same layout and the same reports as a fresh load at that width, phone mode included:
+        the theme lays out by CSS alone, and MathJax 3's CHTML output does not depend on the width. Every page of the
+        docs was compared both ways, in both orders: the one difference is the vertical scroll position of the
+        navigation column, which keeps the one it had at the first width (no check reads it). The docs go from the
+        desktop to the phone, where that column is a hidden drawer, so their screenshots show it as a fresh load.
 
         Every request that leaves the machine is recorded in `outside` (the browser cannot reach it anyway: its host
         resolver maps every name but 127.0.0.1 to nothing); errors in the console, exceptions and failed loopback
         requests are recorded in `errors`.
         """
-        visit = Visit(report={})
-        page = self._context(width).new_page()
+        visit = Visit()
+        widths = list(widths)
+        page = self._context.new_page()
 
         def request(r: Any) -> None:
             if not _loopback(r.url) and r.url not in visit.outside:  # a blocked image may be asked for twice
@@ -215,14 +280,20 @@ class Browser:
             lambda r: None if not _loopback(r.url) else visit.errors.append(f"network: {r.failure} {r.url}"),
         )
         try:
-            if html is not None:
-                page.set_content(html, wait_until="load")
-            else:
-                page.goto(url, wait_until="load")
-            visit.report = page.evaluate(LAYOUT_PROBE)
-            if screenshot is not None:
-                screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(screenshot))  # the first screenful, as a reader opens it
+            cdp = self._context.new_cdp_session(page)
+            for n, width in enumerate(widths):
+                self._show_at(cdp, width)
+                if n == 0 and html is not None:
+                    page.set_content(html, wait_until="load")
+                elif n == 0:
+                    page.goto(url, wait_until="load")
+                visit.reports[width] = page.evaluate(LAYOUT_PROBE)
+                shot = (screenshots or {}).get(width)
+                if shot is not None:
+                    shot.parent.mkdir(parents=True, exist_ok=True)
+                    # The first screenful, as a reader opens it. DevTools takes it: Playwright's own screenshot would
+                    # show the page laid out at the width Playwright last set.
+                    shot.write_bytes(base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png"})["data"]))
         finally:
             page.close()
         return visit

@@ -1,6 +1,9 @@
 """The layout probe of the docs browser test fails on layout: each check is seen failing on a page broken on
 purpose (a 30 px column, a word broken mid-word, a block wider than the viewport, text cut off by
-`overflow: hidden`), and the same page built correctly passes — at both widths the docs are checked at."""
+`overflow: hidden`), and the same page built correctly passes — at both widths the docs are checked at, the way they
+are checked: loaded at 1280 px, probed, switched to a 390 px phone and probed again (`Browser.visit`). A fault at one
+width only is seen at that width alone, in either order, so the switch lays the page out anew; and the phone is
+a phone (its meta viewport is honoured, as by the docs' pages)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from tests._browser import CHROMIUM, WIDTHS, Browser
 pytestmark = pytest.mark.browser
 
 TABLE_WORDS = "positional encodings transformers rotation"
-GOOD = f"""<html><body><div class="bd-main" style="font: 16px sans-serif">
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'  # as on every page of the docs
+GOOD = f"""<html><head>{VIEWPORT}</head><body><div class="bd-main" style="font: 16px sans-serif">
 <p>A paragraph of ordinary words that wraps between words only.</p>
 <div style="overflow-x: auto"><table><tr><th>target</th><th>kind</th></tr>
 <tr><td>{TABLE_WORDS}</td><td>rope</td></tr></table></div>
@@ -36,6 +40,12 @@ BROKEN = {
                                    'overflow-y: auto"><code style="white-space: nowrap">'
                                    "rotary-embedding-torch.linear (rotary-embedding-torch 0.9.1)</code></div></body>"),
 }
+# Faults at one width only: a block too wide for a phone; a rule for wide screens that runs off them.
+ONE_WIDTH = {
+    "phone-390": GOOD.replace("<p>A paragraph", '<p style="min-width: 600px">A paragraph'),
+    "desktop-1280": GOOD.replace("</head>", "<style>@media (min-width: 1000px) { p { width: 1500px } }</style></head>"),
+}
+ORDERS = {"desktop-then-phone": tuple(WIDTHS.values()), "phone-then-desktop": tuple(reversed(WIDTHS.values()))}
 
 
 @pytest.fixture(scope="module")
@@ -50,19 +60,41 @@ def browser() -> Iterator[Browser]:
         opened.close()
 
 
-@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
-def test_layout_probe_passes_a_page_that_reads_well(browser: Browser, width: int) -> None:
-    visit = browser.visit("about:blank", width=width, html=GOOD)
-    assert visit.layout_problems() == [], visit.report
+def test_layout_probe_passes_a_page_that_reads_well(browser: Browser) -> None:
+    visit = browser.visit("about:blank", widths=WIDTHS.values(), html=GOOD)
+    for width in WIDTHS.values():
+        assert visit.reports[width]["width"] == width, visit.reports  # laid out at that width
+        assert visit.layout_problems(width) == [], visit.reports[width]
 
 
-@pytest.mark.parametrize("width", WIDTHS.values(), ids=WIDTHS.keys())
 @pytest.mark.parametrize("defect", BROKEN)
-def test_layout_probe_fails_on_a_broken_page(browser: Browser, defect: str, width: int) -> None:
-    visit = browser.visit("about:blank", width=width, html=BROKEN[defect])
+def test_layout_probe_fails_on_a_broken_page(browser: Browser, defect: str) -> None:
+    visit = browser.visit("about:blank", widths=WIDTHS.values(), html=BROKEN[defect])
     check = defect.split("-")[0]
-    assert visit.report[check], f"the probe missed a deliberately {defect} page: {visit.report}"
-    assert visit.layout_problems(), "a broken page must read as broken"
+    for width in WIDTHS.values():
+        report = visit.reports[width]
+        assert report["width"] == width, report
+        assert report[check], f"the probe missed a deliberately {defect} page at {width}px: {report}"
+        assert visit.layout_problems(width), f"a broken page must read as broken at {width}px"
+
+
+@pytest.mark.parametrize("order", ORDERS.values(), ids=ORDERS.keys())
+@pytest.mark.parametrize("bad", ONE_WIDTH)
+def test_layout_probe_sees_a_fault_at_its_width_only(browser: Browser, bad: str, order: tuple[int, ...]) -> None:
+    visit = browser.visit("about:blank", widths=order, html=ONE_WIDTH[bad])
+    for name, width in WIDTHS.items():
+        problems = visit.layout_problems(width)
+        assert bool(problems) == (name == bad), f"at {width}px (order {order}): {problems or visit.reports[width]}"
+
+
+def test_phone_ignores_width_of_a_page_without_meta_viewport(browser: Browser) -> None:
+    """Without a meta viewport a phone lays a page out 980 px wide: the phone width is shown as on a phone, also
+    after a switch from the desktop."""
+    page = GOOD.replace(VIEWPORT, "")
+    for order in ORDERS.values():
+        visit = browser.visit("about:blank", widths=order, html=page)
+        assert visit.reports[WIDTHS["phone-390"]]["width"] == 980, visit.reports
+        assert visit.reports[WIDTHS["desktop-1280"]]["width"] == 1280, visit.reports
 
 
 def test_visit_records_requests_off_the_machine(browser: Browser) -> None:
