@@ -262,3 +262,22 @@ def test_unknown_claim_id_fails_the_build(tmp_path: Path, warnings_as_errors: bo
     output = completed.stdout + completed.stderr
     assert completed.returncode != 0, output
     assert "NO-SUCH-CLAIM" in output
+
+
+def test_a_formula_too_long_to_read_is_shown_cut_with_the_command_that_prints_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine's d = 128 statement (174,511 characters of LaTeX) is not typeset on its claim page: its start is
+    shown as source with its length and the command that prints it whole; a short formula is still display math."""
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+    from ropecheck_docs import _markdown
+
+    short = r"\sin^2 x + \cos^2 x = 1"
+    assert _markdown.formula_block(short) == _markdown.display_math(short)
+    long = " + ".join([r"\frac{\left|{e^{i}}\right|}{64}"] * 400)
+    assert len(long) > _markdown.LONG_FORMULA
+    shown = _markdown.formula_block(long, "`ropecheck claims show X --json --full`")
+    assert "$$" not in shown and "```{math}" not in shown and "```latex" in shown
+    assert long[: _markdown.SHOWN_OF_LONG] in shown and long not in shown
+    assert f"of {len(long):,} characters" in shown
+    assert "`ropecheck claims show X --json --full` prints it whole" in shown

@@ -54,8 +54,21 @@ def display_math(latex: str) -> str:
     return f"{fence}{{math}}\n{body}\n{fence}"
 
 
-def formula_block(latex: str) -> str:
-    """Display math, or a code block labelled as SymPy text when the field is not LaTeX."""
+LONG_FORMULA = 8000
+"""LaTeX longer than this (characters) is shown cut, as source, not typeset: nobody reads a formula of tens of
+thousands of symbols (the engine's d = 128 statement is 174,511 characters, a quarter of a million elements once
+MathJax has laid it out — seconds of typesetting on every visit)."""
+SHOWN_OF_LONG = 1200
+
+
+def formula_block(latex: str, whole: str = "`ropecheck claims show ID --json --full`") -> str:
+    """Display math, or a code block labelled as SymPy text when the field is not LaTeX; a formula longer than
+    `LONG_FORMULA` is shown as the start of its source with its length and `whole`, the command that prints it."""
+    if len(latex) > LONG_FORMULA:
+        head = latex[:SHOWN_OF_LONG].rstrip() + " …"
+        fence = _fence_for(head, 3)
+        return (f"{fence}latex\n{head}\n{fence}\n\n*(The first {SHOWN_OF_LONG:,} of {len(latex):,} characters of "
+                f"LaTeX: too long to read typeset. {whole} prints it whole.)*")
     if looks_like_sympy_text(latex):
         fence = _fence_for(latex, 3)
         return f"{fence}text\n{latex}\n{fence}\n\n*(SymPy form: the engine recorded no LaTeX for this step.)*"

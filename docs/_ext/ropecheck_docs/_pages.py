@@ -91,7 +91,7 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ claim page
-def _steps(steps: list[dict[str, Any]], heading: str) -> list[str]:
+def _steps(steps: list[dict[str, Any]], heading: str, whole: str) -> list[str]:
     out = [f"{heading}", ""]
     for number, step in enumerate(steps, start=1):
         line = f"{number}. **{escape(step.get('name', 'step'))}** — {verdict_badge(step.get('verdict', 'unknown'))}"
@@ -99,7 +99,7 @@ def _steps(steps: list[dict[str, Any]], heading: str) -> list[str]:
             line += f" by {literal(step['method'])}"
         out += [line, ""]
         if step.get("latex"):
-            out += ["   " + row if row else "" for row in formula_block(step["latex"]).splitlines()]
+            out += ["   " + row if row else "" for row in formula_block(step["latex"], whole).splitlines()]
             out.append("")
         if step.get("detail"):
             out += ["   " + _step_detail(step["detail"]), ""]
@@ -126,11 +126,11 @@ def _sympy_math(text: str) -> str:
         return literal(text)
 
 
-def _certificate(certificate: dict[str, Any], heading_level: str) -> list[str]:
+def _certificate(certificate: dict[str, Any], heading_level: str, whole: str) -> list[str]:
     out: list[str] = []
     steps = certificate.get("steps") or []
     if steps:
-        out += _steps(steps, f"{heading_level} Derivation steps")
+        out += _steps(steps, f"{heading_level} Derivation steps", whole)
     counterexample = certificate.get("counterexample")
     if counterexample:
         witness = certificate.get("verdict") == "proved"
@@ -258,9 +258,10 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         f"{verdict_badge(claim.get('engine_verdict', 'unknown'))} by {literal(claim['method'])}.",
         "",
     ]
+    whole = literal(f"ropecheck claims show {claim['id']} --json --full")
     if claim.get("engine_statement") and claim["engine_statement"] != claim["statement"]:
-        parts += ["The statement as the engine decided it:", "", formula_block(claim["engine_statement"]), ""]
-    parts += _certificate(claim["certificate"], "###")
+        parts += ["The statement as the engine decided it:", "", formula_block(claim["engine_statement"], whole), ""]
+    parts += _certificate(claim["certificate"], "###", whole)
     correction = claim.get("correction")
     if correction:
         parts += [
@@ -277,7 +278,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
             f"{literal(correction.get('method', '?'))}).",
             "",
         ]
-        parts += _certificate(correction.get("certificate", {}), "###")
+        parts += _certificate(correction.get("certificate", {}), "###", whole)
     elif verdict == "refuted":
         parts += ["## Correction", "", "*No correction is recorded for this refuted claim.*", ""]
     parts += _evidence(claim.get("numeric"))
