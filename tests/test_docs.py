@@ -281,3 +281,11 @@ def test_a_formula_too_long_to_read_is_shown_cut_with_the_command_that_prints_it
     assert long[: _markdown.SHOWN_OF_LONG] in shown and long not in shown
     assert f"of {len(long):,} characters" in shown
     assert "`ropecheck claims show X --json --full` prints it whole" in shown
+
+
+def test_a_prose_statement_escapes_what_tex_reads_as_markup() -> None:
+    """`Claimed` prose is shown in `\\text{}`: `R_m` there was a MathJax error on ROPE-ABS-AND-REL's page (found by
+    the browser sweep's math check); TeX's specials are escaped."""
+    from ropecheck.proofs.engine._statements import Claimed
+
+    assert Claimed("R_m x & 5% of #1 {a} $b").latex == r"\text{R\_m x \& 5\% of \#1 \{a\} \$b}"

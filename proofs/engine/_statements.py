@@ -226,6 +226,10 @@ class Derivation:
         return Decision(Verdict.UNKNOWN, "a step of the derivation is not proved", tuple(steps), notes=(note,))
 
 
+# TeX's special characters in text mode, as MathJax's textmacros (and LaTeX) accept them.
+_TEXT_ESCAPES = {"_": "\\_", "&": "\\&", "%": "\\%", "#": "\\#", "$": "\\$", "{": "\\{", "}": "\\}"}
+
+
 @dataclass(frozen=True)
 class Claimed:
     """A claim that has no universal formula the engine can decide directly (e.g. "X is impossible").
@@ -238,7 +242,8 @@ class Claimed:
 
     @property
     def latex(self) -> str:
-        return f"\\text{{{self.text}}}"
+        """The prose as TeX text: its special characters escaped (`R_m` in `\\text{}` is a MathJax error)."""
+        return "\\text{" + "".join(_TEXT_ESCAPES.get(char, char) for char in self.text) + "}"
 
     def decide(self) -> Decision:
         return Decision(Verdict.UNKNOWN, "no formula the engine can decide (the kernel decides the claim)")
