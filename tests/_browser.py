@@ -1,10 +1,11 @@
 """A real browser for the docs tests: Playwright driving Debian's `chromium` (no browser download), offline.
 
 Every page is opened in a context that aborts any request to a host other than loopback (and records it), with
-console errors, page exceptions and failed requests collected per visit. A visit loads the page once and probes it at
-each width in turn (1280 px, then a 390 px phone), switching the loaded page's device in between: loading — MathJax
-typesetting the formulas, the largest a quarter of a million elements — is nearly all the cost, and a switch gives
-the same reports as a fresh load at that width (`Browser.visit`). The layout probe (`LAYOUT_PROBE`) reports
+console errors, page exceptions and failed requests collected per visit. Every visit navigates one tab, as a reader
+goes from page to page (a new tab per page cost 2.3 times the CPU for the same reports on every page of the docs). A
+visit loads the page once and probes it at each width in turn (1280 px, then a 390 px phone), switching the loaded
+page's device in between: loading — MathJax typesetting the formulas — is most of the cost, and a switch gives the
+same reports as a fresh load at that width (`Browser.visit`). The layout probe (`LAYOUT_PROBE`) reports
 what a reader would see as broken, and each of its checks is seen failing on a deliberately broken page in
 `test_browser_layout_checks.py`:
 
@@ -17,8 +18,8 @@ what a reader would see as broken, and each of its checks is seen failing on a d
 - **raw markup**: Markdown/MyST syntax left in the visible text.
 
 Time budget: no check here waits on wall time in a way a slow machine can fail. Playwright's waits (navigation,
-MathJax's first typeset) get `BUDGET_MS` = 5 minutes each — a hundred times what they take on an idle machine —
-so only a hung browser trips them.
+MathJax's first typeset) get `BUDGET_MS` = 5 minutes each — the slowest page of the docs takes about 1.5 s on an idle
+machine (2026-11-27) — so only a hung browser trips them.
 """
 
 from __future__ import annotations
@@ -236,6 +237,37 @@ class Browser:
         # and compiled once rather than once per page.
         self._context = self._browser.new_context(viewport={"width": 1280, "height": HEIGHT}, device_scale_factor=1)
         self._context.set_default_timeout(BUDGET_MS)
+        # One tab for every visit, as a reader goes from page to page: a new tab per page cost 2.3x the CPU (a new
+        # renderer process each time, its scripts set up again) for the same reports (`visit`).
+        self._page: Any = None
+        self._cdp: Any = None
+        self._visit = Visit()
+
+    def _tab(self) -> tuple[Any, Any]:
+        """The session's tab and its DevTools session, opened on first use (again if the tab crashed); its events
+        are recorded in the current visit."""
+        if self._page is None or self._page.is_closed():
+            page = self._context.new_page()
+
+            def request(r: Any) -> None:
+                if not _loopback(r.url) and r.url not in self._visit.outside:  # a blocked image may be asked twice
+                    self._visit.outside.append(r.url)
+
+            def console(m: Any) -> None:
+                if m.type in ("error", "assert"):
+                    self._visit.errors.append(f"console: {m.text}")
+
+            def failed(r: Any) -> None:
+                if _loopback(r.url):
+                    self._visit.errors.append(f"network: {r.failure} {r.url}")
+
+            page.on("request", request)
+            page.on("console", console)
+            page.on("pageerror", lambda e: self._visit.errors.append(f"exception: {e}"))
+            page.on("requestfailed", failed)
+            page.on("crash", lambda _: self._visit.errors.append("the page crashed"))
+            self._page, self._cdp = page, self._context.new_cdp_session(page)
+        return self._page, self._cdp
 
     @staticmethod
     def _show_at(cdp: Any, width: int) -> None:
@@ -264,26 +296,13 @@ class Browser:
         resolver maps every name but 127.0.0.1 to nothing); errors in the console, exceptions and failed loopback
         requests are recorded in `errors`.
         """
-        visit = Visit()
-        widths = list(widths)
-        page = self._context.new_page()
-
-        def request(r: Any) -> None:
-            if not _loopback(r.url) and r.url not in visit.outside:  # a blocked image may be asked for twice
-                visit.outside.append(r.url)
-
-        page.on("request", request)
-        page.on("console", lambda m: m.type in ("error", "assert") and visit.errors.append(f"console: {m.text}"))
-        page.on("pageerror", lambda e: visit.errors.append(f"exception: {e}"))
-        page.on(
-            "requestfailed",
-            lambda r: None if not _loopback(r.url) else visit.errors.append(f"network: {r.failure} {r.url}"),
-        )
+        visit = self._visit = Visit()
+        page, cdp = self._tab()
         try:
-            cdp = self._context.new_cdp_session(page)
             for n, width in enumerate(widths):
                 self._show_at(cdp, width)
                 if n == 0 and html is not None:
+                    page.goto("about:blank")  # the document `html` replaces, as in a new tab
                     page.set_content(html, wait_until="load")
                 elif n == 0:
                     page.goto(url, wait_until="load")
@@ -295,7 +314,7 @@ class Browser:
                     # show the page laid out at the width Playwright last set.
                     shot.write_bytes(base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png"})["data"]))
         finally:
-            page.close()
+            self._visit = Visit()  # events after the visit (the page is left as it is) belong to no visit
         return visit
 
     def close(self) -> None:

@@ -101,3 +101,12 @@ def test_visit_records_requests_off_the_machine(browser: Browser) -> None:
     page = GOOD.replace("</body>", '<img src="https://example.com/tracker.png"></body>')
     visit = browser.visit("about:blank", html=page)
     assert visit.outside == ["https://example.com/tracker.png"]
+
+
+def test_each_visit_records_its_own_errors(browser: Browser) -> None:
+    """Console errors and exceptions are recorded on the visit that caused them, and not on the next visit in the
+    same tab (every visit reuses one tab)."""
+    page = GOOD.replace("</body>", "<script>console.error('boom'); throw new Error('bang');</script></body>")
+    visit = browser.visit("about:blank", html=page)
+    assert any("boom" in error for error in visit.errors) and any("bang" in error for error in visit.errors), visit
+    assert browser.visit("about:blank", html=GOOD).errors == []
