@@ -1,10 +1,12 @@
-"""The attacks of ISSUE #18 on the link between the ledger and the kernel, each on a temporary copy of Rope.v.
+"""The attacks of ISSUE #18 on the link between the ledger and the kernel, on temporary copies of Rope.v.
 
-Each attack keeps `Rope.v` compiling and keeps every theorem's *name*; the binding (`Statements<Module>.v`,
-`exact <proof lemma>` against the registry's statement), coqchk's fully qualified axioms and the verdict rule must
-each turn the attacked claim *unknown* with the reason, and `ropecheck claims` must exit 1. The control test shows
-the same harness deciding the unmodified copy (the checks can pass), so a failure below is the attack's effect.
-Only `Defs.v`, `DefsRope.v` and `Rope.v` are compiled (one module-wide cache: the unchanged files compile once).
+Four attacks on four claims share one copy (`ATTACKS`; a fifth claim left alone must stay proved in it); the attacks
+that reach every claim of the file (a project hypothesis, a changed library) have their own. Each attack keeps
+`Rope.v` compiling and keeps every theorem's *name*; the binding (`Statements<Module>.v`, `exact <proof lemma>`
+against the registry's statement), coqchk's fully qualified axioms and the verdict rule must each turn the attacked
+claim *unknown* with the reason, and `ropecheck claims` must exit 1. The control test shows the same harness deciding
+the unmodified copy (the checks can pass), so a failure below is the attack's effect. Only `Defs.v`, `DefsRope.v`
+and `Rope.v` are compiled (one module-wide cache: the unchanged files compile once).
 """
 
 from __future__ import annotations
@@ -77,17 +79,6 @@ def _claims_exit_code(report: DevelopmentReport, claim: str, monkeypatch: pytest
     return main(["claims", "--id", claim, "--no-numeric", "--json"])
 
 
-def _attack(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, theorem: str, replacement: str
-) -> tuple[DevelopmentReport, dict[str, KernelVerdict]]:
-    """Rope.v with `theorem` replaced, decided; the attacked file still compiles (only the checks can catch it)."""
-    root = _copy(tmp_path / "coq")
-    _edit(root, theorem, replacement)
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled
-    return report, verdicts
-
-
 def _assert_unknown(
     report: DevelopmentReport, verdict: KernelVerdict, claim: str, reason: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -104,49 +95,64 @@ def test_control_the_unmodified_copy_is_decided(tmp_path: Path, cache: Path, mon
     assert _claims_exit_code(report, SHIFT, monkeypatch) == 0
 
 
-def test_a_trivial_restatement_is_not_the_claim(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    report, verdicts = _attack(
-        tmp_path,
-        cache,
-        monkeypatch,
-        "rope_shift_invariance_003",
-        "Theorem rope_shift_invariance_003 :\n  forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),\n"
-        "    dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k)\n"
-        "    = dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k).\n"
-        "Proof. reflexivity. Qed.\n",
-    )
-    assert verdicts[QK].verdict == "proved"  # the other claims of the module are still decided
-    _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
-
-
-def test_a_negation_of_false_is_not_a_refutation(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    report, verdicts = _attack(
-        tmp_path,
-        cache,
-        monkeypatch,
-        "rope_kv_cos_only_negation",
-        "Theorem rope_kv_cos_only_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
-        "Proof. intros h _ f; exact f. Qed.\n",
-    )
-    _assert_unknown(report, verdicts[KV], KV, "rope_kv_cos_only_negation", monkeypatch)
-
-
-def test_a_definition_shadowed_in_a_section_is_not_the_claim(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _qk_statement() -> str:
     statement = re.search(
         r"Theorem rope_qk_relative :(.*?)\.\nProof\.", (DEVELOPMENT / "Rope.v").read_text(), re.DOTALL
     )
     assert statement is not None
-    report, verdicts = _attack(
-        tmp_path,
-        cache,
-        monkeypatch,
-        "rope_qk_relative",
+    return statement.group(1)
+
+
+# Four attacks, each on another claim's theorem, in one copy of Rope.v (one compile, coqchk and assumptions run
+# instead of four: a claim's verdict reads only its own theorems). ROPE-FULL-STRENGTH-AT-ZERO is left alone and must
+# stay proved in the attacked copy: the attacks do not spill over onto a claim they did not touch.
+ATTACKS = {
+    # a trivial restatement keeps the name: `x = x`
+    "rope_shift_invariance_003": (
+        "Theorem rope_shift_invariance_003 :\n  forall (h : nat) (theta : nat -> R) (q k : vec) (m n delta : R),\n"
+        "    dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k)\n"
+        "    = dot (2 * h) (rope theta h (m + delta) q) (rope theta h (n + delta) k).\n"
+        "Proof. reflexivity. Qed.\n"
+    ),
+    # a negation of False in place of the claim's negation
+    "rope_kv_cos_only_negation": (
+        "Theorem rope_kv_cos_only_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
+        "Proof. intros h _ f; exact f. Qed.\n"
+    ),
+    # the statement's own text, proved about a `dot` shadowed in a section
+    "rope_qk_relative": (
         "Section Shadow.\nLet dot (d : nat) (x y : vec) : R := 0.\n"
-        f"Theorem rope_qk_relative :{statement.group(1)}.\nProof. intros; reflexivity. Qed.\nEnd Shadow.\n",
-    )
-    _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
+        f"Theorem rope_qk_relative :{_qk_statement()}.\nProof. intros; reflexivity. Qed.\nEnd Shadow.\n"
+    ),
+    # a refutation's correction deleted
+    "rope_score_sine_term_003_correction": "",
+}
+
+
+def test_each_attack_turns_its_claim_unknown_and_spares_the_others(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, subtests: pytest.Subtests
+) -> None:
+    """Rope.v with every theorem of `ATTACKS` replaced, decided once; the attacked file still compiles (only the
+    checks can catch the attacks). One test rather than one per attack, so that pytest-xdist never decides the
+    copy twice; each attack is its own subtest."""
+    root = _copy(tmp_path / "coq")
+    for theorem, replacement in ATTACKS.items():
+        _edit(root, theorem, replacement)
+    report, verdicts = _decide(root, cache, monkeypatch)
+    assert report.files["Ropecheck.Rope"].compiled
+    with subtests.test("the claim no attack touched stays proved"):
+        assert verdicts[FULL].verdict == "proved", verdicts[FULL].reason
+        assert _claims_exit_code(report, FULL, monkeypatch) == 0
+    with subtests.test("a trivial restatement is not the claim"):
+        _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
+    with subtests.test("a negation of False is not a refutation"):
+        _assert_unknown(report, verdicts[KV], KV, "rope_kv_cos_only_negation", monkeypatch)
+    with subtests.test("a definition shadowed in a section is not the claim"):
+        _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
+    with subtests.test("a deleted correction leaves the refutation unknown"):
+        negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
+        assert negation.status == "checked"  # the negation alone is not a refutation
+        _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
 
 
 def test_a_project_hypothesis_is_not_a_standard_axiom(
@@ -177,15 +183,6 @@ def test_a_project_hypothesis_is_not_a_standard_axiom(
     assert correction.status == "checked" and correction.axioms_scope == "theorem", correction
     assert verdicts[SHIFT].verdict == "proved"  # claims that do not use it are unaffected
     _assert_unknown(report, verdicts[KV], KV, "FloatAxioms.boom", monkeypatch)
-
-
-def test_a_deleted_correction_leaves_the_refutation_unknown(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    report, verdicts = _attack(tmp_path, cache, monkeypatch, "rope_score_sine_term_003_correction", "")
-    negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
-    assert negation.status == "checked"  # the negation alone is not a refutation
-    _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
 
 
 def test_a_changed_library_invalidates_a_warm_cache(
