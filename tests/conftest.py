@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
+
+# Bytecode: the suite starts hundreds of Python processes (the CLI, `prove`, audits, the docs build). Where
+# PYTHONDONTWRITEBYTECODE is set, each would compile every module it imports from source again — and `bash
+# .ci/bootstrap test` does not compile the 18,000 modules it installs at install time, most never imported (35
+# CPU-seconds). So the suite, its workers and every process they start write the bytecode of what they import once,
+# under `<venv>/pycache` (PYTHONPYCACHEPREFIX: never into the source tree), and read it back after.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache"))
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
+    sys.dont_write_bytecode = False
 
 import mpmath
 import pytest
