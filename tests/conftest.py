@@ -35,9 +35,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 # Moved forward: the longest items, which come last alphabetically — there pytest-xdist's worksteal cannot take them
 # from a worker (it leaves a worker its last two) and the other core idles while they run (measured: 11 s at the end of
-# an idle run). Not to the very front either: they need the docs build, and a worker that waits for it at the start
-# gives its core away on a busy machine (measured: 12 min 30 s instead of 10 min 17 s with both cores saturated). A
-# quarter of the way in, the first worker reaches them midway through its share, long after the build is done.
+# an idle run). Not to the very front: they need the docs build, which is not done yet when the first tests start. A
+# quarter of the way in, the first worker reaches them midway through its share, after the build.
 LONG_EARLY = ("tests/test_docs_browser.py::test_every_page_fits_its_width",)
 
 
