@@ -244,8 +244,8 @@ class Browser:
         self._visit = Visit()
 
     def _tab(self) -> tuple[Any, Any]:
-        """The session's tab and its DevTools session, opened on first use (again if the tab crashed); its events
-        are recorded in the current visit."""
+        """The session's tab and its DevTools session, opened on first use (again after a visit that failed: a
+        tab that timed out or crashed is closed); its events are recorded in the current visit."""
         if self._page is None or self._page.is_closed():
             page = self._context.new_page()
 
@@ -265,7 +265,6 @@ class Browser:
             page.on("console", console)
             page.on("pageerror", lambda e: self._visit.errors.append(f"exception: {e}"))
             page.on("requestfailed", failed)
-            page.on("crash", lambda _: self._visit.errors.append("the page crashed"))
             self._page, self._cdp = page, self._context.new_cdp_session(page)
         return self._page, self._cdp
 
@@ -313,6 +312,9 @@ class Browser:
                     # The first screenful, as a reader opens it. DevTools takes it: Playwright's own screenshot would
                     # show the page laid out at the width Playwright last set.
                     shot.write_bytes(base64.b64decode(cdp.send("Page.captureScreenshot", {"format": "png"})["data"]))
+        except BaseException:
+            page.close()  # the next visit starts in a fresh tab, not in one left mid-load
+            raise
         finally:
             self._visit = Visit()  # events after the visit (the page is left as it is) belong to no visit
         return visit

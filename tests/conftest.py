@@ -1,4 +1,5 @@
-"""Shared test configuration: hypothesis profiles, the `--deep` option, mpmath precision reset."""
+"""Shared test configuration: bytecode caching, hypothesis profiles, the `--deep` option, the order of the long items,
+the early docs build, mpmath precision reset."""
 
 from __future__ import annotations
 

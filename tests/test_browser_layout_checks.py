@@ -110,3 +110,15 @@ def test_each_visit_records_its_own_errors(browser: Browser) -> None:
     visit = browser.visit("about:blank", html=page)
     assert any("boom" in error for error in visit.errors) and any("bang" in error for error in visit.errors), visit
     assert browser.visit("about:blank", html=GOOD).errors == []
+
+
+def test_a_failed_visit_leaves_the_next_one_a_fresh_tab(browser: Browser) -> None:
+    """A visit that fails (here: a page that cannot be reached) closes its tab; the next visit opens a new one and
+    is probed as usual."""
+    browser.visit("about:blank", html=GOOD)
+    failed_tab = browser._page
+    with pytest.raises(Exception, match="ERR_"):
+        browser.visit("http://127.0.0.1:9/unreachable")
+    assert failed_tab.is_closed()
+    visit = browser.visit("about:blank", widths=WIDTHS.values(), html=GOOD)
+    assert all(visit.layout_problems(width) == [] for width in WIDTHS.values()), visit.reports
