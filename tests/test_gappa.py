@@ -17,7 +17,9 @@ from ropecheck.numeric.reference._library import implementation_units
 from ropecheck.numeric.reference.gappa import (
     COQ_PROOFS,
     SCRIPT_DIR,
+    angle_bound_departures,
     certification_table,
+    certified_angle_error,
     certified_constants,
     check_coq_proof,
     gappa_scripts,
@@ -174,34 +176,60 @@ def test_coq_link_notices_a_changed_rule() -> None:
 
 def _departures_from_the_pointwise_theorem(gamma: Callable[[int, str], float]) -> list[tuple[str, float, float]]:
     """Where `_rotation_coefficients` differs from RotationPointwise.v's bound (ε + γ₂(1 + ε), 3η), with ε the
-    certified cos/sin error (angle error → `trigonometric_error` + `cos_sin_cast_error`), u and η the data dtype's."""
+    certified cos/sin error: the angle error as the committed Gappa scripts certify it (`certified_angle_error`,
+    read from the scripts, not from `angle_error_bound`: issue 36), then `trigonometric_error` (AngleToCosSin.v)
+    and `cos_sin_cast_error`; u and η the data dtype's. Both sides are float64 evaluations of one formula: they
+    may differ by a few float64 units."""
+    slack = 8 * unit_roundoff("float64")
     departures = []
     for dtype in DTYPES:
         for angle_dtype in (dtype, "float32"):
-            for position in (0, 1, 2049, 10488, 2**24 + 1):
-                theta = 1e-4
-                slope, offset = _rope_bounds._rotation_coefficients(position, theta, dtype, angle_dtype)
-                angle_error = _rope_bounds.angle_error_bound(position, theta, angle_dtype)
-                epsilon = _formats.trigonometric_error(angle_dtype, angle_error)
-                # Capped at 2 (`cos_error_capped`), except an overflowed angle: nothing is certified there (inf).
-                epsilon = float(
-                    _formats._cap_value_error(epsilon + _rope_bounds.cos_sin_cast_error(dtype, angle_dtype))
-                )
-                certified = epsilon + gamma(2, dtype) * (1 + epsilon)
-                if float(slope) != certified or offset != 3 * _formats.underflow_error(dtype):
-                    departures.append((dtype, float(slope), certified))
+            for position in (1, 2049, 10488, 2**24 + 2):
+                for theta in (2e-4, 0.5):
+                    angle_error = certified_angle_error(position, theta, angle_dtype)
+                    if angle_error is None:
+                        continue
+                    slope, offset = _rope_bounds._rotation_coefficients(position, theta, dtype, angle_dtype)
+                    epsilon = _formats.trigonometric_error(angle_dtype, angle_error)
+                    epsilon = float(
+                        _formats._cap_value_error(epsilon + _rope_bounds.cos_sin_cast_error(dtype, angle_dtype))
+                    )
+                    certified = epsilon + gamma(2, dtype) * (1 + epsilon)
+                    if abs(float(slope) - certified) > slack * certified or offset != 3 * _formats.underflow_error(
+                        dtype
+                    ):
+                        departures.append((dtype, float(slope), certified))
     return departures
 
 
 def test_rotation_bound_is_the_pointwise_theorem() -> None:
     """`rotation_output_bound` charges what RotationPointwise.v proves: γ₂ = 2u/(1 − 2u) of the data dtype on
-    (1 + ε), ε from the certified angle → cos/sin step and the certified cast, and 3η."""
+    (1 + ε), ε from the Gappa-certified angle error, the certified angle → cos/sin step and the certified cast,
+    and 3η."""
     assert _departures_from_the_pointwise_theorem(_formats.gamma) == []
 
 
 def test_pointwise_link_notices_a_changed_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     """Meta-test: with the code's rotation charging γ₁ instead of γ₂ the link to the theorem fails."""
     monkeypatch.setattr(_rope_bounds, "gamma", lambda n, dtype: _formats.gamma(max(n - 1, 0), dtype))
+    assert _departures_from_the_pointwise_theorem(_formats.gamma) != []
+
+
+def test_angle_error_bound_charges_what_gappa_certifies() -> None:
+    """Issue 36: `angle_error_bound` — the function every model bound, the audit and the precision limits call,
+    not only `angle_relative_error` — is at least the committed scripts' certified r·m·θ across each script's box
+    and at most that plus the model's underflow allowance."""
+    assert angle_bound_departures() == []
+
+
+@pytest.mark.parametrize("factor", [0.5, 2.0])
+def test_certification_notices_a_changed_angle_error_bound(factor: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meta-test (issue 36): `angle_error_bound`'s relative term halved (unsound: the float32 model limit moved
+    2078 → 4157) or doubled (uncertified) fails the angle link and the Coq link (which reads ε from the scripts),
+    although the scripts and `certified_constants` do not change."""
+    original = _rope_bounds.angle_relative_error
+    monkeypatch.setattr(_rope_bounds, "angle_relative_error", lambda *a, **k: factor * original(*a, **k))
+    assert angle_bound_departures() != []
     assert _departures_from_the_pointwise_theorem(_formats.gamma) != []
 
 

@@ -109,6 +109,7 @@ def test_angle_error_bound_holds(angle_dtype: str, position: int, index: int) ->
 @example(case=("float16", "float16", 3.0, 0.25), position=2049, index=2)
 @example(case=("float16", "float16", 3.0, 0.25), position=65504, index=15)
 @example(case=("float32", "float32", 3.0, 0.25), position=2**24, index=1)
+@example(case=("float16", "float16", 65504.0, 65504.0), position=4095, index=0)
 def test_rotation_output_bound_holds(case: tuple, position: int, index: int) -> None:
     dtype, angle_dtype, first, second = case
     theta = float(THETAS[index])
@@ -120,6 +121,16 @@ def test_rotation_output_bound_holds(case: tuple, position: int, index: int) -> 
         wanted = exact_rotation(first, second, position, theta)
         observed = max(error_of(got[0], want) for got, want in zip(rotated, wanted, strict=True))
     assert bound == math.inf or observed <= bound
+
+
+def test_rotation_output_bound_is_infinite_where_the_dtype_overflows() -> None:
+    """Issue 36: the pointwise theorem is over the reals (no overflow); at the float16 edge, m = 4095 and
+    x = (65504, 65504), the computed rotation overflows to ±inf while the exact value is finite, so the bound must
+    be inf there (it was 262400) — and stays finite where every intermediate fits (x = (1, 1))."""
+    rotated = rotate_pairs(np.array([65504.0]), np.array([65504.0]), 4095, THETAS[:1], "float16", "float16")
+    assert not all(np.isfinite(part[0]) for part in rotated)
+    assert tolerances.rotation_output_bound(2 * 65504.0, 4095, float(THETAS[0]), "float16") == math.inf
+    assert math.isfinite(tolerances.rotation_output_bound(2.0, 4095, float(THETAS[0]), "float16"))
 
 
 def exact_relative_score(query: np.ndarray, key: np.ndarray, distance: int) -> mpmath.mpf:

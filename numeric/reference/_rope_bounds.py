@@ -18,6 +18,7 @@ from ._formats import (
     _infinite_where_undefined,
     dot_product_bound,
     gamma,
+    largest_finite,
     largest_integer_where,
     trigonometric_error,
     underflow_error,
@@ -138,6 +139,12 @@ def rotation_output_bound(
     (`angle_error_bound`), cos/sin evaluated there (`trigonometric_error`), rounded to the data dtype when that
     is coarser (one more u), then two products and one addition in the data dtype (γ₂ on the perturbed terms)
     and the underflow of the products. The exact value is the rotation of the same (exactly held) x by m·θ.
+    Either product may be fused into the final rounding (an FMA, as `jax.jit` contracts it on CPU): the same
+    bound holds (`RotationPointwise.v`, `rotation_coordinate_fused`).
+
+    The theorem behind it is over the reals, without overflow: where (|x₁| + |x₂|)·(1 + a) + b, a bound on every
+    intermediate and on the output, exceeds the dtype's largest finite value, a result may round to ±inf and
+    the bound is `inf` (float16 at x = (65504, 65504)).
 
     **Arguments:**
 
@@ -152,9 +159,11 @@ def rotation_output_bound(
     The bound, a float or a broadcast array.
     """
     slope, offset = _rotation_coefficients(position, theta, dtype, angle_dtype)
-    with np.errstate(invalid="ignore"):
-        bound = slope * np.asarray(x_abs_pair_sum, dtype=np.float64) + offset
-    return _as_result(_infinite_where_undefined(bound))
+    weight = np.asarray(x_abs_pair_sum, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        bound = slope * weight + offset
+        overflow = weight * (1 + slope) + offset > largest_finite(dtype)
+    return _as_result(_infinite_where_undefined(np.where(overflow, np.inf, bound)))
 
 
 def relative_score_bound(

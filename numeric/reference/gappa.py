@@ -31,11 +31,18 @@ model's own number as the goal, and Gappa (Debian package `gappa`, `/usr/bin/gap
 `CERTIFICATION_CHAIN` says which tool certifies which link of the chain (`certification_table()`, in
 docs/numerics.md).
 
-`certified_constants()` links each script's goal to the expression in code that computes it.
+`certified_constants()` links each script's goal to the expression in code that computes it, and
+`angle_bound_departures()` links the angle scripts' goals to `angle_error_bound` itself — the function every model
+bound, the audit and the precision limits call — by evaluating it across each script's box.
 
-Gappa models IEEE rounding with gradual underflow; the ranges above stay among normal numbers, where flushing
-subnormals changes nothing. Regenerate with `python -m numeric.reference.gappa --write`; `run_gappa_proofs()`
-(and `tests/test_gappa.py`) runs Gappa on every script.
+Gappa's formats model IEEE rounding with gradual underflow, subnormals included (the boxes x in [−1, 1]² contain
+0 and the subnormals; the angle boxes, m ≥ 1 and θ ≥ 1.15·10⁻⁴, do not). A flush of subnormals to zero (XLA on
+CPU) is not what these scripts model; `RotationPointwise.v` covers it (`flush_meets_the_model`). Overflow is
+outside every script and theorem (`rotation_output_bound` returns inf where a result may overflow). The scripts
+state three roundings for a rotated coordinate; the fused form that `jax.jit` produces on CPU (x₁ĉ − x₂ŝ
+contracted into an FMA) is covered by `RotationPointwise.v`'s `rotation_coordinate_fused`, for every x.
+Regenerate with `python -m numeric.reference.gappa --write`; `run_gappa_proofs()` (and `tests/test_gappa.py`)
+runs Gappa on every script.
 """
 
 from __future__ import annotations
@@ -48,17 +55,22 @@ import tempfile
 import time
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
-from ._formats import DTYPES, exact_integer_limit, largest_finite, smallest_normal, unit_roundoff
+from . import _rope_bounds
+from ._formats import DTYPES, exact_integer_limit, largest_finite, smallest_normal, underflow_error, unit_roundoff
 from ._library import implementation_units
 from ._rope_bounds import angle_relative_error, cos_sin_cast_error, rotation_output_bound
 
 __all__ = [
     "COQ_PROOFS",
     "SCRIPT_DIR",
+    "angle_bound_departures",
+    "certified_angle_error",
     "certified_constants",
     "check_coq_proof",
+    "committed_goal",
     "gappa_scripts",
     "run_gappa_proofs",
     "write_scripts",
@@ -140,6 +152,79 @@ def certified_constants() -> dict[str, dict[str, str]]:
             for kind, (code, value) in _VALUE_CASTS.items():
                 table[f"{kind}_{dtype}.g"] = {"code": code.format(dtype=dtype), "value": _exact(float(value(dtype)))}
     return table
+
+
+_GOAL = re.compile(r"in \[-([0-9.eE+-]+), ([0-9.eE+-]+)\](?: /\\ mf - m in \[0, 0\])? \}")
+
+
+def committed_goal(name: str) -> Fraction:
+    """The bound a committed script asks Gappa to prove (its goal's half-width, exactly), read from the file."""
+    goal = _GOAL.search((SCRIPT_DIR / name).read_text())
+    if goal is None:
+        raise ValueError(f"{name}: no goal found")
+    return Fraction(goal.group(2))
+
+
+def _angle_box(dtype: str, rounded: bool) -> tuple[int, int]:
+    """The positions an angle script covers: [1, limit] exactly held, [limit, top] rounded."""
+    return (exact_integer_limit(dtype), _ROUNDED_TOP[dtype]) if rounded else (1, exact_integer_limit(dtype))
+
+
+def certified_angle_error(position: int, theta: float, dtype: str) -> float | None:
+    """|fl(fl(m)·fl(θ)) − m·θ| as the committed Gappa scripts certify it, plus the model's underflow allowance
+    (1 + 2u)·|m|·η + η (which covers θ below the scripts' box): `None` outside the boxes (m < 1, θ below
+    1.15·10⁻⁴ or above 1, m beyond the rounded script's top). Read from the scripts, never from the code.
+
+    **Arguments:**
+
+    - `position`: an integer position m exactly held in float64.
+    - `theta`: the exact inverse frequency.
+    - `dtype`: the dtype the angle is formed in.
+
+    **Returns:**
+
+    The certified bound as a float, or None where no script covers (m, θ).
+    """
+    if not float(_SMALLEST_THETA) <= theta <= 1:
+        return None
+    for rounded in (False, True):
+        low, high = _angle_box(dtype, rounded)
+        if low + rounded <= position <= high:
+            relative = committed_goal(f"angle_{'rounded_' if rounded else ''}{dtype}.g")
+            eta = underflow_error(dtype)
+            return float(relative * position * Fraction(theta)) + (1 + 2 * unit_roundoff(dtype)) * position * eta + eta
+    return None
+
+
+def angle_bound_departures() -> list[tuple[str, int, float, float, float]]:
+    """Where `angle_error_bound` (looked up at call time: the function every model bound, the audit and the
+    precision limits call) departs from what the angle scripts certify, over a grid spanning each script's box:
+    below the certified r·m·θ is unsound, above it by more than the model's underflow allowance
+    ((1 + 2u)·m·η + η) means the code charges something no script certifies. Both sides allow 4 float64 units of
+    evaluation error. (Issue 36: halving the code's relative term must show here.)
+
+    **Returns:**
+
+    `(dtype, m, θ, code's bound, certified r·m·θ)` for each departure; empty when the two agree.
+    """
+    slack = 4 * unit_roundoff("float64")
+    thetas = (float(_SMALLEST_THETA) * (1 + 2**-40), 1e-3, 0.5, 1.0)
+    departures = []
+    for dtype in DTYPES:
+        eta, u = underflow_error(dtype), unit_roundoff(dtype)
+        for rounded in (False, True):
+            low, high = _angle_box(dtype, rounded)
+            first = low + 2 if rounded else low  # m = limit itself is the exactly held script's
+            positions = sorted({first, first + 2, 2 * low, round((low * high) ** 0.5) // 2 * 2, high})
+            relative = committed_goal(f"angle_{'rounded_' if rounded else ''}{dtype}.g")
+            for position in positions:
+                for theta in thetas:
+                    code = float(_rope_bounds.angle_error_bound(position, theta, dtype))
+                    certified = float(relative * position * Fraction(theta))
+                    allowance = (1 + 2 * u) * position * eta + eta
+                    if not certified * (1 - slack) <= code <= certified * (1 + slack) + allowance:
+                        departures.append((dtype, position, theta, code, certified))
+    return departures
 
 
 def _rotation_script(dtype: str, basis: bool = False) -> str:
@@ -280,7 +365,12 @@ COQ_PROOFS: dict[str, tuple[str, ...]] = {
         "cos_error_capped",
         "sin_error_capped",
     ),
-    "RotationPointwise.v": ("rotation_coordinate_pointwise", "nearest_meets_the_model", "flush_meets_the_model"),
+    "RotationPointwise.v": (
+        "rotation_coordinate_pointwise",
+        "rotation_coordinate_fused",
+        "nearest_meets_the_model",
+        "flush_meets_the_model",
+    ),
 }
 
 
@@ -344,13 +434,13 @@ CERTIFICATION_CHAIN: tuple[tuple[str, str, str, str], ...] = (
         "angle m·θ formed in the dtype, m within the exact-integer limit",
         "Gappa",
         r"angle_[a-z]+\d+\.g",
-        "`angle_relative_error(dtype, False)`",
+        "`angle_error_bound(m, θ, dtype)`'s relative term, `angle_relative_error(dtype, False)`",
     ),
     (
         "angle m·θ, m beyond the exact-integer limit (m rounded too)",
         "Gappa",
         r"angle_rounded_\w+\.g",
-        "`angle_relative_error(dtype, True)`",
+        "`angle_error_bound(m, θ, dtype)`'s relative term, `angle_relative_error(dtype, True)`",
     ),
     (
         "angle error → cos/sin error (1-Lipschitz, mean value theorem; cap at 2)",
@@ -390,7 +480,7 @@ CERTIFICATION_CHAIN: tuple[tuple[str, str, str, str], ...] = (
         "`rotation_output_bound(2, …, angle_dtype='float32')`",
     ),
     (
-        "one rotated coordinate at any x: (ε + γ₂(1 + ε))·‖x‖₁ + 3η",
+        "one rotated coordinate at any x within range: (ε + γ₂(1 + ε))·‖x‖₁ + 3η, three roundings or an FMA",
         "Coq (Flocq's round to nearest meets the standard model)",
         r"RotationPointwise\.v",
         "`rotation_output_bound(s, …)`",

@@ -6,7 +6,10 @@
    losing their correlation, so this link is certified here, for any rounding that meets the standard model
    fl(x) = x (1 + d) + e, |d| <= u, |e| <= eta, d e = 0: round to nearest in Flocq's FLT formats (gradual
    underflow, eta half the smallest subnormal) and a flush to zero (eta the smallest normal number) both do
-   (the two instances below). Compiled by tests/test_gappa.py, with its standard-set check. *)
+   (the two instances below). The same bound holds when either product is fused into the final rounding
+   (rotation_coordinate_fused): jax.jit on CPU contracts x1 chat - x2 shat into a fused multiply-add.
+   Real numbers, no overflow: the code returns inf wherever a result may leave the dtype's finite range.
+   Compiled by tests/test_gappa.py, with its standard-set check. *)
 From Coq Require Import Reals Lra.
 From Flocq Require Import Core Relative.
 Open Scope R_scope.
@@ -82,20 +85,23 @@ Qed.
 Lemma signed : forall sigma t b, Rabs sigma = 1 -> Rabs t <= b -> Rabs (sigma * t) <= b.
 Proof. intros sigma t b Hsigma Ht. rewrite Rabs_mult, Hsigma, Rmult_1_l. exact Ht. Qed.
 
-(* sigma = -1: the coordinate x1 cos - x2 sin; sigma = 1: x1 sin + x2 cos (chat, shat the computed sin, cos). *)
-Theorem rotation_coordinate_pointwise :
-  forall rnd u eta epsilon sigma x1 x2 c s chat shat,
-  standard_model rnd u eta -> 0 <= u < / 2 -> 0 <= epsilon -> Rabs sigma = 1 ->
+(* Each of the three roundings may be a different function meeting the model: the identity among them is
+   a fused multiply-add (one rounding fewer), the form jax.jit contracts x1 chat - x2 shat into on CPU. *)
+Lemma rotation_coordinate_roundings :
+  forall rnd1 rnd2 rnd3 u eta epsilon sigma x1 x2 c s chat shat,
+  standard_model rnd1 u eta -> standard_model rnd2 u eta -> standard_model rnd3 u eta ->
+  0 <= u < / 2 -> 0 <= epsilon -> Rabs sigma = 1 ->
   Rabs c <= 1 -> Rabs s <= 1 ->
   Rabs (chat - c) <= epsilon -> Rabs (shat - s) <= epsilon ->
-  Rabs (rnd (rnd (x1 * chat) + sigma * rnd (x2 * shat)) - (x1 * c + sigma * (x2 * s)))
+  Rabs (rnd3 (rnd1 (x1 * chat) + sigma * rnd2 (x2 * shat)) - (x1 * c + sigma * (x2 * s)))
     <= (epsilon + 2 * u / (1 - 2 * u) * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta.
 Proof.
-  intros rnd u eta epsilon sigma x1 x2 c s chat shat Hmodel Hu Heps Hsigma Hc Hs Hchat Hshat.
-  destruct (Hmodel (rnd (x1 * chat) + sigma * rnd (x2 * shat))) as [d3 [e3 [Hd3 [He3 [Hde3 E3]]]]].
+  intros rnd1 rnd2 rnd3 u eta epsilon sigma x1 x2 c s chat shat Hmodel1 Hmodel2 Hmodel3 Hu Heps Hsigma Hc Hs
+    Hchat Hshat.
+  destruct (Hmodel3 (rnd1 (x1 * chat) + sigma * rnd2 (x2 * shat))) as [d3 [e3 [Hd3 [He3 [Hde3 E3]]]]].
   rewrite E3.
-  destruct (Hmodel (x1 * chat)) as [d1 [e1 [Hd1 [He1 [_ E1]]]]].
-  destruct (Hmodel (x2 * shat)) as [d2 [e2 [Hd2 [He2 [_ E2]]]]].
+  destruct (Hmodel1 (x1 * chat)) as [d1 [e1 [Hd1 [He1 [_ E1]]]]].
+  destruct (Hmodel2 (x2 * shat)) as [d2 [e2 [Hd2 [He2 [_ E2]]]]].
   rewrite E1, E2.
   pose proof (signed sigma e2 eta Hsigma He2) as He2'.
   set (underflow := (e1 + sigma * e2) * (1 + d3) + e3).
@@ -139,4 +145,44 @@ Proof.
     with (Rabs x1 * epsilon + Rabs x2 * epsilon + (Rabs x1 + Rabs x2) * (1 + epsilon) * g + 3 * eta) by ring.
   fold t3 in P1. fold t4 in P2.
   lra.
+Qed.
+
+(* An exact operation meets the model: the unrounded product inside a fused multiply-add. *)
+Lemma exact_meets_the_model : forall u eta, 0 <= u -> 0 <= eta -> standard_model (fun x => x) u eta.
+Proof.
+  intros u eta Hu Heta x. exists 0, 0. rewrite Rabs_R0. repeat split; [lra | lra | ring | ring].
+Qed.
+
+(* sigma = -1: the coordinate x1 cos - x2 sin; sigma = 1: x1 sin + x2 cos (chat, shat the computed sin, cos). *)
+Theorem rotation_coordinate_pointwise :
+  forall rnd u eta epsilon sigma x1 x2 c s chat shat,
+  standard_model rnd u eta -> 0 <= u < / 2 -> 0 <= epsilon -> Rabs sigma = 1 ->
+  Rabs c <= 1 -> Rabs s <= 1 ->
+  Rabs (chat - c) <= epsilon -> Rabs (shat - s) <= epsilon ->
+  Rabs (rnd (rnd (x1 * chat) + sigma * rnd (x2 * shat)) - (x1 * c + sigma * (x2 * s)))
+    <= (epsilon + 2 * u / (1 - 2 * u) * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta.
+Proof.
+  intros rnd u eta epsilon sigma x1 x2 c s chat shat Hmodel. now apply rotation_coordinate_roundings.
+Qed.
+
+(* The same bound when either product is fused into the final rounding (an FMA, either operand order). *)
+Theorem rotation_coordinate_fused :
+  forall rnd u eta epsilon sigma x1 x2 c s chat shat,
+  standard_model rnd u eta -> 0 <= u < / 2 -> 0 <= epsilon -> Rabs sigma = 1 ->
+  Rabs c <= 1 -> Rabs s <= 1 ->
+  Rabs (chat - c) <= epsilon -> Rabs (shat - s) <= epsilon ->
+  Rabs (rnd (x1 * chat + sigma * rnd (x2 * shat)) - (x1 * c + sigma * (x2 * s)))
+    <= (epsilon + 2 * u / (1 - 2 * u) * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta /\
+  Rabs (rnd (rnd (x1 * chat) + sigma * (x2 * shat)) - (x1 * c + sigma * (x2 * s)))
+    <= (epsilon + 2 * u / (1 - 2 * u) * (1 + epsilon)) * (Rabs x1 + Rabs x2) + 3 * eta.
+Proof.
+  intros rnd u eta epsilon sigma x1 x2 c s chat shat Hmodel Hu Heps Hsigma Hc Hs Hchat Hshat.
+  assert (Heta : 0 <= eta).
+  { destruct (Hmodel 0) as [d [e [_ [He _]]]]. pose proof (Rabs_pos e). lra. }
+  assert (Hexact : standard_model (fun x => x) u eta) by (apply exact_meets_the_model; lra).
+  split.
+  - exact (rotation_coordinate_roundings (fun x => x) rnd rnd u eta epsilon sigma x1 x2 c s chat shat
+             Hexact Hmodel Hmodel Hu Heps Hsigma Hc Hs Hchat Hshat).
+  - exact (rotation_coordinate_roundings rnd (fun x => x) rnd u eta epsilon sigma x1 x2 c s chat shat
+             Hmodel Hexact Hmodel Hu Heps Hsigma Hc Hs Hchat Hshat).
 Qed.
