@@ -29,9 +29,22 @@ def test_a_claim_without_a_mirror_reads_not_numerically_tested() -> None:
 
 def test_a_measured_claim_keeps_its_figures() -> None:
     check = {"max_error": 1e-7, "bound": 3e-6, "ratio": 1e-7 / 3e-6, "agrees": True, "mark": "✓", "cases": 8}
-    assert numeric_line(check) == "✓, error 1e-07, bound 3e-06, ratio 0.0333"
+    line = numeric_line(check)
+    assert line == (
+        "✓ confirms: largest error of the statement computed in the dtype (|left − right| for an identity) 1e-07 "
+        "over 8 cases; "
+        "rounding bound 3e-06, ratio 0.0333"
+    ), line
     text = _shown({"float32": check, "not_tested": []})
-    assert "float32: ✓, error 1e-07" in text and "not numerically tested" not in text
+    assert "float32: ✓ confirms: largest error" in text and "not numerically tested" not in text
+
+
+def test_a_refutation_says_its_figure_is_the_discrepancy_at_the_counterexample() -> None:
+    """Issue 36: "error 0.00781, bound 0.0537, ratio 0.146, ?" did not say what the error is of."""
+    check = {"max_error": 0.00781, "bound": 0.0537, "ratio": 0.146, "mark": "?", "measure": "discrepancy"}
+    line = numeric_line(check)
+    assert line.startswith("? bound too loose to decide: the refutation's discrepancy |left − right|"), line
+    assert "rounding bound 0.0537, ratio 0.146" in line
 
 
 def test_a_column_of_nan_figures_is_never_printed_as_numbers() -> None:

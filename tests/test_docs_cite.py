@@ -53,10 +53,15 @@ def test_cite_block_names_url_bibtex_theorem_file_line_command(cite: Any, monkey
     assert "instance_d4" not in text, "instances are corollaries, not the evidence to cite"
 
 
-def test_cite_block_without_a_published_url_is_relative(cite: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ROPECHECK_DOCS_URL", raising=False)
+@pytest.mark.parametrize("configured", ["", "docs/", "file.html"])
+def test_cite_block_without_an_absolute_url_has_no_url(
+    configured: str, cite: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36: a relative `url` cites nothing; without an absolute docs address the entry has no `url`."""
+    monkeypatch.setenv("ROPECHECK_DOCS_URL", configured)
     text = "\n".join(cite.cite_block(_claim(), PIN, "claim-rope-relative-matrix"))
-    assert "url          = {generated/claims/ROPE-RELATIVE-MATRIX.html#claim-rope-relative-matrix}" in text
+    assert "@misc{ropecheck-rope-relative-matrix," in text
+    assert "url " not in text and "url=" not in text.replace(" ", ""), text
 
 
 def test_a_theorem_not_in_the_repository_has_no_made_up_location(cite: Any) -> None:
@@ -108,3 +113,113 @@ def test_every_built_claim_page_has_the_cite_block_and_no_seed_file_name() -> No
         assert f"ropecheck claims show {claim_id}" in text
     leaked = [str(p.relative_to(built.html)) for p in built.html.rglob("*.html") if SEED_NAME.search(p.read_text())]
     assert not leaked, f"seed file names shown on {leaked[:5]}"
+
+
+def _every_claim_bibtex() -> list[str]:
+    from ropecheck.proofs import all_claims
+
+    from ropecheck.cli._claims_cite import bibtex_entry
+
+    return [
+        "\n".join(bibtex_entry({"id": c.id, "title": c.title, "verdict": "proved"}, PIN, "claim-" + c.id.lower()))
+        for c in all_claims()
+    ]
+
+
+# The LaTeX kernel's commands a claim's BibTeX may use (math and escapes): nothing that needs a package.
+LATEX_KERNEL = {
+    "top",
+    "theta",
+    "omega",
+    "alpha",
+    "phi",
+    "pi",
+    "delta",
+    "Delta",
+    "Sigma",
+    "sum",
+    "cos",
+    "sin",
+    "mathrm",
+    "mathbf",
+    "langle",
+    "rangle",
+    "cdot",
+    "times",
+    "to",
+    "in",
+    "infty",
+    "perp",
+    "le",
+    "ge",
+    "ne",
+    "surd",
+    "ldots",
+    "textbackslash",
+    "_",
+    "&",
+    "%",
+    "#",
+    "$",
+    "{",
+    "}",
+    "^",
+    "~",
+}
+
+
+def bibtex_problems(entry: str) -> list[str]:
+    """What keeps an entry from compiling with pdflatex + bibtex: non-ASCII, unbalanced braces or `$`, a command
+    outside the LaTeX kernel, an unescaped special character in text."""
+    problems = [f"non-ASCII {c!r}" for c in entry if ord(c) > 127]
+    depth = 0
+    for character in re.sub(r"\\[{}]", "", entry):
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        problems += ["unbalanced }"] if depth < 0 else []
+    problems += ["unbalanced {"] if depth else []
+    title = re.search(r"title\s*=\s*\{(.*)\},\n", entry)
+    if title is None:
+        return [*problems, "no title"]
+    text = re.sub(r"\\\$", "", title.group(1))
+    if text.count("$") % 2:
+        problems.append("unbalanced $")
+    problems += [f"\\{name}" for name in re.findall(r"\\([A-Za-z]+|.)", entry) if name not in LATEX_KERNEL]
+    outside_math = "".join(re.split(r"\$[^$]*\$", text)[::1])
+    problems += [f"unescaped {c!r}" for c in re.findall(r"(?<!\\)[_%&#^~]", outside_math)]
+    return problems
+
+
+def test_every_claim_bibtex_is_latex_kernel_ascii() -> None:
+    """Issue 36: the title was Unicode math (`⟨q, k⟩`, `ℝᵈ`) that LaTeX does not typeset; every claim's entry is now
+    plain ASCII with `$…$` math in LaTeX kernel commands (pdflatex itself: `test_bibtex_compiles_with_pdflatex`,
+    opt-in with --deep)."""
+    entries = _every_claim_bibtex()
+    assert len(entries) >= 40
+    for entry in entries:
+        assert bibtex_problems(entry) == [], entry
+
+
+def test_bibtex_check_notices_unicode_and_a_package_command() -> None:
+    """Meta-test: the old title (Unicode, `$` stripped, a bare `\\langle` in text) and a `\\mathbb` both fail."""
+    old = "@misc{x,\n  title        = {{X}: Re[\\langle q,k\\rangle] for q, k ∈ ℝᵈ},\n}"
+    assert bibtex_problems(old)
+    assert bibtex_problems("@misc{x,\n  title        = {{X}: $\\mathbb{R}$},\n}")
+    assert bibtex_problems("@misc{x,\n  title        = {{X}: a_b},\n}")
+
+
+@pytest.mark.deep
+def test_bibtex_compiles_with_pdflatex(tmp_path: Path) -> None:
+    """Every claim's BibTeX typeset by pdflatex + bibtex (Debian `texlive-latex-base`; opt-in: not in the CI)."""
+    import shutil
+    import subprocess
+
+    assert shutil.which("pdflatex") and shutil.which("bibtex"), "apt-get install texlive-latex-base"
+    (tmp_path / "claims.bib").write_text("\n\n".join(_every_claim_bibtex()), encoding="ascii")
+    (tmp_path / "cite.tex").write_text(
+        "\\documentclass{article}\\begin{document}\\nocite{*}\\bibliographystyle{plain}\\bibliography{claims}"
+        "\\end{document}\n"
+    )
+    for command in (["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "cite"], ["bibtex", "cite"]) * 2:
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, (command, done.stdout[-3000:])
+    assert "Warning--" not in (tmp_path / "cite.blg").read_text()

@@ -15,6 +15,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+#: The one sentence for what decides, word for word in README.md, docs/index.md, the ledger page and `claims show`.
+WHO_DECIDES = (
+    "The Coq kernel decides every verdict; the SymPy engine only searches for proofs and counterexamples, and its "
+    "result is never the verdict."
+)
 NUMERIC_KEYS = ("float16", "bfloat16", "float32", "float64", "mpmath")
 NUMERIC_LEGEND = (
     "numeric f16·bf16·f32·f64·mp: ✓ confirms the verdict · ~ effect below what the format resolves · "
@@ -212,7 +217,6 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
     out = _Writer(stream, width)
     out.heading(f"{entry['id']} — {plain_title(entry['title'])}")
     out.field("verdict", f"{entry['verdict']} — {entry.get('verdict_reason', '')}")  # from the kernel theorem
-    out.field("engine search", f"{entry.get('engine_verdict', '?')}: {entry.get('method', '?')} (not the verdict)")
     out.field("statement", entry["statement"])
     for item in entry.get("assumptions", []):
         out.bullet(item, label="assumption")
@@ -231,48 +235,85 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
         if correction.get("explanation"):
             out.field("why", correction["explanation"])
         out.field("verdict", f"{correction.get('verdict', '?')} (kernel)")
-        out.field("engine search", f"{correction.get('engine_verdict', '?')}: {correction.get('method', '?')}")
+        out.field(
+            "search",
+            f"the SymPy engine alone reached {correction.get('engine_verdict', '?')} "
+            f"({correction.get('method', '?')}); the kernel's theorem decides",
+        )
     theorems = entry.get("kernel_theorems")
     if theorems is not None:
         out.heading("Kernel (Coq)")
         if not theorems:
             out.bullet("no theorem: " + str(entry.get("kernel_reason", "the kernel does not decide this claim")))
+        from ._claims_cite import source_commit, theorem_location
+
         for theorem in theorems:
             axioms = ", ".join(theorem.get("axioms", [])) or "closed under the global context"
             out.bullet(f"{theorem['role']}: {theorem['module']}.{theorem['theorem']} — {theorem['status']}; {axioms}")
+            location = theorem_location(theorem["module"], theorem["theorem"])
+            if theorem.get("role") != "instance":
+                out.field("at", location or "printed from the registry when the development is built")
             if theorem.get("elaborated_statement"):
                 out.field("states", _one_line(theorem["elaborated_statement"]))
+        if theorems:
+            out.field("commit", f"{source_commit()} (cite with the BibTeX on the claim's docs page)")
+    if entry.get("engine_verdict") or entry.get("method"):
+        out.heading("How the proof was searched for (SymPy)")
+        out.field(
+            "search",
+            f"the SymPy engine alone reached {entry.get('engine_verdict', '?')} ({entry.get('method', '?')}); "
+            "the kernel's theorem above decides",
+        )
     numeric = entry.get("numeric")
     if numeric:
         _numeric_words(out, numeric)
     out.field("test", entry.get("test", ""))
+    out.heading(WHO_DECIDES)
+
+
+MARK_WORDS = {
+    "✓": "confirms",
+    "~": "below what the format resolves",
+    "?": "bound too loose to decide",
+    "✗": "contradiction",
+}
 
 
 def numeric_line(check: dict[str, Any]) -> str:
-    """One format's numeric evidence in words: the mark with the measured error, bound and ratio, or
-    `not numerically tested` where nothing was compared (never a `nan` figure).
+    """One format's numeric evidence in words: what the error is of, the rounding bound it is held to and the
+    ratio, or `not numerically tested` where nothing was compared (never a `nan` figure).
 
     **Arguments:**
 
     - `check`: one format's column of the evidence (`ropecheck.numeric.mirrors._evidence.summarise`).
 
-    **Returns:** e.g. `✓, error 1.2e-07, bound 3.1e-06, ratio 0.034` or `–, not numerically tested`.
+    **Returns:** e.g. `✓ confirms: largest error of the statement computed in the dtype (…) 1.2e-07 over 8 cases;
+    rounding bound 3.1e-06, ratio 0.034`, or `–, not numerically tested`.
     """
     mark = numeric_mark(check)
-    values = {
-        "error": check.get("max_error", check.get("error")),
-        "bound": check.get("bound"),
-        "ratio": check.get("ratio"),
-    }
-    figures = [
-        f"{label} {value:.3g}"
-        for label, value in values.items()
-        if isinstance(value, int | float) and math.isfinite(value)
-    ]
-    parts = [mark, *figures] if mark != "–" and figures else [mark, "not numerically tested"]
+
+    def figure(key: str) -> str | None:
+        value = check.get(key)
+        return f"{value:.3g}" if isinstance(value, int | float) and math.isfinite(value) else None
+
+    error, bound, ratio = figure("max_error") or figure("error"), figure("bound"), figure("ratio")
+    if mark == "–" or error is None:
+        words = f"{mark}, not numerically tested"
+    else:
+        cases = check.get("cases")
+        over = f" over {cases} cases" if isinstance(cases, int) and cases else ""
+        if check.get("measure") == "discrepancy":
+            what = f"the refutation's discrepancy |left − right| at the counterexample, computed in the dtype: {error}"
+        else:
+            what = (
+                f"largest error of the statement computed in the dtype (|left − right| for an identity) {error}{over}"
+            )
+        words = f"{mark} {MARK_WORDS.get(mark, '')}: {what}".replace("  ", " ")
+        if bound is not None:
+            words += f"; rounding bound {bound}" + (f", ratio {ratio}" if ratio is not None else "")
     if check.get("note"):
-        parts.append(str(check["note"]))
-    return ", ".join(parts)
+        words += f", {check['note']}"
+    return words
 
 
 def _numeric_words(out: _Writer, numeric: dict[str, Any]) -> None:

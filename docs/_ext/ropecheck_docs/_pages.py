@@ -9,6 +9,8 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from ropecheck.cli._claims_view import WHO_DECIDES
+
 from ._data import DTYPES, TOPIC_TITLES, is_seed, short_source, source_title, topics_in_order
 from ._markdown import (
     claim_ref,
@@ -70,14 +72,15 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
         "(ledger)=",
         "# The claims ledger",
         "",
-        f"{len(claims)} claims, decided by the Coq proof kernel at build time: {summary}. A verdict is never "
+        f"{len(claims)} claims, checked at build time: {summary}. {WHO_DECIDES} A verdict is never "
         "written by hand: *proved* means coqc accepted the theorem that states the claim and `Print Assumptions` "
         "lists only Coq's standard axioms; *refuted* means the same for a theorem stating its negation; *unknown* "
         "means neither, with the reason. The SymPy engine's derivation is shown beside the kernel's proof. The "
         "trusted base is listed on the *What is trusted* page. Refuted claims are collected with their "
         "corrections in the {doc}`errata </generated/errata>`.",
         "",
-        "Cite a claim in these docs with `` {claim}`ROPE-RELATIVE-MATRIX` `` (an unknown ID fails the build).",
+        "To cite a claim, use the BibTeX in the *Cite this claim* section of its page (pinned to the version and "
+        "commit, with the Coq theorem's `file:line`).",
     ]
     for topic in topics_in_order(claims):
         in_topic = [claim for claim in claims if claim["topic"] == topic]
