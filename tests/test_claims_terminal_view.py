@@ -1,4 +1,4 @@
-"""The 80-column view of `ropecheck claims` (one line per claim, titles cut at a word, a summary), substring
+"""The 80-column view of `ropecheck claims` (one row per claim, titles in full, a summary), substring
 suggestions for claim IDs, and the ledger cache's key discipline (any change to what decides a claim is a miss)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from ropecheck.numeric import _ledger_cache
 
-from ropecheck.cli._claims_terminal import cut_at_word, print_lines, summary_line
+from ropecheck.cli._claims_terminal import print_lines, summary_line
 from ropecheck.cli._claims_view import resolve_ids
 
 LONG_TITLE = "Attention scores shrink as the relative distance between query and key grows without bound"
@@ -19,7 +19,10 @@ LONG_TITLE = "Attention scores shrink as the relative distance between query and
 
 def _entry(claim_id: str, verdict: str, title: str = LONG_TITLE, corrected: bool = False) -> dict[str, Any]:
     entry: dict[str, Any] = {
-        "id": claim_id, "verdict": verdict, "title": title, "sources": [],
+        "id": claim_id,
+        "verdict": verdict,
+        "title": title,
+        "sources": [],
         "kernel_theorems": [{"status": "checked"}, {"status": "checked"}],
     }
     if corrected:
@@ -27,21 +30,13 @@ def _entry(claim_id: str, verdict: str, title: str = LONG_TITLE, corrected: bool
     return entry
 
 
-@pytest.mark.parametrize("width", [10, 20, 33, 80])
-def test_titles_are_cut_at_a_word_with_an_ellipsis(width: int) -> None:
-    cut = cut_at_word(LONG_TITLE, width)
-    assert len(cut) <= width and cut.endswith("…")
-    assert LONG_TITLE.startswith(cut[:-1])
-    assert LONG_TITLE[len(cut) - 1] == " " or width < 12, f"cut mid-word: {cut!r}"
-
-
-def test_a_title_that_fits_is_kept_whole() -> None:
-    assert cut_at_word("Dot-product attention is symmetric", 80) == "Dot-product attention is symmetric"
-
-
 def test_eighty_columns_one_line_per_claim_legend_and_summary() -> None:
-    entries = [_entry("ROPE-DECAY-MONOTONE", "refuted", corrected=True), _entry("ATT-EQUIVARIANCE", "proved"),
-               _entry("SPE-LINEAR-ATTENTION-INCOMPATIBLE", "refuted"), _entry("ROPE-ABS-AND-REL", "unknown")]
+    entries = [
+        _entry("ROPE-DECAY-MONOTONE", "refuted", corrected=True),
+        _entry("ATT-EQUIVARIANCE", "proved"),
+        _entry("SPE-LINEAR-ATTENTION-INCOMPATIBLE", "refuted"),
+        _entry("ROPE-ABS-AND-REL", "unknown"),
+    ]
     out = io.StringIO()
     print_lines(entries, 80, "8.16.1", out)
     lines = out.getvalue().splitlines()
@@ -49,6 +44,7 @@ def test_eighty_columns_one_line_per_claim_legend_and_summary() -> None:
     for entry in entries:
         assert sum(line.startswith(entry["id"] + " ") for line in lines) == 1
     assert any("refuted*" in line for line in lines if line.startswith("ROPE-DECAY-MONOTONE"))
+    assert out.getvalue().count(LONG_TITLE.split()[-1]) == len(entries), "every title in full"
     assert lines[-1] == "4 claims: 1 proved, 2 refuted, 1 unknown — kernel: Coq 8.16.1"
 
 
@@ -125,9 +121,9 @@ def test_an_unknown_id_is_reported_without_deciding_anything(
 
     monkeypatch.setattr(_cli, "_claims_json", refuse)
     monkeypatch.setattr("ropecheck.proofs.kernel_info", refuse)
-    assert _cli.main(["claims", "show", "decay", "--no-numeric"]) == _cli.EXIT_USAGE
+    assert _cli.main(["claims", "show", "rope-decay", "--no-numeric"]) == _cli.EXIT_USAGE
     error = capsys.readouterr().err
-    assert error.startswith("ropecheck: error: unknown claim ID 'decay'; did you mean ROPE-DECAY-")
+    assert error.startswith("ropecheck: error: unknown claim ID 'rope-decay'; did you mean ROPE-DECAY-")
     assert error.count("\n") == 1
 
 

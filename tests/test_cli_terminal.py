@@ -1,5 +1,5 @@
-"""`ropecheck claims` in a real terminal (tmux at 80 and 100 columns) and piped: it fits, it prints data as written,
-and a closed pipe is not an error."""
+"""`ropecheck claims` in a real terminal (tmux at 80 and 100 columns) and piped: it fits, every ID and title in
+full, it prints data as written, and a closed pipe is not an error."""
 
 from __future__ import annotations
 
@@ -49,7 +49,9 @@ def _in_tmux(command: list[str], columns: int) -> list[str]:
         while time.monotonic() < deadline:
             text = subprocess.run(
                 [*tmux, "capture-pane", "-p", "-J", "-S", "-5000", "-t", session],
-                capture_output=True, text=True, check=True,
+                capture_output=True,
+                text=True,
+                check=True,
             ).stdout
             if any(line.startswith(marker) for line in text.splitlines()):
                 break
@@ -64,29 +66,52 @@ def _in_tmux(command: list[str], columns: int) -> list[str]:
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
 @pytest.mark.parametrize("columns", [80, 100])
 @pytest.mark.parametrize(
-    "arguments", [["claims", "--no-numeric"], ["claims", "show", "spe-shift-rotation", "--no-numeric"]],
-    ids=["table", "show"],
+    "arguments",
+    [
+        ["claims", "--no-numeric"],
+        ["claims", "show", "spe-shift-rotation", "--no-numeric"],
+        ["claims", "show", "decay", "--no-numeric"],
+    ],
+    ids=["table", "show", "topic"],
 )
 def test_claims_fit_the_terminal(columns: int, arguments: list[str]) -> None:
+    """Issue 36: every ID in full with the columns after it aligned, every title in full (it was cut to 2–5
+    words), a legend that explains `proved*`; `claims show` gives the theorem's file:line and the commit and puts
+    no engine-search line under the verdict; `claims show decay` answers the question (it exited 2)."""
+    from ropecheck.proofs import all_claims
+
+    from ropecheck.cli._claims_view import WHO_DECIDES, plain_title
+
     lines = _in_tmux([ROPECHECK, *arguments], columns)
     too_wide = [line for line in lines if len(line.rstrip()) > columns]
     assert not too_wide, f"{len(too_wide)} lines wider than {columns} columns, e.g. {too_wide[0]!r}"
     screen = "\n".join(lines)
+    flowing = " ".join(screen.split())
+    assert " ".join(WHO_DECIDES.split()) in flowing or arguments[1] not in ("show",), screen
+    if arguments[2:3] == ["decay"]:
+        assert "Does the RoPE (or sinusoidal) score decay with relative distance?" in flowing
+        assert "(ROPE-DECAY-TO-ZERO)" in flowing and "(ROPE-DECAY-BOUND)" in flowing
+        return
     assert "SPE-SHIFT-ROTATION" in screen
     if arguments[1] == "show":
         assert "Sources" in screen and "A Note on Positional Encoding" in screen
+        assert re.search(r"^at: proofs/coq/\w+\.v:\d+$", screen, re.MULTILINE), screen
+        assert re.search(r"^commit: ([0-9a-f]{12}|unknown) ", screen, re.MULTILINE), screen
+        verdict = next(i for i, line in enumerate(lines) if line.startswith("verdict: "))
+        assert not lines[verdict + 1].startswith("engine search"), lines[verdict : verdict + 2]
         return
-    # One line per claim (two at most), a legend and a summary that counts every claim.
-    from ropecheck.proofs import claim_ids
-
-    ids = claim_ids()
+    claims = all_claims()
     text = [line for line in lines if line.strip()]
-    assert len(text) <= 2 * len(ids) + 8, f"{len(text)} lines for {len(ids)} claims"
-    assert all(sum(line.startswith(i + " ") for line in text) == 1 for i in ids), "a claim is not on a line"
-    summary = re.compile(rf"^{len(ids)} claims: \d+ proved, .* — kernel: (Coq \S+|not run.*)$")
+    assert len(text) <= 4 * len(claims) + 12, f"{len(text)} lines for {len(claims)} claims"
+    id_width = max(len(claim.id) for claim in claims)
+    for claim in claims:
+        rows = [line for line in text if line.startswith(claim.id + " ")]
+        assert len(rows) == 1, f"{claim.id}: {len(rows)} rows"
+        assert re.match(r"(proved|refuted|unknown)\*? ", rows[0][id_width + 1 :]), f"not aligned: {rows[0]!r}"
+        assert " ".join(plain_title(claim.title).split()) in flowing, f"{claim.id}: title not in full"
+    assert "proved* / refuted*:" in flowing, "the legend explains the star"
+    summary = re.compile(rf"^{len(claims)} claims: \d+ proved, .* — kernel: (Coq \S+|not run.*)$")
     assert any(summary.match(line) for line in text), f"no summary line in:\n{screen}"
-    assert "…" in screen, "long titles are cut at a word with …"
-    assert not any(re.search(r"\w…", line) and not re.search(r"\w…$", line) for line in text)
 
 
 def test_piped_output_is_plain_lines_with_data_as_written() -> None:
@@ -101,14 +126,21 @@ def test_piped_output_is_plain_lines_with_data_as_written() -> None:
 
 def test_closed_pipe_is_not_an_error() -> None:
     completed = subprocess.run(
-        f"{shlex.quote(ROPECHECK)} claims list | head -n 1", shell=True, capture_output=True, text=True,
-            timeout=SUBPROCESS_BUDGET,
-        executable="/bin/bash", env={**os.environ, "PIPEFAIL": "1"},
+        f"{shlex.quote(ROPECHECK)} claims list | head -n 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_BUDGET,
+        executable="/bin/bash",
+        env={**os.environ, "PIPEFAIL": "1"},
     )
     assert completed.stdout.count("\n") == 1
     assert "Traceback" not in completed.stderr and "BrokenPipe" not in completed.stderr
     status = subprocess.run(
-        f"set -o pipefail; {shlex.quote(ROPECHECK)} claims list | head -n 1 >/dev/null", shell=True,
-        executable="/bin/bash", timeout=SUBPROCESS_BUDGET, check=False,
+        f"set -o pipefail; {shlex.quote(ROPECHECK)} claims list | head -n 1 >/dev/null",
+        shell=True,
+        executable="/bin/bash",
+        timeout=SUBPROCESS_BUDGET,
+        check=False,
     )
     assert status.returncode == 0

@@ -1,13 +1,15 @@
-"""`ropecheck claims` in a terminal: one line per claim that fits the width, a legend, a summary, progress.
+"""`ropecheck claims` in a terminal: one row per claim that fits the width, a legend, a summary, progress.
 
-Each claim is one line — ID, verdict, the kernel's count of checked theorems, the numeric marks, and the title cut
-at a word with "…" — so 46 claims fill 46 lines of an 80-column terminal. `--wide` prints every column in full
+Each claim is one row — ID, verdict, the kernel's count of checked theorems, the numeric marks — with every ID in
+full and the columns after it aligned (the ID column is as wide as the longest ID), and the title in full: on the
+row when it fits, else on the lines below it, indented. `--wide` prints every column in full
 (`_claims_view.print_table`); piped output stays one tab-separated record per line.
 """
 
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -15,9 +17,12 @@ from typing import Any, TextIO
 from ._claims_view import kernel_cell, numeric_cell, plain_title
 
 VERDICT_WIDTH = 8
-ID_WIDTH = 26
+#: Room the columns after the ID need: verdict, Coq count, numeric marks and their spaces.
+_STATUS_WIDTH = VERDICT_WIDTH + 1 + 4 + 1 + 5 + 1
+TITLE_INDENT = "    "
 LEGEND = (
-    "verdict: proved / refuted by a theorem the Coq kernel checked; * the corrected statement is proved too; "
+    "verdict: proved / refuted by a theorem the Coq kernel checked; proved* / refuted*: the claim also has "
+    "a corrected or other reading, and that reading is proved too (claims show ID gives it); "
     "unknown: not decided (claims show ID says why) · Coq: theorems the kernel checked / stated (– not run) · "
     "num(eric) f16 bf16 f32 f64 mp: ✓ confirms · ~ below what the format resolves · ? bound too loose · "
     "✗ contradiction · – not tested · details: ropecheck claims show ID, or --wide"
@@ -39,20 +44,6 @@ def kernel_count(entry: dict[str, Any]) -> str:
     return {"no theorem": "none", "not run": "–"}.get(cell, cell.removesuffix(" checked"))
 
 
-def cut_at_word(text: str, width: int) -> str:
-    """`text` in at most `width` characters, cut at a word boundary with "…" when it is longer."""
-    text = " ".join(text.split())
-    if len(text) <= width:
-        return text
-    if width <= 1:
-        return "…"[:width]
-    cut = text[: width - 1]
-    space = cut.rfind(" ")
-    if space >= width // 3:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:—–-") + "…"
-
-
 def summary_line(entries: Sequence[dict[str, Any]], kernel_version: str | None) -> str:
     """`46 claims: 27 proved, 17 refuted, 2 unknown — kernel: Coq 8.16.1` (or why the kernel did not run)."""
     counts = Counter(str(entry["verdict"]) for entry in entries)
@@ -64,8 +55,6 @@ def summary_line(entries: Sequence[dict[str, Any]], kernel_version: str | None) 
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
-
     return textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False) or [""]
 
 
@@ -83,20 +72,28 @@ def print_lines(
     """
     stream = sys.stdout if stream is None else stream
     has_numeric = any("numeric" in entry for entry in entries)
-    id_width = min(ID_WIDTH, max((len(entry["id"]) for entry in entries), default=2))
+    id_width = max((len(entry["id"]) for entry in entries), default=2)
     header = ["ID".ljust(id_width), "verdict".ljust(VERDICT_WIDTH), "Coq "]
     if has_numeric:
         header.append("num. ")
     header.append("title")
     stream.write(" ".join(header)[:width] + "\n")
     for entry in entries:
-        cells = [entry["id"].ljust(id_width), short_verdict(entry).ljust(VERDICT_WIDTH), kernel_count(entry).ljust(4)]
+        claim_id = entry["id"]
+        cells = [short_verdict(entry).ljust(VERDICT_WIDTH), kernel_count(entry).ljust(4)]
         if has_numeric:
             cells.append(numeric_cell(entry.get("numeric")).ljust(5))
-        line = " ".join(cells)
-        room = width - len(line) - 1
-        title = plain_title(entry["title"])
-        stream.write(line + (" " + cut_at_word(title, room) if room >= 8 else "") + "\n")
+        if id_width + _STATUS_WIDTH > width:  # too narrow for the ID column: the status on its own line
+            stream.write(claim_id + "\n")
+            claim_id = ""
+        line = " ".join([claim_id.ljust(min(id_width, width - _STATUS_WIDTH)), *cells])
+        title = " ".join(plain_title(entry["title"]).split())
+        if len(line) + 1 + len(title) <= width:
+            stream.write(f"{line} {title}\n")
+            continue
+        stream.write(line.rstrip() + "\n")
+        lines = textwrap.wrap(title, width=width, initial_indent=TITLE_INDENT, subsequent_indent=TITLE_INDENT)
+        stream.write("\n".join(lines) + "\n")
     stream.write("\n" + "\n".join(_wrap(LEGEND if has_numeric else LEGEND.split(" · num(eric)")[0], width)) + "\n")
     stream.write("\n".join(_wrap(summary_line(entries, kernel_version), width)) + "\n")
 

@@ -279,6 +279,18 @@ MARK_WORDS = {
 }
 
 
+def print_answer(topic: Any, entries: Sequence[dict[str, Any]], stream: TextIO | None = None) -> None:
+    """`claims show TOPIC`: the topic's one-paragraph answer from its claims' verdicts (`_claims_topics`), wrapped
+    to the terminal, then where the details are."""
+    from ._claims_topics import answer_paragraph
+
+    stream = sys.stdout if stream is None else stream
+    out = _Writer(stream, terminal_width(stream))
+    out.heading(answer_paragraph(topic, entries, plain_title))
+    out.field("details", "ropecheck claims show " + " ".join(topic.claim_ids))
+    out.heading(WHO_DECIDES)
+
+
 def numeric_line(check: dict[str, Any]) -> str:
     """One format's numeric evidence in words: what the error is of, the rounding bound it is held to and the
     ratio, or `not numerically tested` where nothing was compared (never a `nan` figure).

@@ -168,7 +168,11 @@ def _run_claims(args: argparse.Namespace) -> int:
     if args.view == "list" and args.show_ids:
         sys.stderr.write("ropecheck: error: 'claims list' takes no IDs (use 'claims show ID')\n")
         return EXIT_USAGE
-    requested = [*args.ids, *args.show_ids]
+    from ._claims_topics import find_topic
+
+    topics = [topic for topic in map(find_topic, args.show_ids) if topic is not None]  # `claims show decay`
+    typed = [item for item in args.show_ids if find_topic(item) is None]
+    requested = [*args.ids, *typed, *(claim_id for topic in topics for claim_id in topic.claim_ids)]
     ids, errors = resolve_ids(requested, claim_ids())
     if errors:
         sys.stderr.write(f"ropecheck: error: {errors[0]}\n")
@@ -201,8 +205,14 @@ def _run_claims(args: argparse.Namespace) -> int:
         json.dump(finite_json(document), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.view == "show":
+        from ._claims_view import print_answer
+
+        for topic in topics:
+            print_answer(topic, entries)
+        shown = set(resolve_ids([*args.ids, *typed], claim_ids())[0])
         for entry in entries:
-            print_claim(entry)
+            if entry["id"] in shown:
+                print_claim(entry)
     else:
         from ropecheck.proofs import kernel_info
 

@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from ropecheck.cli._claims_topics import TOPICS, answer_paragraph
 from ropecheck.cli._claims_view import WHO_DECIDES
 
 from ._data import DTYPES, TOPIC_TITLES, is_seed, short_source, source_title, topics_in_order
@@ -82,6 +83,20 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
         "To cite a claim, use the BibTeX in the *Cite this claim* section of its page (pinned to the version and "
         "commit, with the Coq theorem's `file:line`).",
     ]
+    parts += [
+        "",
+        "## Answers",
+        "",
+        "Each question's answer, generated from its claims' verdicts (the same paragraph "
+        "as `ropecheck claims show decay`, `linear-attention`, `kv-cache`, `uniqueness`, `relative`, "
+        "`equivariance`):",
+        "",
+    ]
+    for question in TOPICS:
+        parts += [
+            f"**{escape(question.name)}.** " + answer_paragraph(question, claims, rich_text, claim_ref, rich_text),
+            "",
+        ]
     for topic in topics_in_order(claims):
         in_topic = [claim for claim in claims if claim["topic"] == topic]
         parts += ["", f"## {escape(TOPIC_TITLES.get(topic, topic))}", ""]
