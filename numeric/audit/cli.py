@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scaling",
         help="linear:F, ntk:F, dynamic:F[,orig=N], yarn:F[,orig=N], llama3:F[,orig=N,low=1,high=4], "
-        "longrope:F[,orig=N,short=a/b/…,long=a/b/…]; yarn also truncate=false and attn=G|softmax (see below)",
+        "longrope:F[,orig=N,short=a/b/…,long=a/b/…]; orig defaults to 2048 (8192 for llama3); yarn also "
+        "truncate=false and attn=G|softmax (see below)",
     )
     parser.add_argument(
         "--direction",
