@@ -144,3 +144,12 @@ def test_closed_pipe_is_not_an_error() -> None:
         check=False,
     )
     assert status.returncode == 0
+
+
+@pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
+def test_audit_config_shows_the_scaling_it_read_at_80_columns() -> None:
+    """Issue 36: the terminal table omitted the scaling factor and the band parameters it read."""
+    config = str(Path(__file__).resolve().parent / "model_configs" / "llama3.1-8b")
+    lines = _in_tmux([ROPECHECK, "audit-config", config, "--engine", "none"], 80)
+    assert not [line for line in lines if len(line.rstrip()) > 80], lines
+    assert "  scaling (all): llama3:8,orig=8192,low=1,high=4" in lines, "\n".join(lines)
