@@ -138,3 +138,19 @@ def test_entries_without_numbers_reuse_the_entries_with_them(tmp_path: Path, mon
     assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [
         {"id": claim_id, "marker": "from the cache with numeric evidence"}
     ]
+
+
+def test_prove_prints_a_counterexample_in_words_not_as_python_dicts() -> None:
+    """Issue 36: `prove` showed `counterexample {'x': '1'}, residual … in {'re': '[…]'}`."""
+    from ropecheck.cli._prove import _text
+
+    result = {
+        "verdict": "refuted",
+        "method": "interval-counterexample",
+        "counterexample": {"x": "1", "y": "-1"},
+        "residual": "-1 + cos(1)**2",
+        "interval": {"re": "[-0.708073418273571, -0.708073418273571]"},
+    }
+    line = _text(result)
+    assert "{" not in line and "'" not in line, line
+    assert "counterexample x = 1, y = -1: left − right = -1 + cos(1)**2, certified real part in [-0.708" in line

@@ -3,6 +3,7 @@ full, it prints data as written, and a closed pipe is not an error."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -153,3 +154,26 @@ def test_audit_config_shows_the_scaling_it_read_at_80_columns() -> None:
     lines = _in_tmux([ROPECHECK, "audit-config", config, "--engine", "none"], 80)
     assert not [line for line in lines if len(line.rstrip()) > 80], lines
     assert "  scaling (all): llama3:8,orig=8192,low=1,high=4" in lines, "\n".join(lines)
+
+
+def test_prove_says_what_runs_on_a_terminal_and_nothing_when_piped() -> None:
+    """Issue 36: `prove` printed nothing for tens of seconds while Coq ran. On a terminal (a real pty, 80 columns)
+    it says what runs, then clears the line; piped, standard error gets no such line."""
+    import pty
+
+    command = [ROPECHECK, "prove", "sin(x)**2 + cos(x)**2 == 1", "--real", "x", "--no-kernel"]
+    primary, secondary = pty.openpty()
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=secondary,
+                              env={**os.environ, "COLUMNS": "80"}, timeout=SUBPROCESS_BUDGET, check=False)
+        os.close(secondary)
+        seen = b""
+        with contextlib.suppress(OSError):
+            while chunk := os.read(primary, 4096):
+                seen += chunk
+    finally:
+        os.close(primary)
+    assert done.returncode == 4 and done.stdout.startswith(b"proved by the engine only"), done
+    assert b"ropecheck: searching with the SymPy engine" in seen and seen.endswith(b"\r\x1b[K"), seen
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET, check=False)
+    assert "searching" not in piped.stderr, piped.stderr

@@ -172,7 +172,17 @@ def json_error(message: str) -> None:
 
 def run_prove(args: argparse.Namespace) -> int:
     """Decide the statement in `args` and print the verdict; returns the exit code."""
-    result = run_in_worker(args)
+    waiting = sys.stderr.isatty()  # say what runs: Coq may take tens of seconds with nothing on the screen
+    if waiting:
+        then = ", then checking with Coq (can take a minute)" if getattr(args, "kernel", True) else ""
+        sys.stderr.write(f"ropecheck: searching with the SymPy engine{then}…")
+        sys.stderr.flush()
+    try:
+        result = run_in_worker(args)
+    finally:
+        if waiting:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
     hints = result.get("hints", [])
     if "error" in result:
         hint = f" (hint: {hints[0]})" if hints else ""
@@ -219,7 +229,21 @@ def _text(result: dict[str, Any]) -> str:
     else:
         line = f"{verdict} ({result['method']})"
     if "counterexample" in result:
-        line += f"; counterexample {result['counterexample']}, residual {result['residual']} in {result['interval']}"
+        line += "; " + _counterexample_words(result)
     if result.get("conditions"):
         line += f"; where {', '.join(result['conditions'])}"
     return line
+
+
+def _counterexample_words(result: dict[str, Any]) -> str:
+    """`counterexample x = 1, y = -1: left − right = -1 + cos(1)**2, certified in [-0.708…, -0.708…]` — the point,
+    the residual and its enclosure in words (they were printed as Python dicts)."""
+    point = result.get("counterexample")
+    where = ", ".join(f"{name} = {value}" for name, value in point.items()) if isinstance(point, dict) else str(point)
+    interval = result.get("interval")
+    if isinstance(interval, dict):
+        parts = {"re": "real part", "im": "imaginary part"}
+        enclosure = "; ".join(f"{parts.get(key, key)} in {value}" for key, value in interval.items())
+    else:
+        enclosure = f"in {interval}"
+    return f"counterexample {where}: left − right = {result.get('residual')}, certified {enclosure}"

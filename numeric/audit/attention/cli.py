@@ -56,17 +56,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.config:
         sys.stderr.write("ropecheck audit-attention: error: give a config.json path or a built-in name (--list)\n")
         return EXIT_USAGE
+    from ..model_config.cli import _quiet  # torch/torchao log load warnings with the environment's paths (issue 36)
+
     try:
-        import torch
+        with _quiet():
+            import torch
 
-        from ._audit import audit_attention
+            from ._audit import audit_attention
 
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # tiny models: threads only contend
-        try:
-            report = audit_attention(args.config, seed=args.seed)
-        finally:
-            torch.set_num_threads(threads)
+            threads = torch.get_num_threads()
+            torch.set_num_threads(1)  # tiny models: threads only contend
+            try:
+                report = audit_attention(args.config, seed=args.seed)
+            finally:
+                torch.set_num_threads(threads)
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-attention: error: {error}\n")
         return EXIT_USAGE
