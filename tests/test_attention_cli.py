@@ -54,3 +54,19 @@ def test_a_failing_property_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == (1 if failed else 0)
     if transformers.__version__ == "5.3.0":
         assert failed  # the dynamic NTK reset defect measured on 5.3.0
+
+
+@pytest.mark.deep
+def test_no_library_warnings_with_environment_paths_before_the_report() -> None:
+    """Issue 36: torchao and torch logged load warnings with the environment's absolute paths before the report;
+    `audit-attention` imports them quietly (`_quiet`). Opt-in (--deep): each import costs about 12 CPU-s. Seen
+    failing without the quiet block (the same import prints the paths)."""
+    import subprocess
+    import sys
+
+    loud = "from transformers import LlamaForCausalLM"
+    quiet = "from ropecheck.numeric.audit.model_config.cli import _quiet\nwith _quiet():\n    " + loud
+    runs = {name: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+            for name, code in (("loud", loud), ("quiet", quiet))}
+    assert "site-packages" in runs["loud"].stderr, "the libraries no longer warn: this check shows nothing"
+    assert runs["quiet"].returncode == 0 and runs["quiet"].stderr == "", runs["quiet"].stderr[-2000:]
