@@ -223,3 +223,15 @@ def test_bibtex_compiles_with_pdflatex(tmp_path: Path) -> None:
         done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0, (command, done.stdout[-3000:])
     assert "Warning--" not in (tmp_path / "cite.blg").read_text()
+
+
+def test_claims_json_gives_each_theorem_its_file_and_line() -> None:
+    """Issue 36: `claims --json` named the theorems without file:line (the document also carries the commit)."""
+    from ropecheck.cli._claims_cite import add_locations
+
+    entries = [_claim(), _claim("no_such_theorem")]
+    add_locations(entries)
+    location = entries[0]["kernel_theorems"][0]["location"]
+    line = (ROOT / location.split(":")[0]).read_text(encoding="utf-8").splitlines()[int(location.split(":")[1]) - 1]
+    assert re.match(r"\s*Theorem rope_relative_matrix\b", line), location
+    assert entries[1]["kernel_theorems"][0]["location"] is None

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-__all__ = ["bibtex_entry", "claim_url", "latex_title", "source_commit", "theorem_location"]
+__all__ = ["add_locations", "bibtex_entry", "claim_url", "latex_title", "source_commit", "theorem_location"]
 
 COQ_ROOT_NAME = "Ropecheck"
 
@@ -184,3 +184,15 @@ def bibtex_entry(claim: dict[str, Any], pin: dict[str, str], anchor: str) -> lis
     if url is not None:
         lines.append(f"  url          = {{{url}}},")
     return [*lines, "}"]
+
+
+def add_locations(entries: list[dict[str, Any]]) -> None:
+    """Give each kernel theorem of each claim its `location` (`file:line`, or None when it
+    is printed from the registry at build time), for `claims --json`.
+
+    **Arguments:** `entries`: claims as `Claim.to_json()` gives them; changed in place.
+    """
+    for entry in entries:
+        for theorem in entry.get("kernel_theorems") or []:
+            if isinstance(theorem, dict) and "module" in theorem and "theorem" in theorem:
+                theorem["location"] = theorem_location(str(theorem["module"]), str(theorem["theorem"]))

@@ -197,7 +197,10 @@ def _run_claims(args: argparse.Namespace) -> int:
             _trim_engine_statements(entries)
         from ropecheck.proofs import kernel_info
 
-        document: dict[str, Any] = {"kernel": kernel_info(), "claims": entries}
+        from ._claims_cite import add_locations, source_commit
+
+        add_locations(entries)  # each theorem's file:line, and the commit they are read from (issue 36)
+        document: dict[str, Any] = {"kernel": kernel_info(), "commit": source_commit(), "claims": entries}
         if args.numeric and not ids:
             from ..numeric._ledger_cache import numeric_tables
 
