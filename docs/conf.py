@@ -49,6 +49,9 @@ html_theme_options = {
     "check_switcher": False,
     "navbar_end": ["theme-switcher", "navbar-icon-links"],
 }
+# No left "Section Navigation" column: the pages are reached from the top bar (the claims from the ledger), and on
+# most pages the column was an empty 300 px strip that pushed wide tables (the conformance table) off the screen.
+html_sidebars = {"**": []}
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"

@@ -15,7 +15,11 @@ what a reader would see as broken, and each of its checks is seen failing on a d
   side column (contents, navigation) wider than itself — it scrolls only vertically;
 - **broken words**: a run of letters and digits laid out over two lines (broken mid-word: "tr/a/n/sf/or/m/er/s");
 - **narrow columns**: a table cell narrower than the longest word it holds;
-- **raw markup**: Markdown/MyST syntax left in the visible text.
+- **raw markup**: Markdown/MyST syntax left in the visible text;
+- **empty side column**: a navigation or contents column shown with nothing in it;
+- **table scrolls at desktop width** (1000 px and wider): a table whose box must be scrolled sideways to see every
+  column (on a phone a table may scroll inside its own box).
+An **overflow** is also a word whose line runs past the right edge while its box fits (a long name in a paragraph).
 
 Time budget: no check here waits on wall time in a way a slow machine can fail. Playwright's waits (navigation,
 MathJax's first typeset) get `BUDGET_MS` = 5 minutes each — the slowest page of the docs takes about 1.5 s on an idle
@@ -145,6 +149,11 @@ async () => {
       const first = rects.reduce((a, r) => (!a || r.top < a.top ? r : a), null);
       const split = first && rects.some(r => r.top >= first.bottom - 2);
       if (split) broken.push('"' + m[0] + '" in ' + name(parent));
+      // A word past the right edge of its line's box: the box itself fits, its text does not (a long name in a
+      // paragraph on a phone), and nothing scrolls it into view.
+      if (rects.some(r => r.right > width + 1) && !scrollerFrom(parent)) {
+        overflow.push('text "' + m[0].slice(0, 40) + '" in ' + name(parent) + ' runs past the right edge');
+      }
       if (cell) {
         const w = split ? canvas.measureText(m[0]).width : range.getBoundingClientRect().width;
         const best = cellWords.get(cell);
@@ -159,6 +168,18 @@ async () => {
       narrow.push(name(cell) + ' is ' + Math.round(inner) + 'px, "' + word + '" needs ' + Math.round(w) + 'px');
     }
   }
+  // A side column that is shown but holds nothing (the theme's empty "Section Navigation": 300 px of nothing).
+  const empty = Array.from(document.querySelectorAll('.bd-sidebar-primary, .bd-sidebar-secondary'))
+    .filter(c => visible(c) && c.getBoundingClientRect().width > 0 && !(c.innerText || '').trim().replace(
+      /^(Collapse Sidebar|Section Navigation|On this page|\\s)+$/, ''))
+    .map(c => name(c) + ' is ' + Math.round(c.getBoundingClientRect().width) + 'px of nothing');
+  // On a desktop every column of a table is in view: a table that needs its box scrolled sideways hides the
+  // columns that explain a row (the conformance table's failing properties). On a phone it may scroll.
+  const scrolls = width < 1000 ? [] : Array.from(document.querySelectorAll('table'))
+    .filter(visible).map(table => [table, scrollerFrom(table)])
+    .filter(([table, box]) => box && box.scrollWidth > box.clientWidth + 1)
+    .map(([table, box]) => 'table "' + snippet(table.querySelector('tr') || table).slice(0, 40) + '" shows ' +
+      box.clientWidth + ' of ' + box.scrollWidth + 'px');
   // The article's text as a reader reads it, without code and math (where these tokens are at home).
   const article = document.querySelector('.bd-article') || document.body;
   const text = Array.from(texts(article, 'code, pre, mjx-container, .math'), node => node.data).join('');
@@ -166,6 +187,7 @@ async () => {
   return {
     width: width, page_width: document.documentElement.scrollWidth, overflow: overflow.slice(0, 8),
     clipped: clipped.slice(0, 8), broken: broken.slice(0, 8), narrow: narrow.slice(0, 8), raw: raw,
+    empty: empty, scrolls: scrolls.slice(0, 8),
     mathjax: loads, rendered: document.querySelectorAll('mjx-container').length,
     math_errors: Array.from(document.querySelectorAll('mjx-merror'))
       .map(e => e.getAttribute('data-mjx-error') || e.textContent).slice(0, 5),
@@ -198,6 +220,8 @@ class Visit:
             ("clipped", "cut off"),
             ("broken", "word broken mid-word"),
             ("narrow", "column narrower than its longest word"),
+            ("empty", "empty side column"),
+            ("scrolls", "table scrolls sideways at desktop width"),
         ):
             out += [f"{words}: {item}" for item in r[key]]
         out += [f"raw markup in the text: {token}" for token in r["raw"]]

@@ -2,13 +2,14 @@
 download) opens every page from a loopback HTTP server, waits for MathJax, and checks that math rendered, that nothing
 was logged as an error, that no request left the machine, and that the layout reads at 1280 px and on a 390 px phone:
 no overflow outside a scroll box, nothing cut off, no word broken mid-word, no table column narrower than its longest
-word (the probe and its checks: `tests/_browser.py`; each seen failing in `test_browser_layout_checks.py`).
+word, no empty side column, and at 1280 px no table that must be scrolled sideways (the probe and its checks:
+`tests/_browser.py`; each seen failing in `test_browser_layout_checks.py`).
 
 Each page is loaded (and its math typeset, most of the cost) once: it is probed at 1280 px, then switched to the
 phone and probed again — the same reports as a fresh load at 390 px (`Browser.visit`).
 
-Screenshots of the ledger, the conformance table and one claim page at both widths are left in
-`docs/_build/screenshots/` for a reviewer to look at.
+Screenshots of the ledger, the conformance table, one claim page and the model-config page at both widths are
+left in `docs/_build/screenshots/` for a reviewer to look at.
 """
 
 from __future__ import annotations
@@ -37,7 +38,12 @@ PAGES = {
     "generated/conformance.html": False,
     "generated/api.html": False,
 }
-SCREENSHOT_PAGES = ("generated/ledger.html", "generated/conformance.html", "generated/claims/ROPE-DECAY-TO-ZERO.html")
+SCREENSHOT_PAGES = (
+    "generated/ledger.html",
+    "generated/conformance.html",
+    "generated/claims/ROPE-DECAY-TO-ZERO.html",
+    "config-conformance.html",
+)
 
 
 @pytest.fixture(scope="module")

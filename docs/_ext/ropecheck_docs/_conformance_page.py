@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,8 @@ def _conformance_row(row: dict[str, Any]) -> list[str]:
         str(row.get("layout") or "?"),
         row.get("direction") if row.get("direction") not in (None, "n/a") else None,
         f"base {base:g}" if isinstance(base, int | float) else None,
-        row.get("scaling") or None,
+        # "llama3:8, orig=2048, low=1, high=4": a line may break after a comma, so the column stays narrow.
+        str(row.get("scaling")).replace(",", ", ") if row.get("scaling") else None,
     ]
     form = escape(", ".join(str(part) for part in parts if part))
     certified = row.get("certified") or {}
@@ -86,6 +88,13 @@ def _conformance_row(row: dict[str, Any]) -> list[str]:
     limits = dict.fromkeys((str(limit.get("property", "?")), str(limit.get("shown"))) for limit in api_limits)
     failing += [f"{literal(prop)}: {escape(text)}" for prop, text in limits]
     return [literal(name), library, shown, form, "; ".join(failing) or "none", escape(context) or "—"]
+
+
+def _breakable(text: str) -> str:
+    """Escaped text in which a dotted path may break after a dot or a parenthesis (a zero-width space): one of
+    75 characters (`transformers.models.llama.modeling_llama.LlamaRotaryEmbedding(LlamaConfig)(x,`) made the
+    adapter table 1273 px wide at a 944 px article."""
+    return escape(re.sub(r"([.(])(?=\w)", "\\1\u200b", text))
 
 
 README_DEFECTS_HEADER = "| library | finding | reproduce |"
@@ -210,7 +219,7 @@ def conformance_page(app: Sphinx) -> str:
             escape(spec.layout),
             escape(spec.scaling_kind or "none"),
             "yes" if spec.needs_gpu else "no",
-            escape(spec.wraps),
+            _breakable(spec.wraps),
         ]
         for spec in specs
     ]

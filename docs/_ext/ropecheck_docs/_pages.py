@@ -109,6 +109,24 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ claim page
+_QUALIFIED_NAME = re.compile(r"\bRopecheck(?:\.[A-Za-z0-9_']+)+")
+
+
+def _reason(text: str) -> str:
+    """A verdict's reason with its qualified Coq names as code: on a phone a name such as
+    `Ropecheck.StatementsDecay.rope_decay_to_zero_negation_verdict` wraps at the edge (code does, ropecheck.css)
+    instead of running off the page."""
+
+    def words(piece: str) -> str:  # `escape` folds the spaces at the ends too
+        return (" " if piece[:1].isspace() else "") + escape(piece) + (" " if piece[-1:].isspace() else "")
+
+    parts, position = [], 0
+    for match in _QUALIFIED_NAME.finditer(text):
+        parts += [words(text[position : match.start()]), literal(match.group(0))]
+        position = match.end()
+    return "".join([*parts, words(text[position:])]).strip()
+
+
 def _steps(steps: list[dict[str, Any]], heading: str, whole: str) -> list[str]:
     out = [f"{heading}", ""]
     for number, step in enumerate(steps, start=1):
@@ -245,7 +263,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         "",
         f"**{rich_text(claim['title'])}**",
         "",
-        f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {escape(claim.get('verdict_reason', ''))}. "
+        f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {_reason(claim.get('verdict_reason', ''))}. "
         f"Topic: {escape(TOPIC_TITLES.get(claim['topic'], claim['topic']))}. Test: {literal(claim.get('test', ''))}.",
         "",
         "## Statement",
@@ -261,7 +279,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += [f"{label}:", "", "> " + rich_text(source["quote"]), ""]
     if claim.get("interpretation"):
         parts += ["## Interpretation", "", rich_text(claim["interpretation"]), ""]
-    reason = escape(claim.get("verdict_reason", ""))
+    reason = _reason(claim.get("verdict_reason", ""))
     parts += ["## Verdict", "", f"{verdict_badge(verdict)}{_kernel_badge(claim)}: {reason}.", ""]
     if claim.get("literal"):
         literal_reading = claim["literal"]
