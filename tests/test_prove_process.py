@@ -250,10 +250,15 @@ def test_prove_says_so_when_the_worker_ran_without_the_filter(
     answer = {"verdict": "unknown", "method": "test", "confinement": ["limits", "dies-with-parent"]}
     monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: dict(answer))
     assert main(["prove", "x == y"]) == 3
-    assert "without a seccomp filter here (applied: limits, dies-with-parent)" in capsys.readouterr().err
+    assert "without bubblewrap (no read-only file system view, no PID namespace) and a seccomp filter here " \
+        "(applied: limits, dies-with-parent)" in capsys.readouterr().err
     monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: {**answer, "confinement": ["limits", "seccomp"]})
     assert main(["prove", "x == y"]) == 3
-    assert "seccomp" not in capsys.readouterr().err
+    assert "without bubblewrap (no read-only file system view, no PID namespace) here" in capsys.readouterr().err
+    everything = ["bubblewrap", "limits", "seccomp"]
+    monkeypatch.setattr(_cli_prove, "run_in_worker", lambda args: {**answer, "confinement": everything})
+    assert main(["prove", "x == y"]) == 3
+    assert "note" not in capsys.readouterr().err
 
 
 def test_prove_imports_the_engine_only_in_the_worker() -> None:
