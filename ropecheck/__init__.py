@@ -69,7 +69,9 @@ def prove(
     timeout: float = 60.0,
 ) -> Decision:
     """Decide `"LHS == RHS"` with the same parser, engine and domain rules as `ropecheck prove`, in a confined
-    worker started by a forkserver (safe after JAX started its threads); no Coq step here (the CLI adds it).
+    worker started from a fixed entry point (`python -I -m ropecheck._worker`: it never re-runs the calling script,
+    so no `if __name__ == "__main__":` guard is needed; safe after JAX started its threads, and from threads);
+    no Coq step here (the CLI adds it).
     The statement is parsed by the safe grammar: nothing in it is ever evaluated as Python.
 
     **Arguments:**

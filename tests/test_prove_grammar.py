@@ -27,7 +27,7 @@ def test_precedence_follows_python() -> None:
 
 
 def test_only_flags_give_domains_and_several_names_per_flag() -> None:
-    parsed = parse_identity("a + b + c + n == 0", real=["a", "b"], positive=["c"], integer=["n,a"])
+    parsed = parse_identity("a + b + c + n == 0", real=["b"], positive=["c"], integer=["n,a"])
     domains = {str(s): s for s in parsed.symbols}
     assert domains["a"].is_integer and domains["b"].is_real and domains["b"].is_integer is None
     assert domains["c"].is_positive and domains["n"].is_integer

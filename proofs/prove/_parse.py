@@ -6,6 +6,8 @@ tree through a fixed whitelist, by calling SymPy constructors directly: no `eval
 no `parse_expr` ever sees user text. What is admitted:
 
 - numbers: integers and decimals, read **exactly** (`0.1` is `1/10`, `1e-20` is `1/10**20`); no floats;
+- SymPy's constants `GoldenRatio`, `TribonacciConstant`, `EulerGamma`, `Catalan` (its other constant names —
+  `zoo`, `nan`, `Infinity`, `Exp1`, `ImaginaryUnit`… — are refused with what to write instead);
 - symbol names (ASCII letters, digits, `_`, not starting with `_`); undeclared symbols are complex, and
   `real` / `positive` / `integer` declare domains (assumptions come only from these, never from the text);
 - `+ - * / ** ^ ( ) ,` and one `==`; constants `pi`, `E`, `I` (`oo` is refused: identities are decided
@@ -99,7 +101,26 @@ FUNCTIONS: dict[str, tuple[Callable[..., sp.Expr], int, Callable[[sp.Expr], sp.E
     "Min": (Min, -2, None),  # −2: two or more
     "Max": (Max, -2, None),
 }
-CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo}
+CONSTANTS: dict[str, sp.Expr] = {
+    "pi": sp.pi, "E": sp.E, "I": sp.I, "oo": sp.oo,
+    # by their closed forms, so that the exact procedures see algebraic numbers
+    "GoldenRatio": sp.GoldenRatio.expand(func=True),
+    "TribonacciConstant": sp.TribonacciConstant.expand(func=True),
+    "EulerGamma": sp.EulerGamma,
+    "Catalan": sp.Catalan,
+}
+# SymPy's other names for constants: refused with what to write (a silent variable named GoldenRatio or zoo
+# would make `GoldenRatio**2 == GoldenRatio + 1` "refuted" at GoldenRatio = 1).
+_REFUSED_CONSTANTS = {
+    "zoo": "zoo (complex infinity) is not a number prove accepts",
+    "nan": "nan is not a number prove accepts",
+    "NaN": "NaN is not a number prove accepts",
+    "Infinity": "Infinity is not a number prove accepts (identities are between finite values)",
+    "NegativeInfinity": "NegativeInfinity is not a number prove accepts (identities are between finite values)",
+    "ComplexInfinity": "ComplexInfinity is not a number prove accepts",
+    "Exp1": "Exp1 is SymPy's class for Euler's number: write E",
+    "ImaginaryUnit": "ImaginaryUnit is SymPy's class for the imaginary unit: write I",
+}
 _SPECIAL = ("Sum", "Matrix")
 _FUNCTION_HINTS = {
     "ln": "log",
@@ -124,11 +145,15 @@ _NAME_HINTS = {
     "infinity": "the symbol infinity is a variable here (infinity, oo, is not a number prove accepts)",
     "Pi": "the symbol Pi is a variable here; did you mean pi?",
     "PI": "the symbol PI is a variable here; did you mean pi?",
+    "phi": "the symbol phi is a variable here; for the golden ratio write GoldenRatio",
+    "gamma": "the symbol gamma is a variable here; for the Euler–Mascheroni constant write EulerGamma",
 }
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def _declared(real: Iterable[str], positive: Iterable[str], integer: Iterable[str]) -> dict[str, sp.Symbol]:
+    """The declared symbols; a name declared twice must mean one domain (`--positive n --integer n`: a positive
+    integer), never two (`--real x --integer x` is refused rather than one flag silently winning)."""
     names: dict[str, dict[str, bool]] = {}
     for group, assumption in ((real, "real"), (positive, "positive"), (integer, "integer")):
         for entry in group:
@@ -137,9 +162,14 @@ def _declared(real: Iterable[str], positive: Iterable[str], integer: Iterable[st
                     continue
                 if not _NAME.fullmatch(name):
                     raise BadStatement(f"not a symbol name: {name[:40]!r} (names are ASCII letters, digits, _)")
-                if name in FUNCTIONS or name in CONSTANTS or name in _SPECIAL:
+                if name in FUNCTIONS or name in CONSTANTS or name in _SPECIAL or name in _REFUSED_CONSTANTS:
                     raise BadStatement(f"{name} is a function or constant, not a symbol name")
-                names.setdefault(name, {})[assumption] = True
+                flags = names.setdefault(name, {})
+                if flags and "real" in {*flags, assumption} and assumption not in flags:
+                    other = next(iter(flags))
+                    raise BadStatement(f"{name} is declared both --{other} and --{assumption}: declare each symbol "
+                                       "once (--positive with --integer means a positive integer)")
+                flags[assumption] = True
     return {name: sp.Symbol(name, **flags) for name, flags in names.items()}
 
 
@@ -181,6 +211,8 @@ class _Builder:
             )
         if name in CONSTANTS:
             return CONSTANTS[name]
+        if name in _REFUSED_CONSTANTS:
+            raise BadStatement(f"{_REFUSED_CONSTANTS[name]} (column {node.pos + 1})")
         if name in FUNCTIONS or name in _SPECIAL:
             raise BadStatement(f"{name} is a function: write {name}(...) (column {node.pos + 1})")
         if name in _NAME_HINTS and _NAME_HINTS[name] not in self.hints:

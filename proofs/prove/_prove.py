@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import sympy as sp
+from mpmath.libmp import NoConvergence
 
 from ..engine import _procedures
 from ..engine._certificate import Counterexample, Decision, Verdict
@@ -29,6 +30,7 @@ from ..kernel._coq_print import _angle_replacements, _pair_script
 from ._parse import BadStatement, parse_identity
 from ._prove_print import CannotState, CoqStatement, Hypothesis, state_identity
 from ._prove_search import defined_point, holds_at, search_wide
+from ._prove_tactics import TACTICS
 
 __all__ = ["decide_statement", "decision_from", "proof_script"]
 
@@ -45,6 +47,7 @@ _GENERIC = [
     "solve [unfold Rpower in *; repeat rewrite <- exp_plus; rewrite <- exp_0; f_equal; ring]",
     "solve [repeat match goal with |- context [Rlt_dec ?a ?b] => destruct (Rlt_dec a b) end; lra]",
     "solve [lra]",
+    *TACTICS,  # the tactic layer (angles, sqrt, ln/exp, cases, Int_part), after the cheap generic ones
     "solve [nra]",
 ]
 
@@ -123,7 +126,11 @@ def decide_statement(
     hypotheses = (
         list(statement.hypotheses) if statement else _engine_hypotheses(parsed.denominators, residuals)
     )
-    decision = decide_identity(parsed.lhs, parsed.rhs, denominators=parsed.denominators)
+    try:
+        decision = decide_identity(parsed.lhs, parsed.rhs, denominators=parsed.denominators)
+    except (ArithmeticError, ValueError, TypeError, NoConvergence) as error:  # say which step gave up, and why
+        decision = Decision(Verdict.UNKNOWN, f"the engine's exact procedures gave up ({type(error).__name__}: "
+                                             f"{str(error).splitlines()[0][:120] if str(error) else 'no message'})")
     symbols = statement.symbols if statement else parsed.symbols
     if decision.verdict is Verdict.REFUTED and decision.counterexample is not None:
         point = {s: _exact(decision.counterexample.point.get(str(s))) for s in symbols}

@@ -21,15 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from ..kernel._kernel import _first_error, coqc_path, is_standard_axiom, parse_assumptions
+from ._prove_tactics import PRELUDE
 from ._sandbox import LAUNCHER, WORKER_MEMORY_BYTES
 
 __all__ = ["COQ_MEMORY_BYTES", "coq_command", "coq_source", "kernel_check"]
 
 COQ_MEMORY_BYTES = WORKER_MEMORY_BYTES  # the same address-space budget as the engine worker
-HEADER = """Require Import Reals Lra Lia Psatz ZArith.
+HEADER = """Require Import Reals Lra Lia Psatz ZArith Nsatz.
 From Interval Require Import Tactic.
 Open Scope R_scope.
-"""
+""" + PRELUDE
+# Printed just before `Print Assumptions`: what a tactic prints (nsatz's "polynomial not in the ideal" for an
+# alternative that failed) comes before it and is never read as the assumptions.
+MARKER = "ropecheck_assumptions_follow"
 _WITNESS_CLOSE = "first [lra | interval | nra | (simpl; lra) | lia | (compute; lra)]"
 
 
@@ -45,7 +49,8 @@ def coq_source(coq: dict[str, Any], name: str = "ropecheck_statement") -> str:
         domain, domain_script = "True", "exact I"
     return (
         f"{HEADER}\nLemma {name} :\n  ({domain}) /\\\n  ({statement}).\nProof.\n"
-        f"  split; [ {domain_script} | {coq['script']} ].\nQed.\n\nPrint Assumptions {name}.\n"
+        f"  split; [ {domain_script} | {coq['script']} ].\nQed.\n\n"
+        f"Definition {MARKER} := 0%nat.\nPrint {MARKER}.\nPrint Assumptions {name}.\n"
     )
 
 
@@ -57,16 +62,18 @@ def coq_command(source_name: str, timeout: float) -> list[str]:
     return [sys.executable, "-I", LAUNCHER, *limits, "--", coqc, "-q", source_name]
 
 
-def _run(command: list[str], cwd: str, timeout: float) -> tuple[int | None, str]:
+def _run(command: list[str], cwd: str, timeout: float) -> tuple[int | None, str, str]:
+    """coqc's exit code (None at the time limit), its standard output (where `Print Assumptions` writes) and its
+    standard error (errors and warnings: a warning must never be read as part of the assumptions)."""
     process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
         start_new_session=True, text=True,
     )
     try:
-        output, _ = process.communicate(timeout=timeout)
-        return process.returncode, output
+        output, errors = process.communicate(timeout=timeout)
+        return process.returncode, output, errors
     except subprocess.TimeoutExpired:
-        return None, ""
+        return None, "", ""
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)
@@ -88,16 +95,19 @@ def kernel_check(coq: dict[str, Any], timeout: float) -> dict[str, Any]:
         return {**base, "accepted": False, "status": "not-run", "reason": "Coq (coqc) is not installed"}
     with tempfile.TemporaryDirectory(prefix="ropecheck-prove-") as tmp:
         (Path(tmp) / "Statement.v").write_text(coq_source(coq), encoding="utf-8")
-        code, output = _run(coq_command("Statement.v", timeout), tmp, timeout)
+        code, output, errors = _run(coq_command("Statement.v", timeout), tmp, timeout)
     if code is None:
         return {**base, "accepted": False, "status": "time-limit", "reason": f"coqc ran out of {timeout:.0f} s"}
     if code != 0:
-        reason = _first_error(output)
+        reason = _first_error(errors + output)
         if "No applicable tactic" in reason:
             reason = "no tactic of the proof script closed the printed goal"
         return {**base, "accepted": False, "status": "failed", "reason": reason}
+    _, marker, assumptions = output.partition(f"{MARKER} = 0%nat\n     : nat\n")
     try:
-        axioms = parse_assumptions(output)
+        if not marker:
+            raise ValueError(f"no Print Assumptions output: {output[:80]!r}")
+        axioms = parse_assumptions(assumptions)
     except ValueError as error:
         return {**base, "accepted": False, "status": "failed", "reason": str(error)}
     extra = [a for a in axioms if not is_standard_axiom(a)]

@@ -11,6 +11,7 @@ exactly the side conditions `prove` reports:
 | `a/b`, `b**-n`   | `a / b`, `/ b ^ n`                    | `b <> 0`                          |
 | `log(a)`         | `ln a`                                | `0 < a`                           |
 | `sqrt(a)`, `a**(1/2)` | `sqrt a`                         | `0 <= a`                          |
+| `a**n`, integer n, abs(n) > 256 | `powerRZ a (n)%Z` (binary, never a unary `nat`) | `a <> 0` |
 | `a**b` (b not an integer constant) | `Rpower a b` (`powerRZ a b` for integer `b`) | `0 < a` (`a <> 0`) |
 | `tan`, `sec` / `cot`, `csc` | `tan a`, `/ cos a` / `cos a / sin a`, `/ sin a` | `cos a <> 0` / `sin a <> 0` |
 | `coth`, `csch`   | `cosh a / sinh a`, `/ sinh a`         | `sinh a <> 0`                     |
@@ -19,7 +20,9 @@ exactly the side conditions `prove` reports:
 Total functions print directly: `sin cos atan exp sinh cosh tanh`, `sech` (as `/ cosh a`), `Abs` (`Rabs`),
 `Min`/`Max` (`Rmin`/`Rmax`), `floor` (`IZR (Int_part a)`), `ceiling` (`- IZR (Int_part (- a))`), `frac`
 (`frac_part a`), `sign` (a case split on `Rlt_dec`), `Sum` with integer bounds (expanded term by term).
-What Coq's reals cannot state raises `CannotState`: undeclared (complex) symbols, `I`, `re`/`im`/`conjugate`,
+Constants: `pi` is `PI`, `E` is `(exp 1)`, `GoldenRatio` is `((1 + sqrt 5) / 2)`, `TribonacciConstant` its
+formula by cube roots. What Coq's reals cannot state raises `CannotState`: `EulerGamma`, `Catalan` (no
+definition in Coq's standard library), undeclared (complex) symbols, `I`, `re`/`im`/`conjugate`,
 `acot`, the inverse hyperbolic functions, matrices.
 
 A hypothesis is left out only when exact arithmetic or a declared domain implies it (a non-zero rational, a
@@ -119,6 +122,16 @@ _COQ_NAMES = frozenset(
      "then", "else", "match", "with", "end", "as", "return", "fun", "Type", "Prop", "Set", "True", "False", "I",
      "not", "Qed", "Proof", "Lemma", "exists", "forall"}
 )
+# Constants Coq defines by a closed form (the golden ratio, the real root of x³ = x² + x + 1), and those it
+# does not define at all (the statement is then "proved by the engine only" at best).
+_CONSTANT_TERMS = {
+    "GoldenRatio": "((1 + sqrt 5) / 2)",
+    "TribonacciConstant": "((1 + Rpower (19 + 3 * sqrt 33) (1 / 3) + Rpower (19 - 3 * sqrt 33) (1 / 3)) / 3)",
+}
+_UNDEFINED_CONSTANTS = ("EulerGamma", "Catalan")
+# Above this an integer exponent is printed `powerRZ b (n)%Z`: Coq reads `b ^ n` with a unary `nat` n, which
+# overflows its stack (and warns) for n in the thousands.
+MAX_NAT_EXPONENT = 256
 _SYMPY_OF = {"cos": sp.cos, "sin": sp.sin, "sinh": sp.sinh}
 _NOT_REAL = {
     "re": "re/im/conjugate are about complex numbers",
@@ -175,6 +188,10 @@ class _Printer:
             return "PI"
         if node.text == "E":
             return "(exp 1)"
+        if node.text in _CONSTANT_TERMS:
+            return _CONSTANT_TERMS[node.text]
+        if node.text in _UNDEFINED_CONSTANTS:
+            raise CannotState(f"{node.text} has no definition in Coq's standard library")
         if node.text in CONSTANTS:
             raise CannotState(f"{node.text} is not a real number")
         symbol = self.value(node, bound)
@@ -211,6 +228,10 @@ class _Printer:
         base = self.term(base_node, bound)
         exponent = self.value(exponent_node, bound)
         base_value, base_text = self.value(base_node, bound), unparse(base_node, bound)
+        if exponent.is_Integer and abs(exponent) > MAX_NAT_EXPONENT:  # a binary Z, never a unary nat literal
+            if exponent < 0:
+                self.assume("nonzero", base, base_text, base_value)
+            return f"(powerRZ {base} ({int(exponent)})%Z)"
         if exponent.is_Integer:
             if exponent >= 0:
                 return f"({base} ^ {int(exponent)})"

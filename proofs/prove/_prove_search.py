@@ -17,6 +17,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
 import sympy as sp
+from mpmath.libmp import NoConvergence
 
 from ..engine._engine import candidate_points, certify_counterexample, satisfies_assumptions
 from ..engine._interval import certify_nonzero, certify_positive
@@ -45,7 +46,15 @@ def _positive(value: sp.Expr) -> bool:
 
 
 def holds_at(hypothesis: Hypothesis, point: dict[sp.Symbol, sp.Expr]) -> bool:
-    """Whether `hypothesis` is certified to hold at the exact `point` (undecided counts as not holding)."""
+    """Whether `hypothesis` is certified to hold at the exact `point` (undecided counts as not holding, and so
+    does an evaluation that fails: mpmath's `NoConvergence`, an overflow)."""
+    try:
+        return _certified_at(hypothesis, point)
+    except (ArithmeticError, ValueError, TypeError, RecursionError, sp.SympifyError, NoConvergence):
+        return False
+
+
+def _certified_at(hypothesis: Hypothesis, point: dict[sp.Symbol, sp.Expr]) -> bool:
     value = _value_at(hypothesis.value, point)
     if value is None:
         return False
@@ -119,7 +128,10 @@ def search_wide(
     for point in itertools.chain(near_roots(hypotheses, symbols), wide_points(symbols)):
         if not all(holds_at(h, point) for h in hypotheses):
             continue
-        found = certify_counterexample(residuals, point, max_bits=1024)
+        try:
+            found = certify_counterexample(residuals, point, max_bits=1024)
+        except (ArithmeticError, ValueError, TypeError, RecursionError, NoConvergence):
+            continue  # this point cannot be certified: try the next
         if found is not None:
             return point, found
     return None

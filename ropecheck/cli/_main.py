@@ -14,14 +14,16 @@ Bad input never shows a traceback: one line on stderr and the exit code.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import io
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from ..numeric._json import finite_json
-from ._prove import add_prove_parser, arrange_arguments, json_error, run_prove
+from ._prove import add_prove_parser, arrange_arguments, json_error, run_prove, usage_error
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
@@ -257,12 +259,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "prove":
         argv = ["prove", *arrange_arguments(argv[1:])]
     parser = _build_parser()
+    errors = io.StringIO()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stderr(errors):
+            args = parser.parse_args(argv)
     except SystemExit as exit_:
+        sys.stderr.write(errors.getvalue())
         if argv[:1] == ["prove"] and "--json" in argv and exit_.code == EXIT_USAGE:
-            json_error("invalid arguments for prove (the message is on stderr)")
+            json_error(usage_error(errors.getvalue()))
         return int(exit_.code or 0)
+    sys.stderr.write(errors.getvalue())
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

@@ -1,9 +1,10 @@
 """`ropecheck prove`: decide a user identity in a confined worker; exit 0 only when Coq checked what was typed.
 
 The statement is parsed by `ropecheck.proofs.parse_identity` (a grammar, never `eval`) and decided by the proof
-engine in a worker (`ropecheck._worker`: forked by a forkserver, safe after JAX; confined by
-`ropecheck.proofs.prove._sandbox`: no new processes, no files written, no network, bounded memory and CPU; it dies
-with this process). The parent waits at most `--timeout` seconds and then kills it: "unknown (time limit)".
+engine in a worker (`ropecheck._worker`: a fresh `python -I -m ropecheck._worker` speaking JSON on a pipe, inside
+bubblewrap where it works; confined by `ropecheck.proofs.prove._sandbox`: a seccomp allow-list, no root, no new
+processes, no files written, no network, bounded memory and CPU; it dies with this process). The parent waits at
+most `--timeout` seconds and then kills it: "unknown (time limit)".
 
 When the engine proves it, the statement *as typed* is printed to Coq (`ropecheck.proofs.prove._prove_print`: every
 division, `log`, `sqrt`, real power, `tan`…, `asin`/`acos` contributes its domain as a hypothesis; these are the
@@ -36,9 +37,11 @@ counterexample) or unknown.
 
 Grammar: numbers, symbol names, + - * / ** ^ ( ) , and one ==; constants pi, E, I (not oo); functions sin
 cos tan cot sec csc asin acos atan acot sinh cosh tanh coth sech csch asinh acosh atanh exp log sqrt Abs sign
-floor ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]).
+floor ceiling frac Min Max re im conjugate; Sum(body, (k, a, b)) with integer bounds; Matrix([[a, b], [c, d]]);
+constants also GoldenRatio, TribonacciConstant, EulerGamma, Catalan (zoo, nan, Exp1… are refused).
 Nothing is evaluated as Python. Decimal literals are exact rationals: 0.1 means 1/10 (no floating point).
-Undeclared symbols are complex; declare domains with --real/--positive/--integer (several names each).
+Undeclared symbols are complex; declare domains with --real/--positive/--integer (several names each; a
+name in two of them must be --positive and --integer: a positive integer).
 Limits: 4000 characters, 64 nesting levels, 1000-digit literals, exponents up to 10**6, exact numbers up to
 2**4096.
 
@@ -170,6 +173,14 @@ def json_error(message: str) -> None:
     sys.stdout.write("\n")
 
 
+def usage_error(stderr_text: str) -> str:
+    """argparse's one-line message (`ropecheck prove: error: …`) from what it printed, without the usage lines."""
+    for line in reversed(stderr_text.splitlines()):
+        if ": error: " in line:
+            return line.split(": error: ", 1)[1].strip()
+    return stderr_text.strip().splitlines()[-1] if stderr_text.strip() else "invalid arguments for prove"
+
+
 def run_prove(args: argparse.Namespace) -> int:
     """Decide the statement in `args` and print the verdict; returns the exit code."""
     waiting = sys.stderr.isatty()  # say what runs: Coq may take tens of seconds with nothing on the screen
@@ -204,9 +215,13 @@ def run_prove(args: argparse.Namespace) -> int:
         sys.stdout.write(_text(result) + "\n")
     if hints:
         sys.stderr.write(f"ropecheck: hint: {'; '.join(hints)}\n")
-    if "confinement" in result and "seccomp" not in result["confinement"]:  # say so: never claim more
+    missing = [part for part in ("bubblewrap", "seccomp") if part not in result.get("confinement", [part])]
+    if missing:  # say so: never claim more
+        what = {"bubblewrap": "bubblewrap (no read-only file system view, no PID namespace)",
+                "seccomp": "a seccomp filter"}
         applied = ", ".join(result["confinement"])
-        sys.stderr.write(f"ropecheck: note: the worker ran without a seccomp filter here (applied: {applied})\n")
+        sys.stderr.write(f"ropecheck: note: the worker ran without {' and '.join(what[m] for m in missing)} here "
+                         f"(applied: {applied})\n")
     codes = {
         "proved": EXIT_PROVED,
         "engine-proved": EXIT_ENGINE_ONLY,
