@@ -106,7 +106,9 @@ def decide_statement(
     **Returns:** a dict with `verdict` (`proved`, `refuted`, `unknown`), `method`, `conditions` (the theorem's
     hypotheses in the user's syntax), `counterexample`/`residual`/`interval` for a refutation, `hints`, and for
     a proof either `coq` (`statement`, `script`, `witness`, `hypotheses`, `functions`) or `cannot_state` (why Coq
-    cannot state it). `{"error": …}` for bad input.
+    cannot state it). An `unknown` (no proof, no counterexample) whose statement Coq can state on a domain with
+    a certified point carries `coq` too: the tactic layer may close what the engine could not, and only the
+    kernel's acceptance makes it proved. `{"error": …}` for bad input.
     """
     real, positive, integer = list(real), list(positive), list(integer)
     _procedures.procedure_seconds = procedure_seconds
@@ -144,7 +146,11 @@ def decide_statement(
     if decision.verdict is Verdict.UNKNOWN:
         found = search_wide(residuals, symbols, hypotheses)
         if found is None:
-            return {**out, "verdict": "unknown", "method": decision.method}
+            out.update(verdict="unknown", method=decision.method)
+            witness = defined_point(hypotheses, symbols) if statement is not None else None
+            if statement is not None and witness is not None:  # the kernel may still close it: let it try
+                out.update(conditions=[h.text for h in hypotheses], coq=_coq_entry(statement, witness, parsed))
+            return out
         point, certified = found
         return {**out, "verdict": "refuted", "method": "interval-counterexample (wide sampling)",
                 "counterexample": certified.point, "residual": certified.residual, "interval": certified.interval}
@@ -156,7 +162,13 @@ def decide_statement(
     if statement is None:
         out["cannot_state"] = cannot_state
         return out
-    out["coq"] = {
+    out["coq"] = _coq_entry(statement, witness, parsed)
+    return out
+
+
+def _coq_entry(statement: CoqStatement, witness: dict[sp.Symbol, sp.Expr], parsed: Any) -> dict[str, Any]:
+    """What `_prove_kernel.kernel_check` needs: the printed statement, its domain and witness, the script."""
+    return {
         "statement": statement.proposition,
         "binders": statement.binders,
         "hypotheses": [*statement.symbol_hypotheses, *(h.coq for h in statement.hypotheses)],
@@ -164,7 +176,6 @@ def decide_statement(
         "script": proof_script(parsed.lhs, parsed.rhs),
         "functions": list(statement.functions),
     }
-    return out
 
 
 def _exact(text: str | None) -> sp.Expr | None:

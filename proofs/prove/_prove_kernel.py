@@ -34,7 +34,8 @@ Open Scope R_scope.
 # Printed just before `Print Assumptions`: what a tactic prints (nsatz's "polynomial not in the ideal" for an
 # alternative that failed) comes before it and is never read as the assumptions.
 MARKER = "ropecheck_assumptions_follow"
-_WITNESS_CLOSE = "first [lra | interval | nra | (simpl; lra) | lia | (compute; lra)]"
+_WITNESS_CLOSE = ("first [lra | rc_trig_sign | (apply Rgt_not_eq; apply exp_pos) | interval | nra | (simpl; lra) "
+                  "| lia | (compute; lra)]")
 
 
 def coq_source(coq: dict[str, Any], name: str = "ropecheck_statement") -> str:

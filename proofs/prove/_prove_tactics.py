@@ -18,6 +18,7 @@ fails and the statement is "proved by the engine only" (exit 4) with Coq's reaso
 - `rc_int_part`: `Int_part` through `base_Int_part` (⌊a⌋ ≤ a < ⌊a⌋ + 1): an equation between integer-valued
   terms holds when their difference is an integer in (−1, 1) (`lia`).
 - `rc_sqrt_equation`: `sqrt a = b` from `0 ≤ a`, `0 ≤ b`, `b · b = a` (`sqrt_lem_1`).
+- `rc_trig_sign`: `cos a ≠ 0`, `sin a ≠ 0` at a closed point of (−π/2, π/2) or (0, π), for domain witnesses.
 """
 
 from __future__ import annotations
@@ -29,14 +30,17 @@ Ltac rc_split p x :=
   let q := eval compute in (Z.pos p - 1)%Z in
   lazymatch q with
   | 0%Z => fail
-  | _ => replace (IZR (Zpos p) * x) with (IZR q * x + x) by ring
+  | _ => replace (IZR (Zpos p) * x) with (IZR q * x + x) in * by ring
   end.
 
+(* In the hypotheses too: the printed `cos (2 * x) <> 0` must match the expanded denominator. *)
 Ltac rc_split_angle :=
   match goal with
   | |- context [sin (IZR (Zpos ?p) * ?x)] => rc_split p x
   | |- context [cos (IZR (Zpos ?p) * ?x)] => rc_split p x
   | |- context [exp (IZR (Zpos ?p) * ?x)] => rc_split p x
+  | _ : context [sin (IZR (Zpos ?p) * ?x)] |- _ => rc_split p x
+  | _ : context [cos (IZR (Zpos ?p) * ?x)] |- _ => rc_split p x
   end.
 
 Ltac rc_positive :=
@@ -55,10 +59,19 @@ Ltac rc_nonzero :=
 
 Ltac rc_side := repeat split; first [ rc_nonzero | rc_nonnegative | rc_positive ].
 
+(* A closed sine or cosine of a point of (0, pi) or (-pi/2, pi/2): its sign from PI's bounds, without interval
+   (whose proofs make Print Assumptions walk the whole Interval library: seconds). *)
+Ltac rc_trig_sign :=
+  pose proof PI2_3_2; pose proof PI_4; pose proof PI_RGT_0;
+  first [ (apply Rgt_not_eq; apply cos_gt_0; lra) | (apply Rgt_not_eq; apply sin_gt_0; lra)
+        | (apply cos_gt_0; lra) | (apply sin_gt_0; lra) ].
+
 Ltac rc_expand :=
   unfold tan, sinh, cosh, tanh, Rpower, frac_part in *;
-  repeat first [ rc_split_angle | rewrite sin_plus | rewrite cos_plus | rewrite sin_minus | rewrite cos_minus
-               | rewrite sin_neg | rewrite cos_neg | rewrite exp_plus | rewrite exp_Ropp | rewrite Rmult_1_l
+  repeat first [ rc_split_angle | rewrite sin_plus in * | rewrite cos_plus in * | rewrite sin_minus in *
+               | rewrite cos_minus in * | rewrite sin_neg in * | rewrite cos_neg in *
+               | rewrite exp_plus | rewrite exp_Ropp | rewrite Rmult_1_l
+               | match goal with |- context [exp (?a - ?b)] => replace (a - b) with (a + - b) by ring end
                | rewrite sin_PI | rewrite cos_PI | rewrite sin_PI2 | rewrite cos_PI2 | rewrite sin_0
                | rewrite cos_0 | rewrite exp_0 | rewrite sin_PI6 | rewrite cos_PI3 | rewrite sin_PI3
                | rewrite cos_PI6 | rewrite sin_PI4 | rewrite cos_PI4 | rewrite ln_exp | rewrite ln_1
@@ -88,7 +101,8 @@ Ltac rc_facts :=
       end
   end.
 
-Ltac rc_ideal := cbn [Rpow_def.pow] in *; nsatz.
+(* nsatz may stop with a reified goal left instead of failing: only a closed goal counts. *)
+Ltac rc_ideal := cbn [Rpow_def.pow] in *; first [ solve [nsatz] | solve [nra] ].
 
 Ltac rc_close :=
   first [ solve [ring] | solve [field; rc_side] | solve [rc_ideal]

@@ -29,6 +29,7 @@ from typing import Any
 EXIT_PROVED, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_ENGINE_ONLY = 0, 1, 2, 3, 4
 DEFAULT_TIMEOUT = 20.0
 COQ_SECONDS = 60.0
+KERNEL_ONLY_SECONDS = 20.0  # for a statement the engine could not decide (it may well be false)
 OPTIONS = ("-h", "--help", "--real", "--positive", "--integer", "--timeout", "--no-kernel", "--json")
 
 _DESCRIPTION = """\
@@ -48,7 +49,8 @@ Limits: 4000 characters, 64 nesting levels, 1000-digit literals, exponents up to
 Exit codes:
   0  proved: the Coq kernel checked the statement as typed, with every partial function's domain as a
      hypothesis (the conditions printed: x/x == 1 --real x is proved "where x != 0"), and a point where
-     those hypotheses hold (standard axioms only).
+     those hypotheses hold (standard axioms only). Coq's tactic layer is also tried when the engine
+     found neither a proof nor a counterexample (Abs(x*y) == Abs(x)*Abs(y), floor(x + 1) == floor(x) + 1).
   4  proved by the engine only: SymPy's exact procedures proved it but Coq did not check it: Coq's reals
      cannot state it (complex symbols, I, re/im, matrices: E**(I*pi) + 1 == 0), no tactic closed it
      (sin(pi/10) == (sqrt(5) - 1)/4), or --no-kernel.
@@ -118,6 +120,8 @@ def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
     result = run_confined(DECIDE, arguments, args.timeout)
     if result is None:
         return {"verdict": "unknown", "method": f"time limit: {args.timeout:g} s", "time_limit": True}
+    if result.get("verdict") == "unknown" and "coq" in result:
+        return _kernel_without_engine(result, args)
     if result.get("verdict") != "proved":
         return result
     coq = result.pop("coq", None)
@@ -131,6 +135,25 @@ def run_in_worker(args: argparse.Namespace) -> dict[str, Any]:
         from ropecheck.proofs.prove._prove_kernel import kernel_check
 
         result["kernel"] = kernel_check(coq, max(args.timeout, COQ_SECONDS))
+    return result
+
+
+def _kernel_without_engine(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The engine found neither a proof nor a counterexample: let Coq's tactic layer try the printed statement
+    (within `KERNEL_ONLY_SECONDS`). Accepted by the kernel, it is proved (exit 0); otherwise it stays unknown."""
+    coq = result.pop("coq")
+    if not args.kernel:
+        result.pop("conditions", None)
+        return result
+    from ropecheck.proofs.prove._prove_kernel import kernel_check
+
+    checked = kernel_check(coq, KERNEL_ONLY_SECONDS)
+    if not checked["accepted"]:
+        result.pop("conditions", None)
+        result["method"] += f"; the Coq tactic layer did not close it either ({checked['reason']})"
+        return result
+    result.update(verdict="proved", kernel=checked,
+                  method=f"Coq's tactic layer (the engine: {result['method']})")
     return result
 
 
