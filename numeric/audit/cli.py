@@ -100,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--partial", help="partial rotary placement: first or p-rope (default: detected; see below)")
     parser.add_argument(
+        "--output-layout", choices=("interleaved",),
+        help="a declared fixed output order: interleaved writes the half-split pairs (i, i + d/2) to (2i, 2i + 1)"
+        " (keras-hub Gemma); default: any fixed output permutation is detected and reported",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
     )
     parser.add_argument("--rotary-dim", type=int, help="expected rotary dimension (partial rotary)")
@@ -218,6 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress=False,  # stderr is captured while the audit runs (see numeric.audit.noise)
                 module_cast=args.module_cast,
                 accept_short_table=args.accept_short_table,
+                output_layout=args.output_layout,
             )
     except AuditError as error:
         noise.write_to(sys.stderr, args.verbose)

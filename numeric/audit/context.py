@@ -53,6 +53,10 @@ class AuditContext:
         self.nonfinite_from: dict[str, int] = {}
         #: The position offset δ the identity property found (position p rotated as p + δ), else 0.
         self.position_offset = 0
+        #: The fixed output permutation read back before every property (`kinds.rope.read_output_order`): its
+        #: description for the pairing finding, and a mismatch with `--output-layout` (a pairing problem).
+        self.output_order_text = ""
+        self.output_order_problem = ""
 
     def add(
         self,

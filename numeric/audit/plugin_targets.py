@@ -27,7 +27,7 @@ _OUTPUT_ONLY = ("list", "all", "markdown", "json", "verbose", "report")
 #: `ropecheck audit` options the plugin also has, as `--rope-<name>` and ini `rope_<name>`.
 _PLUGIN_OPTIONS = (
     "base", "layout", "scaling", "rotary-dim", "max-position", "dtypes", "direction", "partial", "framework",
-    "head-dim", "timeout", "budget", "kind", "frequencies", "offset", "scheme", "clip",
+    "head-dim", "timeout", "budget", "kind", "frequencies", "pair-order", "offset", "scheme", "clip",
 )
 
 

@@ -62,6 +62,7 @@ _OPTIONS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "budget": (float, None, "relative score-error budget of the certified context (default 2^-6), as --budget"),
     "kind": (str, "rope", "rope (default), sinusoidal, bias or scores"),
     "frequencies": (str, None, "sinusoidal: standard or t2t (default: detected)"),
+    "pair_order": (str, None, "sinusoidal: sin,cos or cos,sin within each pair (default: detected)"),
     "offset": (int, 0, "sinusoidal: row of position p is PE(p + K)"),
     "scheme": (str, None, "bias: t5[:buckets=…,max_distance=…] or alibi"),
     "clip": (int, None, "scores: the declared Shaw clipping distance"),
@@ -341,7 +342,7 @@ def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
         "budget": DEFAULT_SCORE_BUDGET if budget is None else budget,
     }
     if kind != "rope":
-        extra = {name: rope_option(config, name) for name in ("frequencies", "offset", "scheme", "clip")}
+        extra = {name: rope_option(config, name) for name in ("frequencies", "pair_order", "offset", "scheme", "clip")}
         extra["head_dim"] = rope_option(config, "head_dim") if kind != "bias" else None
     else:
         names = ("scaling", "rotary_dim", "head_dim", "direction", "partial")

@@ -61,10 +61,12 @@ def audit(
     partial: str | None = None,
     strict: bool = False,
     frequencies: str | None = None,
+    pair_order: str | None = None,
     offset: int = 0,
     scheme: str | None = None,
     clip: int | None = None,
     accept_short_table: bool = False,
+    output_layout: str | None = None,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -102,10 +104,16 @@ def audit(
       and `"scores"` are audited by `numeric.audit.kinds.encodings` with the options below (and `base`, `layout`,
       `max_position`, `dtypes`, `framework`, `head_dim`, `timeout`, `budget`, `name`).
     - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
+    - `pair_order`: sinusoidal tables: the declared order within each pair, `"sin,cos"` (Vaswani et al.) or
+      `"cos,sin"` (diffusion timestep embeddings, diffusers' `flip_sin_to_cos=True`); None: detected, and a
+      (cos, sin) table fails `shift` unless declared.
     - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
     - `clip`: scores: the declared Shaw clipping distance (None: detected).
     - `accept_short_table`: a fixed-length table shorter than `max_position` is audited on its positions and
       accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
+    - `output_layout`: a declared fixed output order of the rotation, `"interleaved"` (the half-split pairs
+      (i, i + d/2) written to (2i, 2i + 1), keras-hub's Gemma); None: any fixed permutation P with y = P·R(p)·x
+      is detected. Either way the properties after `pairing` are judged on P⁻¹·y.
 
     **Returns:**
 
@@ -118,14 +126,18 @@ def audit(
     """
     started = time.perf_counter()
     if kind in ENCODING_KINDS:
+        if output_layout is not None:
+            raise AuditError(f"--kind {kind} takes no --output-layout (it is a RoPE option)")
         from ropecheck.numeric.audit.kinds.encodings import audit_encoding
 
         return audit_encoding(
-            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
+            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, pair_order=pair_order, offset=offset,
+            scheme=scheme,
             clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
             timeout=timeout, budget=budget, name=name, accept_short_table=accept_short_table,
         )
-    stray = [key for key, value in (("frequencies", frequencies), ("offset", offset or None), ("scheme", scheme),
+    stray = [key.replace("_", "-") for key, value in (("frequencies", frequencies), ("pair_order", pair_order),
+                                                      ("offset", offset or None), ("scheme", scheme),
                                     ("clip", clip)) if value is not None]
     if stray:
         raise AuditError(f"--kind {kind} takes no {', '.join('--' + key for key in stray)}")
@@ -146,6 +158,7 @@ def audit(
         partial=partial,
         strict=strict,
         accept_short_table=accept_short_table,
+        output_layout=output_layout,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)
