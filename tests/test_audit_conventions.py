@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from ropecheck.numeric.audit import audit
-from ropecheck.numeric.audit.calls import AuditError
+from ropecheck.numeric.audit.function.calls import AuditError
 
 from tests.audit_corpus import real_timestep
 

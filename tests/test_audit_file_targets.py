@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from ropecheck.numeric.audit import audit
-from ropecheck.numeric.audit.cli import main
-from ropecheck.numeric.audit.targets import package_root
+from ropecheck.numeric.audit.function.cli import main
+from ropecheck.numeric.audit.function.targets import package_root
 
 from ._budget import SUBPROCESS_BUDGET
 from .test_audit_plugin_project import NO_BFLOAT16 as HELPERS
@@ -62,7 +62,7 @@ def test_plugin_imports_a_command_line_file_target_that_imports_its_own_package(
     (elsewhere / "test_nothing.py").write_text("def test_nothing():\n    assert True\n", encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck", "-p",
-               "ropecheck.numeric.audit.pytest_plugin", "-rA", "--rope-target", " ".join([f"{path}:apply_rope",
+               "ropecheck.numeric.audit.function.pytest_plugin", "-rA", "--rope-target", " ".join([f"{path}:apply_rope",
                                                                                           *OPTIONS])]
     result = subprocess.run(command, cwd=elsewhere, env=environment, capture_output=True, text=True,
                             timeout=SUBPROCESS_BUDGET)

@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from ropecheck.numeric.audit import audit
-from ropecheck.numeric.audit.policy import RECURRENCE_CLASS
+from ropecheck.numeric.audit.function.policy import RECURRENCE_CLASS
 
 from tests.audit_corpus import combined_defects, numpy_impls, real_ggml
 

@@ -35,11 +35,12 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
 
     **Returns:**
 
-    A `KindReport`. **Raises:** `numeric.audit.calls.AuditError` (one line) for bad options or an unusable target.
+    A `KindReport`. **Raises:** `numeric.audit.function.calls.AuditError` (one line) for bad options or an unusable
+    target.
     """
     import time
 
-    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.function.calls import AuditError
 
     started = time.perf_counter()
     if kind == "sinusoidal":
@@ -85,8 +86,8 @@ def audit_encoding(
 
     A `KindReport`. **Raises:** `AuditError` for an option the kind does not take, or as `audit_kind`.
     """
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.options import DEFAULT_DTYPES
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.options import DEFAULT_DTYPES
 
     given = {"base": base, "layout": layout, "frequencies": frequencies, "pair_order": pair_order,
              "offset": offset or None,

@@ -1,7 +1,8 @@
 """The RoPE kind: what is probed and which properties apply (GUIDE §5, certification by extraction).
 
 A RoPE is linear in x for a fixed position: basis probes give M(p), from which the pairing, direction and
-per-pair angles are read (`numeric.audit.extract`); the spectrum is compared with base^(−2i/r) under the declared
+per-pair angles are read (`numeric.audit.function.extract`); the spectrum is compared with base^(−2i/r) under the
+declared
 scaling; the sweep compares the outputs at every position and dtype with the high-precision reference; shifted,
 shuffled and repeated positions, linearity, identity at 0 and state complete the properties.
 """
@@ -11,12 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.calls import AuditError
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import extract_matrices, find_structure, interleaved_output, output_permutation
-from ropecheck.numeric.audit.ideal import Ideal, sample_positions
-from ropecheck.numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import AuditError
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
+    extract_matrices,
+    find_structure,
+    interleaved_output,
+    output_permutation,
+)
+from ropecheck.numeric.audit.function.ideal import Ideal, sample_positions
+from ropecheck.numeric.audit.function.options import PRECISION_ORDER, SMALL_POSITIONS
 from ropecheck.numeric.audit.properties import PROPERTIES
 from ropecheck.numeric.audit.properties.contract import check_contract
 from ropecheck.numeric.audit.properties.direction import check_direction
@@ -109,7 +115,7 @@ class RopeKind:
             matrices, np.concatenate([small, large]), primary, ctx.theta_units, ctx.attention_factor
         )
         # Root causes first, each adjusting the ideal so that what it explains is judged against what the
-        # target does (numeric.audit.attribution): pairing, direction, magnitude, a position offset, the base.
+        # target does (numeric.audit.function.attribution): pairing, direction, magnitude, a position offset, the base.
         ideal = check_pairing(ctx, structure)
         ideal = check_direction(ctx, structure, ideal)
         ideal = measure_gain(ctx, ideal, matrices_small, small, primary)

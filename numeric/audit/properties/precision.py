@@ -5,24 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
 from ropecheck.numeric.audit._numerics import tolerances
-from ropecheck.numeric.audit.attribution import NONFINITE_PREFIX, PRECISION_CLASS_PREFIX
-from ropecheck.numeric.audit.calls import CallFailed, numpy_dtype
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.attribution import NONFINITE_PREFIX, PRECISION_CLASS_PREFIX
+from ropecheck.numeric.audit.function.calls import CallFailed, numpy_dtype
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     sweep_probes,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     as_index,
     bound_ratio,
     round_to,
     structure_of,
 )
+from ropecheck.numeric.audit.function.session import Progress
 from ropecheck.numeric.audit.properties.norm import check_norm
 from ropecheck.numeric.audit.properties.sixteen_bit import measured_sixteen_bit
-from ropecheck.numeric.audit.session import Progress
 
 __all__ = ["CLAIMS", "NAME"]
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     round_to,

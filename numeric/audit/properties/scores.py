@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.function.calls import BadOutput, Caller, CallFailed
 from ropecheck.numeric.audit.kinds._calls import call_float64
 from ropecheck.numeric.audit.kinds._common import SEED, unit_roundoff
 from ropecheck.numeric.audit.kinds._report import FindingLog
@@ -66,7 +66,7 @@ class ScoresProperties:
         self.callers[dtype] = caller
 
     def vectors(self, count: int, dtype: str) -> np.ndarray:
-        from ropecheck.numeric.audit.calls import numpy_dtype
+        from ropecheck.numeric.audit.function.calls import numpy_dtype
 
         values = self.rng.normal(size=(count, self.d)) / math.sqrt(self.d)
         return values.astype(numpy_dtype(dtype)).astype(np.float64)
@@ -219,7 +219,7 @@ class ScoresProperties:
         qp, kp = np.arange(8) + 20, np.arange(12) + 14
         zero = self.scores(dtype, np.zeros_like(q1), k, qp, kp)
         s1, s2 = self.scores(dtype, q1, k, qp, kp), self.scores(dtype, q2, k, qp, kp)
-        from ropecheck.numeric.audit.calls import numpy_dtype
+        from ropecheck.numeric.audit.function.calls import numpy_dtype
 
         a, b = 0.75, -1.5
         combined = (a * q1 + b * q2).astype(numpy_dtype(dtype)).astype(np.float64)

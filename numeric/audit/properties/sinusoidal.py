@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 from ropecheck.numeric._encoding_reference import SCHEMES, sinusoidal_frequencies
-from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.function.calls import BadOutput, Caller, CallFailed
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, caller_call
 from ropecheck.numeric.audit.kinds._common import SEED, random_positions, sentence
 from ropecheck.numeric.audit.kinds._report import FindingLog

@@ -14,9 +14,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import extract_matrices
-from ropecheck.numeric.audit.ideal import Ideal, round_to
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import extract_matrices
+from ropecheck.numeric.audit.function.ideal import Ideal, round_to
 from ropecheck.numeric.reference import tolerances
 
 __all__ = ["measured_sixteen_bit"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.calls import AuditError, CallFailed, one_line
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, one_line
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     sweep_probes,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     half_pairs,
@@ -22,8 +22,8 @@ from ropecheck.numeric.audit.ideal import (
     scaling_factor,
     structure_of,
 )
-from ropecheck.numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
-from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.function.options import PRECISION_ORDER, SMALL_POSITIONS
+from ropecheck.numeric.audit.function.scaling import Scaling
 
 __all__ = ["CLAIMS", "NAME"]
 

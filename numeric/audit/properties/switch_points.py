@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 from ropecheck.numeric.audit._numerics import reference_cos_sin
-from ropecheck.numeric.audit.attribution import RULE_PREFIX, SWITCH_PREFIX
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import sweep_probes
-from ropecheck.numeric.audit.ideal import Ideal, bound_ratio, round_to, structure_of
-from ropecheck.numeric.audit.scaling import _DEFAULT_ORIGINAL
+from ropecheck.numeric.audit.function.attribution import RULE_PREFIX, SWITCH_PREFIX
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import sweep_probes
+from ropecheck.numeric.audit.function.ideal import Ideal, bound_ratio, round_to, structure_of
+from ropecheck.numeric.audit.function.scaling import _DEFAULT_ORIGINAL
 
 __all__ = ["check_switch_points", "switch_lengths"]
 

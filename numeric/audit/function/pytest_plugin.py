@@ -106,7 +106,7 @@ def _known_flags() -> list[str]:
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """A misspelled `--rope-…` option is one usage error with the option meant (pytest alone says only
     "unrecognized arguments"); likewise a misspelled `rope_…` ini key (pytest alone only warns)."""
-    from ropecheck.numeric.audit.plugin_targets import misspelled
+    from ropecheck.numeric.audit.function.plugin_targets import misspelled
 
     error = misspelled(args, early_config.inipath, _known_flags())
     if error:
@@ -146,9 +146,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_TARGETS] = targets
     if not targets:
         return
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.plugin_targets import plugin_wording, selection_includes_plugin
-    from ropecheck.numeric.audit.targets import load_target
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.plugin_targets import plugin_wording, selection_includes_plugin
+    from ropecheck.numeric.audit.function.targets import load_target
 
     for target in targets:
         try:
@@ -179,7 +179,7 @@ _WANTED = pytest.StashKey[bool]()
 def _read_targets(config: pytest.Config) -> list[Any]:
     """The `PluginTarget`s: `--rope-impl` with the `--rope-*` options, then each `rope_targets` / `--rope-target`
     line; a bad option value, a bad line or a target listed twice is a usage error."""
-    from ropecheck.numeric.audit.plugin_targets import PluginTarget, TargetLineError, parse_target_line
+    from ropecheck.numeric.audit.function.plugin_targets import PluginTarget, TargetLineError, parse_target_line
 
     targets = []
     impl = rope_option(config, "impl")
@@ -214,7 +214,7 @@ def _read_targets(config: pytest.Config) -> list[Any]:
 
 def _read_xfails(config: pytest.Config) -> frozenset[str]:
     """The entries of the xfails file (empty without one); a missing file is a usage error."""
-    from ropecheck.numeric.audit.plugin_targets import read_xfails
+    from ropecheck.numeric.audit.function.plugin_targets import read_xfails
 
     name = rope_option(config, "xfails")
     from_ini = config.getoption("--rope-xfails") is None
@@ -290,7 +290,7 @@ class RopePropertyItem(pytest.Item):
         ]
 
     def runtest(self) -> None:
-        from ropecheck.numeric.audit.plugin_targets import plugin_wording, skip_reason
+        from ropecheck.numeric.audit.function.plugin_targets import plugin_wording, skip_reason
 
         outcome = _run_audit(self.config, self.target)
         if isinstance(outcome, str):
@@ -327,7 +327,7 @@ class RopeAuditFailure(Exception):
 
 def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
     """The `audit()` keywords of `--rope-impl` from the `--rope-*` options (and their ini keys)."""
-    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
 
     kind = rope_option(config, "kind")
     budget = rope_option(config, "budget")
@@ -369,8 +369,8 @@ def _run_audit(config: pytest.Config, target: Any) -> Any:
     if target.name in audits:
         return audits[target.name]
     from ropecheck.numeric.audit import audit
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.wording import cli_wording
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.wording import cli_wording
 
     try:
         with cli_wording():  # the messages name flags; the items reword them as the plugin's options
@@ -391,7 +391,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not targets or not config.stash.get(_WANTED, False):
         return
     from _pytest.runner import collect_one_node
-    from ropecheck.numeric.audit.plugin_targets import is_selected
+    from ropecheck.numeric.audit.function.plugin_targets import is_selected
 
     xfails = config.stash.get(_XFAILS, frozenset())
     selected = config.stash.get(_SELECTED, ())

@@ -16,8 +16,8 @@ import dataclasses
 import math
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.calls import Caller
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import Caller
 
 __all__ = [
     "Structure",

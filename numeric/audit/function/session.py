@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
-from ropecheck.numeric.audit.options import Options
-from ropecheck.numeric.audit.scaling import Scaling
-from ropecheck.numeric.audit.table_length import find_table_length
-from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints
+from ropecheck.numeric.audit.function.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
+from ropecheck.numeric.audit.function.options import Options
+from ropecheck.numeric.audit.function.scaling import Scaling
+from ropecheck.numeric.audit.function.table_length import find_table_length
+from ropecheck.numeric.audit.function.targets import LoadedTarget, framework_hints
 
 __all__ = ["HEAD_DIMS", "SEED", "Progress", "Session"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ropecheck.numeric.audit.results import AuditReport, Finding
-from ropecheck.numeric.audit.table_length import SHORT_TABLE_PREFIX
+from ropecheck.numeric.audit.function.results import AuditReport, Finding
+from ropecheck.numeric.audit.function.table_length import SHORT_TABLE_PREFIX
 
 __all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
 

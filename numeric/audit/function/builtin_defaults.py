@@ -23,7 +23,7 @@ def builtin_defaults(adapter: Any) -> tuple[float | None, str | None]:
 
     `(default_base, scaling spec or None)`.
     """
-    from ropecheck.numeric.audit.scaling import scaling_spec
+    from ropecheck.numeric.audit.function.scaling import scaling_spec
 
     return float(adapter.default_base), scaling_spec(adapter.default_scaling)
 

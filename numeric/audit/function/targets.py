@@ -15,7 +15,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError, one_line
+from ropecheck.numeric.audit.function.calls import FRAMEWORKS, AuditError, one_line
 
 __all__ = ["LoadedTarget", "did_you_mean", "framework_hints", "load_target"]
 

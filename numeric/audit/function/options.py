@@ -7,8 +7,8 @@ import math
 from typing import Any
 
 from ropecheck.numeric.audit._numerics import tolerances
-from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
+from ropecheck.numeric.audit.function.calls import FRAMEWORKS, AuditError
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling
 
 __all__ = [
     "ALL_DTYPES", "DEFAULT_DTYPES", "DIRECTIONS", "OUTPUT_LAYOUTS", "PARTIAL_PLACEMENTS", "PRECISION_ORDER", "Options",

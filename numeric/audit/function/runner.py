@@ -11,7 +11,7 @@ report.to_json()          # the same object `ropecheck audit --json` prints
 
 The audited callable is `fn(x, positions) -> y` with x of shape `(..., L, d)`, integer positions of shape
 `(L,)` and y of x's shape (NumPy, PyTorch or JAX). The kind (`ropecheck.numeric.audit.kinds`) says what is probed; the
-properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.policy`.
+properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.function.policy`.
 """
 
 from __future__ import annotations
@@ -22,19 +22,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.attribution import attribute_root_causes
-from ropecheck.numeric.audit.builtin_defaults import builtin_defaults
-from ropecheck.numeric.audit.calls import AuditError, CallFailed, Worker
-from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.attribution import attribute_root_causes
+from ropecheck.numeric.audit.function.builtin_defaults import builtin_defaults
+from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, Worker
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.options import Options, validate
+from ropecheck.numeric.audit.function.results import AuditReport
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling
+from ropecheck.numeric.audit.function.session import Session
+from ropecheck.numeric.audit.function.table_length import short_table_message
+from ropecheck.numeric.audit.function.targets import LoadedTarget, load_target
+from ropecheck.numeric.audit.function.wording import api_errors
 from ropecheck.numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
-from ropecheck.numeric.audit.options import Options, validate
-from ropecheck.numeric.audit.results import AuditReport
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
-from ropecheck.numeric.audit.session import Session
-from ropecheck.numeric.audit.table_length import short_table_message
-from ropecheck.numeric.audit.targets import LoadedTarget, load_target
-from ropecheck.numeric.audit.wording import api_errors
 
 __all__ = ["audit"]
 
@@ -78,7 +78,8 @@ def audit(
       `path/to/file.py:attr`, a built-in adapter name).
     - `base`: the expected θ base; None infers it from the spectrum (reported as `base_source="inferred"`).
     - `layout`: the expected pairing, `"interleaved"` or `"half"`; None detects and reports it.
-    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.scaling`) or None.
+    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.function.scaling`)
+      or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
     - `max_position`: the context length audited: every position 0…max_position−1; at least 2 (up to 2³¹), and at
       least 64 for `kind="sinusoidal"`, 260 for `kind="scores"`, 640 for `kind="bias"`.

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import CallFailed
-from ropecheck.numeric.audit.extract import entry_bound
-from ropecheck.numeric.audit.options import Options
+from ropecheck.numeric.audit.function.calls import CallFailed
+from ropecheck.numeric.audit.function.extract import entry_bound
+from ropecheck.numeric.audit.function.options import Options
+from ropecheck.numeric.audit.function.results import Finding
+from ropecheck.numeric.audit.function.session import SEED, Session
 from ropecheck.numeric.audit.properties import claims_of
-from ropecheck.numeric.audit.results import Finding
-from ropecheck.numeric.audit.session import SEED, Session
 
 __all__ = ["AuditContext"]
 
