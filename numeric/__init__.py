@@ -16,7 +16,7 @@ from typing import Any
 
 _LAZY = {
     "audit": (".audit", None),
-    "AuditReport": (".audit.results", "AuditReport"),
+    "AuditReport": (".audit.function.results", "AuditReport"),
     "numeric_evidence": (".mirrors", "numeric_evidence"),
     "inverse_frequencies": (".reference", "inverse_frequencies"),
     "angles_mod_2pi": (".reference", "angles_mod_2pi"),

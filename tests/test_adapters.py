@@ -199,3 +199,17 @@ def test_longrope_scaling_is_filled_for_the_head() -> None:
     scaling = get_adapter("transformers.longrope").resolve_scaling(AdapterConfig(head_dim=HEAD_DIM))
     assert scaling is not None
     assert len(scaling["short_factor"]) == len(scaling["long_factor"]) == HEAD_DIM // 2
+
+
+@pytest.mark.parametrize("name", ["mlx", "mlx.traditional"])
+def test_offset_only_api_is_called_once_per_run_of_positions(name: str) -> None:
+    """Issue #34: `mx.fast.rope` takes an offset; the adapter expresses shuffled, repeated and non-contiguous
+    positions with one call per run, so `positions` is the library's finding, not a false alarm of ropecheck's."""
+    pytest.importorskip("mlx.core")
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.adapters._common import contiguous_runs
+
+    assert contiguous_runs(np.array([3, 4, 5, 9, 9, 2])) == [(0, 3, 3), (3, 4, 9), (4, 5, 9), (5, 6, 2)]
+    report = audit(name, max_position=512, dtypes="float32")
+    positions = next(f for f in report.findings if f.property == "positions")
+    assert report.verdict == "pass" and positions.ok, report.summary

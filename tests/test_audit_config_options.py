@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.cli import main
+from ropecheck.numeric.audit.function.cli import main
 from ropecheck.numeric.audit.model_config import ConfigError, audit_options, fill_audit_options
 
 CONFIGS = Path(__file__).parent / "model_configs"

@@ -137,7 +137,7 @@ BUGGY = [
     (real_torch.BugMetaConjugate(64), {"base": 10000}, "direction", "declare --direction clockwise"),
     (real_torch.BugMetaOffByOne(64), {"base": 10000}, "identity", "remove the +1"),
     (real_torch.bug_hf_rotate_half_sign, {"base": 10000}, "direction", "rotate_half must return cat(−x₂, x₁)"),
-    (real_torch.bug_hf_angles_in_x_dtype, {"base": 10000}, "precision", "form positions, θ and the angles in float32"),
+    (real_torch.bug_hf_angles_in_x_dtype, {"base": 10000}, "precision", "hold positions and θ in float32"),
     (real_torch.BugHFYarnNoAttentionFactor(64), {"base": 10000, "scaling": "yarn:8,orig=4096"}, "norm", "attn=softmax"),
     (real_jax.bug_gemma_sign, {"base": 10000, "max_position": 1024}, "direction", "swap the sign"),
     (real_jax.bug_gemma_wrong_base, {"base": 10000, "max_position": 1024}, "spectrum", "declare --base 1000"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.cli import main
+from ropecheck.numeric.audit.function.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -118,3 +118,18 @@ def test_markdown_report_says_not_evaluated_not_ok(tmp_path: Path) -> None:
     rows = [line for line in (tmp_path / "report.md").read_text(encoding="utf-8").splitlines()
             if line.startswith("| precision |")]
     assert rows and all("| not evaluated |" in row and "| ok" not in row for row in rows)
+
+
+def test_a_failing_report_certifies_no_dtype_whose_properties_did_not_all_run() -> None:
+    """Issue #34: the off-by-one position's identity fails in float32 and is not evaluated in the 16-bit dtypes;
+    none of them reads "certified"."""
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.report.markdown import certified_text
+
+    from tests.audit_corpus import numpy_impls
+
+    report = audit(numpy_impls.bug_off_by_one, base=10000, head_dim=64, max_position=1024)
+    assert report.verdict == "fail"
+    texts = {dtype: certified_text(report, dtype) for dtype in report.certified}
+    assert texts and all(text.startswith("not certified") for text in texts.values()), texts
+    assert "identity not evaluated in bfloat16" in texts["bfloat16"]

@@ -10,7 +10,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.noise import NoiseCapture
+from ropecheck.numeric.audit.function.noise import NoiseCapture
 
 from ._budget import SUBPROCESS_BUDGET
 

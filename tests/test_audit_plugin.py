@@ -17,7 +17,7 @@ def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     options = ["--rope-max-position", "512", "--rope-head-dim", "16", "--rope-dtypes", "float32"]
     # This checkout's plugin, whatever an installed entry point names (an editable install may predate a move).
-    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.pytest_plugin"]
+    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.function.pytest_plugin"]
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *options, *arguments],
         cwd=tmp_path,
@@ -56,7 +56,7 @@ def test_plugin_passes_a_correct_target_and_stays_out_otherwise(tmp_path: Path) 
 
 def test_plugin_import_is_light() -> None:
     code = (
-        "import sys, numeric.audit.pytest_plugin;"
+        "import sys, numeric.audit.function.pytest_plugin;"
         " print(sorted(m for m in ('numpy', 'torch', 'jax') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -118,7 +118,7 @@ def test_settings_from_pyproject_and_the_command_line_wins(tmp_path: Path) -> No
     )
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck",
-               "-p", "ropecheck.numeric.audit.pytest_plugin", "-rA", "--junitxml", str(tmp_path / "out.xml")]
+               "-p", "ropecheck.numeric.audit.function.pytest_plugin", "-rA", "--junitxml", str(tmp_path / "out.xml")]
     result = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True,
         timeout=SUBPROCESS_BUDGET)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -160,7 +160,7 @@ def test_xfails_file_marks_known_deviations_strictly(tmp_path: Path) -> None:
 def test_per_dtype_items_match_the_findings_the_audit_makes() -> None:
     # The plugin names items before the audit runs; this keeps its per-dtype list true to the properties.
     from ropecheck.numeric.audit import audit
-    from ropecheck.numeric.audit.pytest_plugin import _PER_DTYPE
+    from ropecheck.numeric.audit.function.pytest_plugin import _PER_DTYPE
 
     report = audit(
         "tests.audit_corpus.numpy_impls:rope_half", base=10000, max_position=256, head_dim=16,

@@ -44,7 +44,7 @@ def _project(tmp_path: Path, *lines: str) -> Path:
 
 def _pytest(project: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.pytest_plugin"]  # this checkout's plugin
+    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.function.pytest_plugin"]  # this checkout's plugin
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *arguments],
         cwd=project, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
@@ -153,7 +153,7 @@ def test_the_docs_example_lines_are_read_by_the_plugin() -> None:
     import re
     import tomllib
 
-    from ropecheck.numeric.audit.plugin_targets import parse_target_line
+    from ropecheck.numeric.audit.function.plugin_targets import parse_target_line
 
     page = (ROOT / "docs" / "pytest-plugin.md").read_text(encoding="utf-8")
     example = re.search(r"```toml\n(.*?)```", page, re.DOTALL)
@@ -173,7 +173,7 @@ def test_targets_resolve_against_the_project_root_from_a_subdirectory(tmp_path: 
     (project / "tests" / "test_inner.py").write_text("def test_inner():\n    assert True\n", encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:ropecheck",
-               "-p", "ropecheck.numeric.audit.pytest_plugin", "-rA", "--rootdir", str(project),
+               "-p", "ropecheck.numeric.audit.function.pytest_plugin", "-rA", "--rootdir", str(project),
                "-c", str(project / "pyproject.toml"), "ropecheck::mypkg/rope.py:apply_rope",
                "ropecheck::mypkg.rope:apply_rope"]
     result = subprocess.run(command, cwd=project / "tests", env=environment, capture_output=True, text=True,

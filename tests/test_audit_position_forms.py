@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from ropecheck.numeric.audit import audit
-from ropecheck.numeric.audit.position_forms import (
+from ropecheck.numeric.audit.function.position_forms import (
     check_packed_bias_isolation,
     check_packed_isolation,
     from_mrope_api,

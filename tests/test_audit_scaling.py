@@ -1,4 +1,5 @@
-"""Scaling reference formulas (numeric.audit.scaling) against a float64 transcription of Hugging Face transformers'
+"""Scaling reference formulas (numeric.audit.function.scaling) against a float64 transcription of Hugging Face
+transformers'
 rope-init functions, and the spec parser."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling, scaled_inverse_frequencies
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling, scaled_inverse_frequencies
 
 D, BASE = 64, 10000.0
 

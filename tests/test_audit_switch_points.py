@@ -51,3 +51,18 @@ def test_dynamic_ntk_switch(shift: int, last: int | None) -> None:
     assert not finding.ok and f"largest position is {last}" in finding.detail and "off by one" in finding.detail
     # One defect, one root cause: the sweep's precision is not named a 16-bit class.
     assert [root["property"] for root in report.root_causes] == ["positions"], report.summary
+
+
+def test_a_rule_that_fails_on_both_sides_is_not_called_a_switch_point() -> None:
+    """Issue #34: keras-hub's "dynamic" is a fixed NTK base at every length: the probes on both sides of N fail, so
+    the finding names the rule, not the switch point (which would send the user to compare >= instead of >)."""
+    from ropecheck.numeric.audit import audit
+    from ropecheck.numeric.audit.adapters._common import import_keras
+
+    import_keras("torch")  # keras-hub runs on Keras' torch backend here (TensorFlow is not installed)
+    pytest.importorskip("keras_hub")
+
+    report = audit("keras-hub.dynamic", scaling="dynamic:4,orig=512", max_position=1024, dtypes="float32")
+    (finding,) = [f for f in report.failures() if f.property == "positions"]
+    assert finding.detail.startswith("The scaling's rule differs on both sides of the switch:"), finding.detail
+    assert "switch point" not in finding.detail and "compare positions" not in (finding.fix or "")

@@ -11,14 +11,14 @@ from ropecheck.numeric.audit import adapters as _adapters
 from ropecheck.numeric.audit import audit
 from ropecheck.numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
 from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
-from ropecheck.numeric.audit.cli import main
+from ropecheck.numeric.audit.function.cli import main
+from ropecheck.numeric.audit.function.scaling import parse_scaling
 from ropecheck.numeric.audit.report.conformance import (
     conformance_table,
     render_markdown,
     scaling_spec,
     write_conformance,
 )
-from ropecheck.numeric.audit.scaling import parse_scaling
 
 # Small audits keep the file well inside a minute.
 SMALL = {"max_position": 2048, "dtypes": ("float32",)}

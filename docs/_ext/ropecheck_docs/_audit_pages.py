@@ -2,7 +2,7 @@
 written by `_conformance_page`.
 
 The property list and the claims each bears on come from `numeric.audit.properties`; the tolerance policy is the
-docstring of `numeric.audit.policy`; the worked examples are real audits of `audit_examples` run at build time.
+docstring of `numeric.audit.function.policy`; the worked examples are real audits of `audit_examples` run at build time.
 """
 
 from __future__ import annotations
@@ -71,8 +71,9 @@ def properties_part() -> str:
 
 
 def policy_part() -> str:
-    """The tolerance policy: the docstring of `numeric.audit.policy`, headings moved under the guide's section."""
-    import ropecheck.numeric.audit.policy as policy
+    """The tolerance policy: the docstring of `numeric.audit.function.policy`, headings moved under the guide's
+    section."""
+    import ropecheck.numeric.audit.function.policy as policy
 
     lines = []
     for line in (policy.__doc__ or "").strip().splitlines():

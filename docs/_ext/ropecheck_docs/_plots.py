@@ -195,7 +195,7 @@ def plot_dot_product_far(path: Path) -> None:
 def plot_relative_identity(path: Path) -> None:
     """`relative_identity.png` (see the module docstring)."""
     import matplotlib.pyplot as plt
-    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
     from ropecheck.numeric.reference.tolerances import (
         exact_integer_limit,
         largest_position_within,

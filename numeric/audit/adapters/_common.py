@@ -7,6 +7,7 @@ documentation uses, reshapes `(..., L, d)` to the layout the library expects, an
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -53,6 +54,19 @@ def torch_positions(positions: Any) -> Any:
     if isinstance(positions, torch.Tensor):
         return positions.to(torch.int64).reshape(-1)
     return torch.from_numpy(np.asarray(positions, dtype=np.int64).reshape(-1))
+
+
+def contiguous_runs(positions: Any) -> list[tuple[int, int, int]]:
+    """How an offset-only API expresses arbitrary positions: one call per run of consecutive positions.
+
+    **Returns:** `(first index, end index, offset)` of each run, in order (a shuffled or repeated probe gives
+    runs of length one; `0…L−1` one run).
+    """
+    flat = np.asarray(positions).reshape(-1).astype(np.int64)
+    if flat.size == 0:
+        return []
+    edges = [0, *(np.flatnonzero(np.diff(flat) != 1) + 1).tolist(), flat.size]
+    return [(a, b, int(flat[a])) for a, b in itertools.pairwise(edges)]
 
 
 def first_position(positions: Any) -> int:

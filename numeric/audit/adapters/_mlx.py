@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ropecheck.numeric.audit.adapters._common import first_position, numpy_array
+from ropecheck.numeric.audit.adapters._common import contiguous_runs, numpy_array
 from ropecheck.numeric.audit.adapters._spec import AdapterConfig, AdapterSpec, RopeFunction, define_adapter
 
 
 def build(spec: AdapterSpec, config: AdapterConfig, traditional: bool) -> RopeFunction:
-    """Call `mx.fast.rope(x, dims, traditional=..., base=..., scale=1.0, offset=positions[0])`.
-
-    The kernel takes a start offset, not positions: positions after the first are taken to be contiguous by
-    the library, not by this adapter.
+    """Call `mx.fast.rope(x, dims, traditional=..., base=..., scale=1.0, offset=start)` once per run of
+    consecutive positions (the kernel takes a start offset, not positions), the rows joined in order.
 
     **Arguments:**
 
@@ -37,16 +35,19 @@ def build(spec: AdapterSpec, config: AdapterConfig, traditional: bool) -> RopeFu
         else:
             array = mx.array(numpy_array(x, "float32" if config.dtype == "bfloat16" else config.dtype)).astype(dtype)
         shape = array.shape
-        # The kernel wants at least (B, *, T, D).
-        y = mx.fast.rope(
-            array.reshape(1, -1, *shape[-2:]),
-            dims,
-            traditional=traditional,
-            base=base,
-            scale=1.0,
-            offset=first_position(positions),
-        )
-        return y.reshape(shape)
+        pieces = []
+        for a, b, start in contiguous_runs(positions):
+            # The kernel wants at least (B, *, T, D).
+            run = mx.fast.rope(
+                array[..., a:b, :].reshape(1, -1, b - a, shape[-1]),
+                dims,
+                traditional=traditional,
+                base=base,
+                scale=1.0,
+                offset=start,
+            )
+            pieces.append(run.reshape(*shape[:-2], b - a, shape[-1]))
+        return pieces[0] if len(pieces) == 1 else mx.concatenate(pieces, axis=-2)
 
     return fn
 
@@ -57,15 +58,15 @@ def _spec(traditional: bool) -> AdapterSpec:
         name="mlx.traditional" if traditional else "mlx",
         library="mlx",
         import_name="mlx.core",
-        wraps=f"mlx.core.fast.rope(x, dims, traditional={traditional}, base, scale=1.0, offset=positions[0]);"
-        " contiguous positions only (offset API)",
+        wraps=f"mlx.core.fast.rope(x, dims, traditional={traditional}, base, scale=1.0, offset=start), once per run"
+        " of consecutive positions (offset API)",
         framework="mlx",
         layout="interleaved" if traditional else "half",
         default_base=10000.0,
         scaling_kind=None,
         needs_gpu=False,
         supports_rotary_dim=True,
-        positions="offset",
+        positions="runs",
     )
 
 

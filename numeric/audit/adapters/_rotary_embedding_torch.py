@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ropecheck.numeric.audit.adapters._common import cast_module, first_position, linear_factor, torch_rope
+from ropecheck.numeric.audit.adapters._common import cast_module, contiguous_runs, linear_factor, torch_rope
 from ropecheck.numeric.audit.adapters._spec import (
     AdapterConfig,
     AdapterSpec,
@@ -44,7 +44,12 @@ def build(spec: AdapterSpec, config: AdapterConfig) -> RopeFunction:
     )
 
     def apply(x: Any, positions: Any) -> Any:
-        return rotary.rotate_queries_or_keys(x, offset=first_position(positions))
+        import torch
+
+        # Offset API: one call per run of consecutive positions.
+        runs = [rotary.rotate_queries_or_keys(x[..., a:b, :], offset=start) for a, b, start in contiguous_runs(
+            positions.cpu())]
+        return runs[0] if len(runs) == 1 else torch.cat(runs, dim=-2)
 
     return torch_rope(apply, config)
 
@@ -55,12 +60,12 @@ SPECS = adapter_family(
     lambda kind: (
         "rotary_embedding_torch.RotaryEmbedding(dim, theta"
         + (")" if kind is None else ", interpolate_factor)")
-        + ".rotate_queries_or_keys(x, offset=positions[0]); contiguous positions only (offset API)"
+        + ".rotate_queries_or_keys(x, offset=start), once per run of consecutive positions (offset API)"
     ),
     standard_scalings("linear"),
     import_name="rotary_embedding_torch",
     framework="torch",
     layout="interleaved",
     supports_rotary_dim=True,
-    positions="offset",
+    positions="runs",
 )

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 Framework = Literal["torch", "jax", "numpy", "mlx"]
 Layout = Literal["half", "interleaved"]
-PositionSupport = Literal["arbitrary", "offset", "none"]
+PositionSupport = Literal["arbitrary", "runs", "offset", "none"]
 DTYPE_NAMES = ("float64", "float32", "float16", "bfloat16")
 # Scaling applied when an audit names a scaled variant but gives no parameters (Hugging Face key names); the
 # original context is small so that an audit of a few thousand positions crosses it.
@@ -101,8 +101,10 @@ class AdapterSpec:
     - `build`: `AdapterConfig -> fn`.
     - `default_scaling`: the scaling spec used when `AdapterConfig.scaling` is `None` (see `resolve_scaling`).
     - `supports_rotary_dim`: whether `AdapterConfig.rotary_dim` is honoured.
-    - `positions`: `"arbitrary"` (positions reach the library), `"offset"` (the API takes only a start offset:
-      `positions[0]` is passed and the rest is assumed contiguous) or `"none"` (the API always uses 0…L−1).
+    - `positions`: `"arbitrary"` (positions reach the library), `"runs"` (the API takes a start offset and the
+      adapter calls it once per run of consecutive positions, so every probe is expressed), `"offset"` (the API
+      takes only a start offset: `positions[0]` is passed and the rest is assumed contiguous) or `"none"` (the
+      API always uses 0…L−1).
     """
 
     name: str

@@ -10,8 +10,9 @@ A *kind* says what is probed and which properties apply. It is an object with:
   (for RoPE: layout, direction, base, base_source, rotary_dim; a kind leaves the ones it has no use for unset).
 
 The report types (`Finding`, `AuditReport`, the verdict "pass"/"fail", exit codes 0/1/2, the JSON shape) are
-shared by every kind (`ropecheck.numeric.audit.results`); root-cause attribution and the summary paragraph
-(`ropecheck.numeric.audit.attribution`) work on findings only. Register a kind in `KINDS` below; `audit(..., kind=NAME)`
+shared by every kind (`ropecheck.numeric.audit.function.results`); root-cause attribution and the summary paragraph
+(`ropecheck.numeric.audit.function.attribution`) work on findings only. Register a kind in `KINDS` below; `audit(...,
+kind=NAME)`
 selects it (default `"rope"`).
 """
 

@@ -2,7 +2,7 @@
 
 Each probe is a tuple of NumPy arrays: integer positions (converted to the framework's integer arrays) and, for
 scores, float64 vectors rounded once to the audited dtype. Calls run on the audit's worker thread
-(`numeric.audit.calls.Worker`), so a hung target is abandoned after `timeout` seconds and reported in one line.
+(`numeric.audit.function.calls.Worker`), so a hung target is abandoned after `timeout` seconds and reported in one line.
 
 How a target gets a dtype: scores receive q and k in it; a positions-only target (`pe(positions)`,
 `bias(q_positions, k_positions)`) is asked for it through a `dtype=` keyword when its signature has one, a class
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import (
+from ropecheck.numeric.audit.function.calls import (
     FRAMEWORKS,
     AuditError,
     BadOutput,
@@ -31,7 +31,7 @@ from ropecheck.numeric.audit.calls import (
     one_line,
     to_float64,
 )
-from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints, load_target
+from ropecheck.numeric.audit.function.targets import LoadedTarget, framework_hints, load_target
 
 __all__ = [
     "KindSession",

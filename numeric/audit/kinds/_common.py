@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import AuditError, Caller, CallFailed, TargetHung
+from ropecheck.numeric.audit.function.calls import AuditError, Caller, CallFailed, TargetHung
 from ropecheck.numeric.audit.kinds._calls import call_framework, convert, framework_copy
 from ropecheck.numeric.reference import tolerances
 

@@ -1,4 +1,5 @@
-"""The report of a `sinusoidal`, `bias` or `scores` audit: an `AuditReport` (`numeric.audit.results`) plus the kind's
+"""The report of a `sinusoidal`, `bias` or `scores` audit: an `AuditReport` (`numeric.audit.function.results`) plus
+the kind's
 own fields.
 
 `KindReport.to_json()` keeps every key of the RoPE report (`target`, `kind`, `verdict`, `framework`, `dtypes`,
@@ -15,7 +16,7 @@ import dataclasses
 import math
 from typing import Any
 
-from ropecheck.numeric.audit.results import AuditReport, Finding
+from ropecheck.numeric.audit.function.results import AuditReport, Finding
 
 __all__ = ["FindingLog", "KindFinding", "KindReport", "make_report"]
 

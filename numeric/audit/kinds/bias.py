@@ -23,7 +23,9 @@ import re
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
+from ropecheck.numeric.audit.function.table_length import find_table_length, note_table, short_table_message
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
 from ropecheck.numeric.audit.kinds._common import (
     check_dtypes,
@@ -33,9 +35,7 @@ from ropecheck.numeric.audit.kinds._common import (
     sentence,
 )
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
-from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.bias import CLAIMS, PROPERTIES, BiasProperties
-from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_bias", "parse_scheme"]
 

@@ -19,7 +19,7 @@ __all__ = ["kind_conformance_rows", "kind_list_rows", "reproduce_kind_command"]
 def kind_list_rows() -> list[dict[str, Any]]:
     """`--list` rows: name, library, version, kind, what is called."""
     from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
-    from ropecheck.numeric.audit.builtin_defaults import list_defaults
+    from ropecheck.numeric.audit.function.builtin_defaults import list_defaults
 
     rows = []
     for adapter in list_kind_adapters():

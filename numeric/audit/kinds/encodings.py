@@ -35,11 +35,12 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
 
     **Returns:**
 
-    A `KindReport`. **Raises:** `numeric.audit.calls.AuditError` (one line) for bad options or an unusable target.
+    A `KindReport`. **Raises:** `numeric.audit.function.calls.AuditError` (one line) for bad options or an unusable
+    target.
     """
     import time
 
-    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.function.calls import AuditError
 
     started = time.perf_counter()
     if kind == "sinusoidal":
@@ -74,6 +75,7 @@ def audit_kind(target: Any, *, kind: str, **options: Any) -> KindReport:
 
 def audit_encoding(
     target: Any, *, kind: str, base: float | None, layout: str | None, frequencies: str | None, offset: int,
+    pair_order: str | None = None,
     scheme: str | None, clip: int | None, max_position: int, dtypes: Any, framework: str, head_dim: int | None,
     timeout: float, budget: float, name: str | None, accept_short_table: bool = False,
 ) -> KindReport:
@@ -84,12 +86,13 @@ def audit_encoding(
 
     A `KindReport`. **Raises:** `AuditError` for an option the kind does not take, or as `audit_kind`.
     """
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.options import DEFAULT_DTYPES
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.options import DEFAULT_DTYPES
 
-    given = {"base": base, "layout": layout, "frequencies": frequencies, "offset": offset or None,
+    given = {"base": base, "layout": layout, "frequencies": frequencies, "pair_order": pair_order,
+             "offset": offset or None,
              "scheme": scheme, "clip": clip, "head_dim": head_dim}
-    takes = {"sinusoidal": {"base", "layout", "frequencies", "offset", "head_dim"}, "bias": {"scheme"},
+    takes = {"sinusoidal": {"base", "layout", "frequencies", "pair_order", "offset", "head_dim"}, "bias": {"scheme"},
              "scores": {"clip", "head_dim"}}[kind]
     stray = sorted(key for key, value in given.items() if value is not None and key not in takes)
     if stray:

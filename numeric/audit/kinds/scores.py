@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
 from ropecheck.numeric.audit.kinds._common import check_dtypes, modifies_arguments, precision_order, sentence
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
-from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.scores import CLAIMS, PROPERTIES, ScoresProperties
 
 __all__ = ["CLAIMS", "PROPERTIES", "audit_scores"]

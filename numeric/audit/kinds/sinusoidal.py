@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 from ropecheck.numeric._encoding_reference import LAYOUTS, SCHEMES
-from ropecheck.numeric.audit.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.calls import AuditError, BadOutput, CallFailed
+from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
+from ropecheck.numeric.audit.function.table_length import find_table_length, note_table, short_table_message
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, resolve_target
 from ropecheck.numeric.audit.kinds._common import (
     check_dtypes,
@@ -35,13 +37,13 @@ from ropecheck.numeric.audit.kinds._common import (
     sentence,
 )
 from ropecheck.numeric.audit.kinds._report import FindingLog, KindReport, make_report
-from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
 from ropecheck.numeric.audit.properties.sinusoidal import CLAIMS, PROPERTIES, SinusoidalProperties
-from ropecheck.numeric.audit.table_length import find_table_length, note_table, short_table_message
 
-__all__ = ["CLAIMS", "PROPERTIES", "audit_sinusoidal"]
+__all__ = ["CLAIMS", "PAIR_ORDERS", "PROPERTIES", "audit_sinusoidal"]
 
 DEFAULT_MAX_POSITION = 16384
+#: The orders within a pair a table may declare: Vaswani et al.'s, and diffusion timestep embeddings'.
+PAIR_ORDERS = ("sin,cos", "cos,sin")
 _DEFAULT_DIM = 64
 
 
@@ -69,6 +71,7 @@ def audit_sinusoidal(
     base: float | None = None,
     layout: str | None = None,
     frequencies: str | None = None,
+    pair_order: str | None = None,
     offset: int = 0,
     max_position: int = DEFAULT_MAX_POSITION,
     dtypes: Any = ("float32", "bfloat16", "float16", "float64"),
@@ -88,6 +91,8 @@ def audit_sinusoidal(
     - `base`: the declared base (None: 10000, reported as a default, not as declared).
     - `layout`: `"interleaved"` or `"concat"`; None: detected and reported.
     - `frequencies`: `"standard"` or `"t2t"`; None: detected among the two and reported.
+    - `pair_order`: `"sin,cos"` or `"cos,sin"`, the order within each pair; None: detected (a (cos, sin) table
+      then fails `shift`, the seed's SPE-SHIFT-ROTATION being stated for (sin, cos) pairs).
     - `offset`: K, the row of position p is PE(p + K) (fairseq-style tables: padding_idx + 1).
     - `max_position`: positions 0…N−1 are audited (classes are built with N positions).
     - `dtypes`: the dtypes to audit where the target lets the audit choose (dtype keyword, class, adapter).
@@ -106,6 +111,8 @@ def audit_sinusoidal(
         raise AuditError(f"--base must be a number above 1, got {base!r}")
     if layout is not None and layout not in LAYOUTS:
         raise AuditError(f"--layout for --kind sinusoidal must be interleaved or concat, got {layout!r}")
+    if pair_order is not None and pair_order not in PAIR_ORDERS:
+        raise AuditError(f"--pair-order must be sin,cos or cos,sin, got {pair_order!r}")
     if frequencies is not None and frequencies not in SCHEMES:
         raise AuditError(f"--frequencies must be standard or t2t, got {frequencies!r}")
     if not isinstance(offset, int) or isinstance(offset, bool) or abs(offset) > 2**20:
@@ -119,12 +126,13 @@ def audit_sinusoidal(
         raise AuditError(f"--head-dim must be a positive even number, got {dim}")
     session = KindSession(loaded, framework, timeout, _build(dim, max_position + max(offset, 0) + 64),
                           (np.arange(4),))
-    options = {"base": float(base), "layout": layout, "frequencies": frequencies, "offset": offset,
+    options = {"base": float(base), "layout": layout, "frequencies": frequencies, "pair_order": pair_order,
+               "offset": offset,
                "max_position": max_position, "dtypes": list(wanted), "budget": budget, "defaulted": defaulted}
     log = FindingLog(CLAIMS)
     runner = SinusoidalProperties(session, options, log)
     dtype_info, usable = contract_each_dtype(
-        session, wanted, lambda caller, dtype: _contract(caller, dtype, log),
+        session, wanted, lambda caller, dtype: _contract(caller, dtype, log, runner.first_rows),
         lambda label, caller, outcome: runner.add_dtype(label, caller, outcome["width"]),
     )
     if not usable:
@@ -172,8 +180,9 @@ def _table_length(runner: SinusoidalProperties, dtype: str, max_position: int) -
     return None
 
 
-def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]:
-    """Shape, width, dtype, finiteness, positions unmodified. Returns the dtype's status."""
+def _contract(caller: Any, dtype: str | None, log: FindingLog, first_rows: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Shape, width, dtype, finiteness, positions unmodified. Returns the dtype's status; keeps the rows of this
+    first call per dtype in `first_rows` (the state property compares later calls with them)."""
     positions = np.arange(64)
     try:
         out, out_dtype = call_float64(caller, (positions,), None)
@@ -184,6 +193,7 @@ def _contract(caller: Any, dtype: str | None, log: FindingLog) -> dict[str, Any]
     except CallFailed as error:
         return {"status": "unsupported", "reason": f"the target raised {error.reason}"}
     label = dtype or out_dtype
+    first_rows[label] = out
     problems = []
     if out.ndim != 2 or out.shape[0] != positions.size:
         problems.append(f"returns shape {out.shape} for {positions.size} positions (expected (L, d))")

@@ -28,7 +28,7 @@ from typing import Any
 
 import mpmath
 
-from ..scaling import Scaling, scaled_inverse_frequencies_mp
+from ..function.scaling import Scaling, scaled_inverse_frequencies_mp
 from ._parse import RopeLayer
 
 __all__ = ["Expected", "expected_values", "layer_scaling", "yarn_mscale"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from ropecheck.numeric._encoding_reference import alibi_slopes
-from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.function.calls import BadOutput, Caller, CallFailed
 from ropecheck.numeric.audit.kinds._calls import call_float64
 from ropecheck.numeric.audit.kinds._common import SEED, unit_roundoff
 from ropecheck.numeric.audit.kinds._report import FindingLog
@@ -65,7 +65,7 @@ def _row_residual(got: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.n
 
 def _alibi_precision_hint(far: np.ndarray, slopes: np.ndarray, distance: np.ndarray, dtype: str) -> str:
     """Name the 16-bit step when the values are those of slopes and/or distances rounded to a 16-bit type."""
-    from ropecheck.numeric.audit.calls import numpy_dtype
+    from ropecheck.numeric.audit.function.calls import numpy_dtype
 
     candidates = [(dtype, "the slopes and k − q are held in the output dtype (a cast module multiplies in "
                           f"{dtype})")] if dtype in ("float16", "bfloat16") else []

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit.calls import BadOutput, CallFailed, to_float64
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.calls import BadOutput, CallFailed, to_float64
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.ideal import (
     bound_ratio,
     framework_copy,
     largest,

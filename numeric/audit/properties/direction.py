@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import Structure
-from ropecheck.numeric.audit.ideal import Ideal
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import Structure
+from ropecheck.numeric.audit.function.ideal import Ideal
 
 __all__ = ["CLAIMS", "NAME", "check_direction"]
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     block_angles,
     entry_bound,
     estimate_frequencies,
     extract_matrices,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
 )
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     largest,

@@ -9,9 +9,9 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import block_angles, entry_bound
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import block_angles, entry_bound
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
 )
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     Structure,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     half_pairs,
     interleaved_pairs,
@@ -32,7 +32,7 @@ def check_pairing(ctx: AuditContext, structure: Structure) -> Ideal:
     The `Ideal` every later property is judged against (the detected structure when it is one).
     """
     options = ctx.options
-    problems = list(structure.problems)
+    problems = list(structure.problems) + ([ctx.output_order_problem] if ctx.output_order_problem else [])
     fix = "make each position apply one 2×2 rotation per pair of coordinates, and nothing else"
     found = structure.layout
     if structure.rotary_dim == 0 and not problems:
@@ -46,6 +46,8 @@ def check_pairing(ctx: AuditContext, structure: Structure) -> Ideal:
             )
             fix = "add the sine term: out = x·cos + rotate_half(x)·sin (each pair a 2×2 rotation)"
     compatible = {options.layout, "none"} | ({"p-rope"} if options.layout == "half" else set())
+    if ctx.output_order_problem:
+        fix = "write the output as declared, or leave --output-layout out to have the order detected"
     if options.layout and found not in compatible and not structure.problems:
         problems.append(f"declared layout {layout_name(options.layout)}, found {layout_name(found)}")
         fix = f"pair coordinates as {layout_name(options.layout)}, or declare --layout {found} if that is intended"
@@ -78,6 +80,8 @@ def check_pairing(ctx: AuditContext, structure: Structure) -> Ideal:
         if structure.passthrough.size:
             parts += f", {structure.passthrough.size} coordinates passed through (partial rotary)"
         detail = f"Each position applies one 2×2 rotation per pair: {parts}."
+        if ctx.output_order_text:
+            detail += f" {ctx.output_order_text[0].upper()}{ctx.output_order_text[1:]}."
     else:
         detail = "; ".join(problems) + "."
         if not usable_structure:

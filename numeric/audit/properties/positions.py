@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     sweep_probes,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     largest,
     round_to,
     structure_of,
 )
-from ropecheck.numeric.audit.session import SEED
+from ropecheck.numeric.audit.function.session import SEED
 
 __all__ = ["CLAIMS", "NAME"]
 

@@ -5,23 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
 from ropecheck.numeric.audit._numerics import tolerances
-from ropecheck.numeric.audit.attribution import NONFINITE_PREFIX, PRECISION_CLASS_PREFIX
-from ropecheck.numeric.audit.calls import CallFailed, numpy_dtype
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.attribution import NONFINITE_PREFIX, PRECISION_CLASS_PREFIX
+from ropecheck.numeric.audit.function.calls import CallFailed, numpy_dtype
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     sweep_probes,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     as_index,
     bound_ratio,
     round_to,
     structure_of,
 )
+from ropecheck.numeric.audit.function.session import Progress
 from ropecheck.numeric.audit.properties.norm import check_norm
-from ropecheck.numeric.audit.session import Progress
+from ropecheck.numeric.audit.properties.sixteen_bit import measured_sixteen_bit
 
 __all__ = ["CLAIMS", "NAME"]
 
@@ -280,12 +281,14 @@ def sweep_findings(ctx: AuditContext, ideal: Ideal, dtype: str, s: dict[str, Any
             )
         elif found is not None:
             ctx.precision_class[dtype] = found
+            measured = measured_sixteen_bit(ctx, ideal, dtype) if found.angle_dtype in ("float16", "bfloat16") else None
+            named = found.name if measured is None else f"{found.name} — measured: {measured[0]}"
             detail = (
-                f"{PRECISION_CLASS_PREFIX} {found.name}. Outputs leave the policy bound {where_text}, and stay within"
+                f"{PRECISION_CLASS_PREFIX} {named}. Outputs leave the policy bound {where_text}, and stay within"
                 f" the bound of {found.name} at every position 0…{n - 1}; the policy asks for angles formed in"
                 f" {angle_dtype} for {dtype} outputs{multiple}"
             )
-            fix = found.fix
+            fix = found.fix if measured is None else measured[1]
         else:
             detail = (
                 f"Outputs leave the policy bound {where_text}, beyond what any precision class explains; the"

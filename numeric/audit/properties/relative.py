@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     round_to,
@@ -35,6 +35,12 @@ def check_relative(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
             for shift in shifts:
                 if max(m, n) + shift <= last:
                     pairs.append((m, n, shift))
+    # Far apart: |m − n| up to the audited context (a term in m + n that grows with |m − n| shows only there).
+    for shift in shifts:
+        far = last - shift
+        if far > 0:
+            pairs.extend([(0, far, shift), (far, 0, shift)])
+    pairs = list(dict.fromkeys(pairs))
     if not pairs:
         ctx.add("relative", True, "Too few positions to compare shifted scores.", dtype=dtype)
         return
@@ -63,8 +69,8 @@ def check_relative(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     m, n, shift = pairs[worst]
     if ok:
         detail = (
-            f"⟨f(q, m), f(k, n)⟩ depends on n − m only: {len(pairs)} score pairs (shifts up to {max(shifts)})"
-            " agree within the bound."
+            f"⟨f(q, m), f(k, n)⟩ depends on n − m only: {len(pairs)} score pairs (shifts up to {max(shifts)},"
+            f" |n − m| up to {max(abs(m - n) for m, n, _ in pairs)}) agree within the bound."
         )
     else:
         detail = (

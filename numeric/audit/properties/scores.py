@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.function.calls import BadOutput, Caller, CallFailed
 from ropecheck.numeric.audit.kinds._calls import call_float64
 from ropecheck.numeric.audit.kinds._common import SEED, unit_roundoff
 from ropecheck.numeric.audit.kinds._report import FindingLog
@@ -66,7 +66,7 @@ class ScoresProperties:
         self.callers[dtype] = caller
 
     def vectors(self, count: int, dtype: str) -> np.ndarray:
-        from ropecheck.numeric.audit.calls import numpy_dtype
+        from ropecheck.numeric.audit.function.calls import numpy_dtype
 
         values = self.rng.normal(size=(count, self.d)) / math.sqrt(self.d)
         return values.astype(numpy_dtype(dtype)).astype(np.float64)
@@ -120,16 +120,98 @@ class ScoresProperties:
             ratio = float(np.max(np.abs(moved - first) / bound))
             if ratio > worst[0] or not math.isfinite(ratio):
                 worst = (ratio, delta)
-        ok = worst[0] <= 1
-        self.log.add("relative", ok, f"shifting every query and key position by δ ∈ {{1, 100, "
-                     f"{self.n // 2 - 1}}} leaves the scores unchanged within the dtype's bound "
-                     "(RPE-SHIFT-INVARIANCE holds for the target)." if ok else
-                     f"shifting every position by {worst[1]} changes the scores by {worst[0]:.3g}× the rounding "
-                     "bound: they depend on absolute positions.", dtype=dtype, max_error=worst[0], bound=1.0,
+        far_ratio, far_shift, distance = self.far_apart(dtype)
+        far_text = (f"and {distance} positions apart" if distance > 0 else
+                    f"(queries and keys {-distance} positions apart: not evaluated, the call raised)" if distance else
+                    "(the context is too short for far-apart probes)")
+        near_ok = worst[0] <= 1
+        ok = near_ok and far_ratio <= 1
+        if not near_ok:
+            detail = (f"shifting every position by {worst[1]} changes the scores by {worst[0]:.3g}× the rounding "
+                      "bound: they depend on absolute positions.")
+        elif not ok:
+            detail = (f"queries and keys {distance} positions apart: shifting both by {far_shift} changes the scores "
+                      f"by {far_ratio:.3g}× the bound measured from the size of each score's terms (close together "
+                      "they agree): the scores depend on m + n by an amount that grows with |m − n|.")
+            worst = (far_ratio, far_shift)
+        else:
+            detail = (f"shifting every query and key position by δ ∈ {{1, 100, {self.n // 2 - 1}}} leaves the scores "
+                      f"unchanged within the dtype's bound, for queries and keys close together {far_text} "
+                      "(RPE-SHIFT-INVARIANCE holds for the target).")
+        self.log.add("relative", ok, detail, dtype=dtype, max_error=worst[0], bound=1.0,
                      fix="Make the position term depend on k_positions − q_positions only: a Shaw table indexed "
                          "with clip(j − i, k), not j; xPos keys scaled by ζ^(−n/γ), the inverse of the queries' "
                          "ζ^(m/γ); RoPE rotating q and k by their own positions")
         return ok
+
+    def far_apart(self, dtype: str) -> tuple[float, int, int]:
+        """Query and key sets |m − n| ≈ N apart (queries near 0 and keys near N, then the other way round), each
+        pair shifted by small δ. The bound scales with what is measured: a score s(q, k) = qᵀMk + qᵀu + vᵀk + c
+        (bilinear plus affine, as every position term in this kind is) is recovered from basis and zero probes,
+        and its rounding bound is the per-entry bound times |q|ᵀ|M||k| + |q|ᵀ|u| + |v|ᵀ|k| + |c| — the size of the
+        terms summed, not ‖q‖·‖k‖, which an xPos scale ζ^((m − n)/γ) far exceeds.
+
+        **Returns:** (worst ratio to the bound, its shift, the distance probed — negated when a call raised there, 0
+        when the context is too short).
+        """
+        count, shifts = 4, (1, 90)
+        far = self.n - 1 - max(shifts) - count
+        distance = far
+        if far <= 2 * count:
+            return 0.0, 0, 0
+        worst = (0.0, 0)
+        q, k = self.vectors(count, dtype), self.vectors(count, dtype)
+        for q_start, k_start in ((0, far), (far, 0)):
+            base = None
+            for shift in (0, *shifts):
+                qp, kp = np.arange(count) + q_start + shift, np.arange(count) + k_start + shift
+                try:
+                    scores, terms = self._terms(dtype, q, k, qp, kp)
+                except _Uncallable:
+                    # Raising at a distance is the clipping property's finding, not a relative one.
+                    return 0.0, 0, -distance
+                bound = self._unit(dtype, max(qp.max(), kp.max())) * terms + unit_roundoff(dtype) * np.abs(scores)
+                if base is None:
+                    base = (scores, bound)
+                    continue
+                ratio = float(np.max(np.abs(scores - base[0]) / (base[1] + bound + 1e-300)))
+                if ratio > worst[0] or not math.isfinite(ratio):
+                    worst = (ratio, shift)
+        return worst[0], worst[1], distance
+
+    def _unit(self, dtype: str, top: int) -> float:
+        work = _work(dtype)
+        return tolerances.gamma(2 * self.d, work) + 4 * unit_roundoff(work) * top + 2 * unit_roundoff(dtype)
+
+    def _terms(self, dtype: str, q: np.ndarray, k: np.ndarray, qp: np.ndarray, kp: np.ndarray) -> tuple[
+            np.ndarray, np.ndarray]:
+        """(scores of q at qp against k at kp, the size of their terms) from one call with basis, zero and the given
+        vectors at every position (see `far_apart`)."""
+        d, count = self.d, q.shape[0]
+        eye = np.eye(d)
+
+        def rows(vectors: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            stacked = np.concatenate([np.tile(eye, (count, 1)), np.zeros((count, d)), vectors])
+            at = np.concatenate([np.repeat(positions, d), positions, positions])
+            return stacked, at
+
+        q_rows, q_at = rows(q, qp)
+        k_rows, k_at = rows(k, kp)
+        out = self.scores(dtype, q_rows, k_rows, q_at, k_at)
+        basis = out[: count * d, : count * d].reshape(count, d, count, d)
+        q_zero = out[count * d: count * d + count, : count * d].reshape(count, count, d)  # (q pos, k pos, b)
+        k_zero = out[: count * d, count * d: count * d + count].reshape(count, d, count)  # (q pos, a, k pos)
+        both = out[count * d: count * d + count, count * d: count * d + count]
+        scores = out[-count:, -count:]
+        c = np.abs(both)
+        # s(e_a, e_b) = M_ab + u_a + v_b + c;  s(e_a, 0) = u_a + c;  s(0, e_b) = v_b + c.
+        u = k_zero - both[:, None, :]
+        v = q_zero - both[:, :, None]
+        matrix = basis - k_zero[:, :, :, None] - q_zero[:, None, :, :] + both[:, None, :, None]
+        aq, ak = np.abs(q), np.abs(k)
+        terms = (np.einsum("ia,iajb,jb->ij", aq, np.abs(matrix), ak) + np.einsum("ia,iaj->ij", aq, np.abs(u))
+                 + np.einsum("ijb,jb->ij", np.abs(v), ak) + c)
+        return scores, terms
 
     def linearity(self, dtype: str) -> None:
         self.log.current = "linearity"
@@ -137,7 +219,7 @@ class ScoresProperties:
         qp, kp = np.arange(8) + 20, np.arange(12) + 14
         zero = self.scores(dtype, np.zeros_like(q1), k, qp, kp)
         s1, s2 = self.scores(dtype, q1, k, qp, kp), self.scores(dtype, q2, k, qp, kp)
-        from ropecheck.numeric.audit.calls import numpy_dtype
+        from ropecheck.numeric.audit.function.calls import numpy_dtype
 
         a, b = 0.75, -1.5
         combined = (a * q1 + b * q2).astype(numpy_dtype(dtype)).astype(np.float64)

@@ -6,12 +6,13 @@ records what it could not evaluate (and why) instead of failing a property a roo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 from ropecheck.numeric._encoding_reference import SCHEMES, sinusoidal_frequencies
-from ropecheck.numeric.audit.calls import BadOutput, Caller, CallFailed
+from ropecheck.numeric.audit.function.calls import BadOutput, Caller, CallFailed
 from ropecheck.numeric.audit.kinds._calls import KindSession, call_float64, caller_call
 from ropecheck.numeric.audit.kinds._common import SEED, random_positions, sentence
 from ropecheck.numeric.audit.kinds._report import FindingLog
@@ -72,6 +73,10 @@ class SinusoidalProperties:
         self.certified: dict[str, Any] = {}
         self.first_bad: dict[str, int] = {}
         self.base = float(options["base"])
+        #: Whether the declared --pair-order differs from the stored one (a layout finding that explains shift).
+        self.order_mismatch = False
+        #: Each dtype's rows of positions 0…63 from its contract call, in the order the dtypes were first called.
+        self.first_rows: dict[str, np.ndarray] = {}
         self.n = int(options["max_position"])
 
     def add_dtype(self, dtype: str, caller: Caller, width: int) -> None:
@@ -168,6 +173,7 @@ class SinusoidalProperties:
                             f"{long_positions.size}")
         if np.any(np.abs(self.rows(dtype, small) - first) > tolerance):
             problems.append("after a longer call, the rows of positions 0…63 changed")
+        problems += self.dtype_order()
         unstable = bool(problems)
         fresh = self.session.fresh(dtype if dtype in ("float64", "float32", "float16", "bfloat16") else None)
         if fresh is not None:
@@ -183,11 +189,33 @@ class SinusoidalProperties:
                                 "same object serves after one long call: whether a call works depends on earlier "
                                 "calls (a table grown from the call's length, not from its positions)")
         ok = not problems
-        self.log.add("state", ok, "repeated calls, calls after longer calls and fresh instances agree."
+        self.log.add("state", ok, "repeated calls, calls after longer calls and fresh instances agree"
+                     + (", and calls in one dtype leave the others' rows unchanged." if len(self.first_rows) > 1 and
+                        self.session.dtype_control == "dtype keyword" else ".")
                      if ok else sentence("; ".join(problems)) + ".", dtype=dtype,
                      fix="Compute each row from its position alone; grow a cached table to the largest position a "
-                         "call needs (past length included), without mutating the rows already returned")
+                         "call needs (past length included), without mutating the rows already returned; convert a "
+                         "copy of the rows to the call's dtype, never the cached table itself")
         return not unstable
+
+    def dtype_order(self) -> list[str]:
+        """Each dtype's rows of positions 0…63 now, against its first call's (the contract's): a target that
+        converts its cached table in place to each call's dtype returns rows carrying a later dtype's rounding.
+        Only where one object serves every dtype (a `dtype=` keyword; classes and adapters are built per dtype)."""
+        if self.session.dtype_control != "dtype keyword" or len(self.first_rows) < 2:
+            return []
+        order = list(self.first_rows)
+        small = np.arange(64)
+        for index, dtype in enumerate(order[:-1]):
+            first = self.first_rows[dtype]
+            scale = max(float(np.max(np.abs(first))), 1.0)
+            gap = np.abs(self.rows(dtype, small) - first)
+            if np.any(gap > 2 * self.bound(small, dtype, scale)):
+                later = ", ".join(order[index + 1:])
+                return [f"the {dtype} rows of positions 0…63 changed (by {float(gap.max()):.3g}) after calls in "
+                        f"{later}: the cached table is converted to each call's dtype in place, so {dtype} rows "
+                        f"carry the rounding of a later call's dtype"]
+        return []
 
     def aliasing(self, dtype: str) -> None:
         """Writing into a returned array (as `x += pe(...)` does) must not change later results (checked last,
@@ -217,7 +245,8 @@ class SinusoidalProperties:
     def describe(self, structure: Structure) -> None:
         self.detected.update({
             "layout": structure.layout,
-            "orientation": "(sin, cos)" if structure.sin_first else "(cos, sin)",
+            "orientation": ("(sin, cos)" if structure.sin_first else "(cos, sin)")
+            + (" (declared)" if self.options.get("pair_order") else ""),
             "scale": round(structure.scale, 9),
             "intact_pairs": f"{int(structure.intact.sum())}/{structure.intact.size}",
         })
@@ -228,11 +257,26 @@ class SinusoidalProperties:
         found = structure.layout
         names = {"interleaved": "interleaved (sin, cos per pair 2i, 2i+1)",
                  "concat": "concat (all sines, then all cosines)"}
+        order = "sin,cos" if structure.sin_first else "cos,sin"
+        declared_order = self.options.get("pair_order")
+        if order == "cos,sin":
+            names = {"interleaved": "interleaved (cos, sin per pair 2i, 2i+1)",
+                     "concat": "concat (all cosines, then all sines)"}
         ok = declared is None or declared == found
         scale = "" if abs(structure.scale - 1) < 1e-6 else f"; rows scaled by g = {structure.scale:.6g}"
-        detail = (f"pairs are {names[found]}{' (detected)' if declared is None else ''}{scale}." if ok else
+        said = "declared" if declared_order else "detected"
+        stored = f"each stored ({order.replace(',', ', ')}) ({said})"
+        detail = (f"pairs are {names[found]}{' (detected)' if declared is None else ''}, {stored}{scale}." if ok else
                   f"Declared {names[declared]}, but the coordinates pair up as {names[found]}: "
                   f"{int(structure.intact.sum())} intact pairs, {structure.other_intact} in the declared layout.")
+        if ok and declared_order is not None and declared_order != order:
+            ok = False
+            detail = (f"Declared --pair-order {declared_order}, but each pair is stored ({order.replace(',', ', ')}):"
+                      f" pairs are {names[found]}.")
+            self.log.add("layout", ok, detail, fix=f"Either declare --pair-order {order}, or store each pair as "
+                         f"({declared_order.replace(',', ', ')})")
+            self.order_mismatch = True
+            return
         self.log.add("layout", ok, detail,
                      fix=f"Either declare --layout {found}, or build the table {names[declared or found]}: "
                          + ("out[:, 0::2] = sin, out[:, 1::2] = cos" if declared == "interleaved" else
@@ -392,19 +436,40 @@ class SinusoidalProperties:
                      bound=bound, fix="Build every pair from one angle p·ωᵢ with positions held exactly")
         positions = np.arange(0, min(limit - 64, 1024))
         self.log.current = "shift"
+        if self.order_mismatch:
+            self.log.skip("shift", "explained by layout: the pairs are not stored in the declared order")
+            return
+        table_for, read_as = (lambda x: self.rows(dtype, x)), ""
+        if self.options.get("pair_order") == "cos,sin" and not structure.sin_first:
+            # The declared convention: the seed's statement applies to each pair read back as (sin, cos).
+            table_for = lambda x: swap_pair_members(self.rows(dtype, x), structure.layout)  # noqa: E731
+            structure = dataclasses.replace(structure, sin_first=True)
+            read_as = " (stored (cos, sin) as declared by --pair-order cos,sin: each pair read as (sin, cos))"
         ratio, error, bound, (p, delta), backwards = shift_check(
-            lambda x: self.rows(dtype, x), positions, np.array([1, 5, 63]), structure, np.abs(estimates),
+            table_for, positions, np.array([1, 5, 63]), structure, np.abs(estimates),
             omegas, self.base, dtype, self.width, scheme)
         if ratio <= 1:
             detail = ("PE(p + Δ) = M(ωᵢΔ)·PE(p) with the seed's matrix [[cos, sin], [−sin, cos]] on each "
-                      f"(sin, cos) pair, Δ ∈ {{1, 5, 63}}, within bound{beyond}.")
+                      f"(sin, cos) pair{read_as}, Δ ∈ {{1, 5, 63}}, within bound{beyond}.")
         elif backwards:
             detail = ("the pairs are stored (cos, sin): the seed's matrix [[cos ωΔ, sin ωΔ], [−sin ωΔ, cos ωΔ]] "
                       "moves the table to p − Δ, so the shift is its transpose R(ωΔ) (SPE-SHIFT-ROTATION holds "
-                      "for (sin, cos) pairs only).")
+                      "for (sin, cos) pairs only). If (cos, sin) is the convention (diffusion timestep embeddings, "
+                      "flip_sin_to_cos), declare --pair-order cos,sin.")
         else:
             detail = (f"PE({p + delta}) is not the seed's rotation of PE({p}) (error {error:.3g}, bound "
                       f"{bound:.3g}): the angle does not grow linearly with the position.")
         self.log.add("shift", ratio <= 1, detail, dtype=dtype, max_error=error, bound=bound,
                      fix="Store each pair as (sin, cos) (Vaswani et al.), or apply R(ωΔ) instead of the seed's "
-                         "matrix where the table is shifted")
+                         "matrix where the table is shifted, or declare --pair-order cos,sin")
+
+
+def swap_pair_members(table: np.ndarray, layout: str) -> np.ndarray:
+    """The table with the two members of every pair exchanged (a (cos, sin) table read as (sin, cos))."""
+    out = np.empty_like(table)
+    half = table.shape[-1] // 2
+    if layout == "interleaved":
+        out[..., 0::2], out[..., 1::2] = table[..., 1::2], table[..., 0::2]
+    else:
+        out[..., :half], out[..., half:] = table[..., half:], table[..., :half]
+    return out

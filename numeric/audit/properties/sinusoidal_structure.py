@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 from ropecheck.numeric._encoding_reference import LAYOUTS, SCHEMES, sinusoidal_frequencies, sinusoidal_table
-from ropecheck.numeric.audit.policy import accepted_angle_dtype, frequency_error_units, output_bound
+from ropecheck.numeric.audit.function.policy import accepted_angle_dtype, frequency_error_units, output_bound
 from ropecheck.numeric.reference import DoubleDouble, angles_mod_2pi, tolerances
 
 __all__ = [
@@ -98,7 +98,8 @@ def angle_bound(positions: np.ndarray, omegas: np.ndarray, dtype: str, base: flo
     """Per-entry bound `(L, n)` on |table − exact| for a table that conforms to the policy (unit scale).
 
     The table entry sin(p·ωᵢ) or cos(p·ωᵢ) is the rotation of a basis vector, so the RoPE output bound applies
-    with |x₁| + |x₂| = 1 (`ropecheck.numeric.audit.policy.output_bound`): angle formed in float32 (float64 for float64
+    with |x₁| + |x₂| = 1 (`ropecheck.numeric.audit.function.policy.output_bound`): angle formed in float32 (float64
+    for float64
     tables) with ωᵢ computed by the scheme's formula (`frequency_units`), cos/sin in the angle dtype, one rounding
     to the table's dtype, plus the reference's own error.
     """

@@ -8,19 +8,19 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     Structure,
     block_angles,
     estimate_frequencies,
     nice_candidates,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
 )
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling, scaled_inverse_frequencies_mp
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling, scaled_inverse_frequencies_mp
 
 __all__ = ["CLAIMS", "NAME"]
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.calls import AuditError, CallFailed, one_line
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import (
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, one_line
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import (
     sweep_probes,
 )
-from ropecheck.numeric.audit.ideal import (
+from ropecheck.numeric.audit.function.ideal import (
     Ideal,
     bound_ratio,
     half_pairs,
@@ -22,8 +22,8 @@ from ropecheck.numeric.audit.ideal import (
     scaling_factor,
     structure_of,
 )
-from ropecheck.numeric.audit.options import PRECISION_ORDER, SMALL_POSITIONS
-from ropecheck.numeric.audit.scaling import Scaling
+from ropecheck.numeric.audit.function.options import PRECISION_ORDER, SMALL_POSITIONS
+from ropecheck.numeric.audit.function.scaling import Scaling
 
 __all__ = ["CLAIMS", "NAME"]
 
@@ -42,6 +42,11 @@ def check_state(ctx: AuditContext, ideal: Ideal, dtypes: list[str], primary: str
     same process in both orders (first, then second, then first again; and second, then a fresh first), and
     every output is checked against its own configuration's reference.
 
+    Then (`call_order`) the orders a fresh instance meets in a model: (3) called first at an offset, then at
+    the origin; (4) at the origin, after a longer call at an offset; (5) one instance called in each dtype in
+    turn (the first dtype's output must not change). A plain function gets (5) only, on the instance the
+    audit used: (3) and (4) need a fresh instance, since a cache already holding every audited position hides them.
+
     Check (2) is judged in the highest-precision dtype whose precision property passed, under the same policy
     bound; when precision failed in every dtype, a deviation counts only beyond four times the one the audited
     configuration itself shows on the same probes, so float32-formed angles are reported once, under
@@ -58,13 +63,16 @@ def check_state(ctx: AuditContext, ideal: Ideal, dtypes: list[str], primary: str
         _, bound = ctx.loose_bound(x, positions, dtype)
         gap = np.abs(again - y)
         if np.any(bound_ratio(gap, bound) > 1) or (np.isnan(y) != np.isnan(again)).any():
+            later = dtypes[dtypes.index(dtype) + 1:]
+            across = f", calls in {', '.join(later)} among them" if later and ctx.session.shares_instance else ""
             problems.append(
                 f"{dtype}: the first call's input (positions 0…{int(positions[-1])}) gives a different output"
-                f" after the audit's other calls (by {largest(gap):.3g}): an earlier call left state behind"
+                f" after the audit's other calls{across} (by {largest(gap):.3g}): an earlier call left state behind"
             )
     detail_other = "the target is a plain function: other instances were not tested"
     if ctx.session.can_rebuild:
         detail_other = other_configurations(ctx, ideal, dtypes, primary, problems)
+    detail_other += "; " + call_order(ctx, ideal, dtypes, primary, problems)
     ok = not problems
     detail = (
         f"Results do not depend on earlier calls; {detail_other}."
@@ -75,7 +83,9 @@ def check_state(ctx: AuditContext, ideal: Ideal, dtypes: list[str], primary: str
         "state",
         ok,
         detail,
-        fix="key every cache by everything the rotation depends on (base, scaling, head size, dtype, device)",
+        fix="key every cache by everything the rotation depends on (base, scaling, head size, dtype, device) and"
+        " by the positions it holds: write a cached row only with the angles of its own position, and never"
+        " convert a cached table in place to a call's dtype",
     )
 
 
@@ -192,3 +202,99 @@ def state_probes(ideal: Ideal, positions: np.ndarray, dtype: str) -> np.ndarray:
 
 
 # -- report -------------------------------------------------------------------------------------------
+
+
+def call_order(ctx: AuditContext, ideal: Ideal, dtypes: list[str], primary: str, problems: list[str]) -> str:
+    """Checks (3)–(5) of `check_state`: outputs judged against the reference after the orders of calls a cache
+    keyed by length (or converted in place) gets wrong. Returns the passing summary; appends to `problems`."""
+    dtype, precise = state_dtype(ctx, dtypes, primary)
+    length = max(2, min(SMALL_POSITIONS, ctx.n // 4))
+    # An offset far from the origin, where every pair's angle differs from position 0's: a cached row served
+    # for the wrong position then shows.
+    offset = max(1, min(ctx.n - 2 * length, max(length, ctx.n // 2)))
+    origin = np.arange(length)
+    later = np.arange(offset, offset + 2 * length)
+    x = state_probes(ideal, origin, dtype)
+    x_long = state_probes(ideal, later, dtype)
+    expected, bound = ideal.expected(x, origin, dtype)
+    fresh = ctx.session.rebuilt if ctx.session.can_rebuild else None
+    allowed = 1.0
+    if not precise:
+        # Precision fails in every dtype: judge against the deviation the target shows in its first call.
+        try:
+            reference = (fresh(dtype, ctx.options.base, ctx.options.scaling, ctx.d) if fresh else
+                         ctx.session.caller(dtype)).call(x, origin, dtype)[0]
+            allowed = max(1.0, 4 * float(bound_ratio(np.abs(reference - expected), bound).max()))
+        except CallFailed:
+            pass
+
+    def served_from(y: np.ndarray, start: int) -> bool:
+        shifted, shifted_bound = ideal.expected(x, origin + start, dtype)
+        return bool(bound_ratio(np.abs(y - shifted), shifted_bound).max() <= allowed)
+
+    def wrong(y: np.ndarray) -> float:
+        return float(bound_ratio(np.abs(y - expected), bound).max())
+
+    if fresh is None:
+        # The audit's own instance has served every position: a cache of the full length hides both orders.
+        return "a plain function: call orders on a fresh instance were not tested" + dtype_interleaving(
+            ctx, ideal, dtypes, problems)
+    try:
+        if fresh is not None:
+            caller = fresh(dtype, ctx.options.base, ctx.options.scaling, ctx.d)
+            caller.call(x_long[:, :length], later[:length], dtype)
+            y = caller.call(x, origin, dtype)[0]
+            if wrong(y) > allowed:
+                text = (f"a fresh instance called first at positions {offset}…{offset + length - 1}, then at 0…"
+                        f"{length - 1}, rotates the second call wrongly (off by {largest(np.abs(y - expected)):.3g})")
+                if served_from(y, offset):
+                    text += (": the cache is filled with the angles of the first call's positions and served as"
+                             f" positions 0…{length - 1}")
+                problems.append(text)
+        caller = fresh(dtype, ctx.options.base, ctx.options.scaling, ctx.d)
+        caller.call(x, origin, dtype)
+        caller.call(x_long, later, dtype)
+        y = caller.call(x, origin, dtype)[0]
+        if wrong(y) > allowed:
+            text = (f"after a longer call at positions {offset}…{offset + 2 * length - 1}, positions 0…{length - 1}"
+                    f" are rotated wrongly (off by {largest(np.abs(y - expected)):.3g})")
+            if served_from(y, offset):
+                text += (f": they get the angles of positions {offset}…{offset + length - 1} — a cache written by a"
+                         " call at an offset is served from row 0")
+            problems.append(text)
+    except CallFailed as error:
+        problems.append(f"a call in another order raised {error.reason}")
+    checked = "an offset call first, and a longer call at an offset before a call at the origin"
+    across = dtype_interleaving(ctx, ideal, dtypes, problems)
+    return f"{checked}{across} leave the outputs unchanged"
+
+
+def dtype_interleaving(ctx: AuditContext, ideal: Ideal, dtypes: list[str], problems: list[str]) -> str:
+    """(5): one instance called in its first dtype, then in each other dtype followed by the first again; the first
+    dtype's output must not move. Built-ins are built per dtype (nothing to interleave)."""
+    if len(dtypes) < 2 or not ctx.session.shares_instance:
+        return ""
+    first, others = dtypes[0], dtypes[1:]
+    if ctx.session.can_rebuild:
+        caller = ctx.session.rebuilt(first, ctx.options.base, ctx.options.scaling, ctx.d)
+    else:
+        caller = ctx.session.caller(first)
+    positions = np.arange(min(SMALL_POSITIONS, ctx.n))
+    x = round_to(state_probes(ideal, positions, "float64"), "bfloat16")  # exact in every audited dtype
+    try:
+        before = caller.call(x, positions, first)[0]
+        _, loose = ctx.loose_bound(x, positions, first)
+        for other in others:
+            caller.call(x, positions, other)
+            after = caller.call(x, positions, first)[0]
+            gap = np.abs(after - before)
+            if np.any(bound_ratio(gap, loose) > 1):
+                problems.append(
+                    f"after one call in {other}, the same instance's {first} output changed (by {largest(gap):.3g}):"
+                    f" a cached table is converted to the input's dtype in place, so {first} results carry {other}"
+                    " rounding from then on"
+                )
+                break
+    except CallFailed as error:
+        problems.append(f"calls interleaved across dtypes raised {error.reason}")
+    return f", and calls interleaved across {', '.join(dtypes)} on one instance"

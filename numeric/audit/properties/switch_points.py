@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 from ropecheck.numeric.audit._numerics import reference_cos_sin
-from ropecheck.numeric.audit.attribution import SWITCH_PREFIX
-from ropecheck.numeric.audit.context import AuditContext
-from ropecheck.numeric.audit.extract import sweep_probes
-from ropecheck.numeric.audit.ideal import Ideal, bound_ratio, round_to, structure_of
-from ropecheck.numeric.audit.scaling import _DEFAULT_ORIGINAL
+from ropecheck.numeric.audit.function.attribution import RULE_PREFIX, SWITCH_PREFIX
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.extract import sweep_probes
+from ropecheck.numeric.audit.function.ideal import Ideal, bound_ratio, round_to, structure_of
+from ropecheck.numeric.audit.function.scaling import _DEFAULT_ORIGINAL
 
 __all__ = ["check_switch_points", "switch_lengths"]
 
@@ -49,7 +49,7 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     if not lengths:
         return
     probes, _ = sweep_probes(ctx.d, structure_of(ideal))
-    problems, worst = [], (0.0, 0.0, 0.0)
+    problems, worst, failing = [], (0.0, 0.0, 0.0), 0
     for last in lengths:
         positions = np.arange(last + 1)
         x = round_to(np.broadcast_to(probes[:2, np.newaxis, :], (2, positions.size, ctx.d)), dtype)
@@ -69,6 +69,7 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
         follows_other = bool(other_error.max() * 4 < own_error.max())
         if not rows.size and not follows_other:
             continue
+        failing += 1
         side, other = ("long", "short") if last + 1 > original else ("short", "long")
         text = f"a call whose largest position is {last} is not rotated by the {side}-context rule"
         other_rows = bound_ratio(other_error, bound).max(axis=(0, 2)) <= 1
@@ -87,17 +88,25 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     kind = ideal.scaling.kind if ideal.scaling else ""
     rule = f"{kind} switches when the call's largest position + 1 exceeds N = {original}"
     ok = not problems
-    detail = (
-        f"Calls whose largest position is {', '.join(map(str, lengths))} follow the scaling's rule ({rule})."
-        if ok
-        else f"{SWITCH_PREFIX} {'; '.join(problems)} ({rule})."
-    )
+    fix = (f"switch to the long-context factors exactly when max(position) + 1 > {original} (e.g. compare"
+           f" positions >= {original}, not > {original})")
+    short, long = [last for last in lengths if last + 1 <= original], [last for last in lengths if last + 1 > original]
+    if ok:
+        detail = f"Calls whose largest position is {', '.join(map(str, lengths))} follow the scaling's rule ({rule})."
+    elif failing == len(lengths) and short and long and not any("off by one" in text for text in problems):
+        # No side passes: moving the switch would not help; the rule itself is another one.
+        detail = (f"{RULE_PREFIX} calls whose largest position is {', '.join(map(str, lengths))} follow neither"
+                  f" the short- nor the long-context rule of {kind}, so the defect is the rule, not where it switches"
+                  f" ({rule}).")
+        fix = (f"implement the declared {kind} rule on both sides of N = {original}, or declare the scaling the"
+               " target implements (a fixed NTK base is --base base·F^(d/(d−2)), not dynamic)")
+    else:
+        detail = f"{SWITCH_PREFIX} {'; '.join(problems)} ({rule})."
     ctx.add(
         "positions",
         ok,
         detail,
-        fix=f"switch to the long-context factors exactly when max(position) + 1 > {original} (e.g. compare"
-        f" positions >= {original}, not > {original})",
+        fix=fix,
         dtype=dtype,
         max_error=worst[1],
         bound=worst[2],

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ropecheck.numeric.audit.function.results import AuditReport
 from ropecheck.numeric.audit.report.html import render_html
 from ropecheck.numeric.audit.report.markdown import render_markdown
 from ropecheck.numeric.audit.report.plots import plot_angle_error, plot_certified
-from ropecheck.numeric.audit.results import AuditReport
 
 __all__ = ["write_report"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import os
 
-from ropecheck.numeric.audit.results import AuditReport
+from ropecheck.numeric.audit.function.results import AuditReport
 
 __all__ = ["CLAIM_PAGE", "anchor", "cited_claims", "claims_html", "claims_markdown", "docs_url"]
 

@@ -3,7 +3,8 @@
 `ropecheck audit --all [--json | --markdown]` prints it; the docs build calls `write_conformance`. Each built-in
 is audited against the reference its own default configuration defines: the adapter's default base is declared
 (`--base`) and its default scaling, written as a `--scaling` spec, is both what the library is built with and the
-reference the spectrum is checked against (`numeric.audit.scaling`, ROPE-FREQUENCIES). Every failing finding carries
+reference the spectrum is checked against (`numeric.audit.function.scaling`, ROPE-FREQUENCIES). Every failing finding
+carries
 the ledger claims it breaks and a one-line `ropecheck audit …` command that reproduces it.
 
 ```python
@@ -23,8 +24,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ropecheck.numeric.audit.function.scaling import scaling_spec
 from ropecheck.numeric.audit.report.api_limits import apply_api_limits, limits_summary
-from ropecheck.numeric.audit.scaling import scaling_spec
 
 __all__ = [
     "CONFORMANCE_DTYPES",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from ropecheck.numeric.audit.function.results import AuditReport, Finding
 from ropecheck.numeric.audit.report.claims_cited import claims_html
 from ropecheck.numeric.audit.report.markdown import (
     _STATUS,
@@ -13,7 +14,6 @@ from ropecheck.numeric.audit.report.markdown import (
     header_lines,
     ordered_findings,
 )
-from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["render_html"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ropecheck.numeric.audit.function.results import AuditReport, Finding
 from ropecheck.numeric.audit.report.claims_cited import anchor, claims_markdown
-from ropecheck.numeric.audit.results import AuditReport, Finding
 
 __all__ = ["certified_text", "claim_url", "fmt", "header_lines", "ordered_findings", "render_markdown"]
 

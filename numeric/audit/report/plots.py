@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from ropecheck.numeric.audit.results import AuditReport
+from ropecheck.numeric.audit.function.results import AuditReport
 
 __all__ = ["plot_angle_error", "plot_certified"]
 

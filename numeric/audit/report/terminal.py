@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ropecheck.numeric.audit.function.results import AuditReport
 from ropecheck.numeric.audit.report.markdown import certified_text, fmt, header_lines, ordered_findings
-from ropecheck.numeric.audit.results import AuditReport
 
 __all__ = ["print_summary"]
 

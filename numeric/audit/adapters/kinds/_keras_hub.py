@@ -52,7 +52,7 @@ def _alibi(dtype: str) -> Any:
 
 ADAPTERS = [
     KindAdapter("keras-hub.sine-position-encoding", "sinusoidal", "keras-hub", "keras_hub", "torch", _sine,
-                {"layout": "interleaved", "frequencies": "standard"},
+                {"layout": "interleaved", "frequencies": "standard", "pair_order": "sin,cos"},
                 "SinePositionEncoding(max_wavelength=10000, dtype=dtype)(inputs, start_index=s) per run of "
                 "consecutive positions"),
     KindAdapter("keras-hub.alibi", "bias", "keras-hub", "keras_hub", "torch", _alibi, {"scheme": "alibi"},

@@ -127,7 +127,7 @@ def _fairseq_style(module_path: str, class_name: str) -> Any:
 
 _M2M = "transformers.models.m2m_100.modeling_m2m_100"
 _S2T = "transformers.models.speech_to_text.modeling_speech_to_text"
-_FAIRSEQ = {"layout": "concat", "frequencies": "t2t", "offset": 2}
+_FAIRSEQ = {"layout": "concat", "frequencies": "t2t", "pair_order": "sin,cos", "offset": 2}
 
 ADAPTERS = [
     KindAdapter("transformers.t5-bias", "bias", "transformers", "transformers", "torch",
@@ -147,7 +147,7 @@ ADAPTERS = [
                 {"scheme": "alibi"}, f"build_mpt_alibi_tensor({_HEADS}, max(k)+1).to(dtype) at the key positions "
                 "given"),
     KindAdapter("transformers.marian-sinusoidal", "sinusoidal", "transformers", "transformers", "torch", _marian,
-                {"layout": "concat", "frequencies": "standard"},
+                {"layout": "concat", "frequencies": "standard", "pair_order": "sin,cos"},
                 f"MarianSinusoidalPositionalEmbedding({_TABLE_POSITIONS}, 64) with create_weight(), called with "
                 "position_ids", table_positions=_TABLE_POSITIONS),
     KindAdapter("transformers.m2m100-sinusoidal", "sinusoidal", "transformers", "transformers", "torch",

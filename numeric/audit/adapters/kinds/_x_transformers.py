@@ -83,6 +83,6 @@ ADAPTERS = [
                 "RelativePositionBias(scale=1, causal=False, heads=8)(i, j); other positions through forward's "
                 "body"),
     KindAdapter("x-transformers.scaled-sinusoidal", "sinusoidal", "x-transformers", "x_transformers", "torch",
-                _scaled_sinusoidal, {"layout": "concat", "frequencies": "standard"},
+                _scaled_sinusoidal, {"layout": "concat", "frequencies": "standard", "pair_order": "sin,cos"},
                 "ScaledSinusoidalEmbedding(64)(x, pos=positions) (a learned scale, d^-1/2 at initialisation)"),
 ]

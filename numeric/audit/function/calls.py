@@ -123,6 +123,8 @@ class Caller:
         self.calls = 0
         self.worker = worker or Worker()
         self._hung = False
+        #: Output coordinates read in this order (P⁻¹·y) once a fixed output permutation P is declared or found.
+        self.output_order: np.ndarray | None = None
 
     def to_framework(self, x: np.ndarray, dtype: str) -> Any:
         """A float64 NumPy array as the framework's array of the named dtype (values rounded once)."""
@@ -195,7 +197,8 @@ class Caller:
         `CallFailed` (the target raised, or returned something that is not an array of x's shape), `TargetHung`.
         """
         y = self.call_raw(self.to_framework(x, dtype), self.positions(positions))
-        return to_float64(y, x.shape, copy=copy), _dtype_name(y)
+        out = to_float64(y, x.shape, copy=copy)
+        return (out if self.output_order is None else out[..., self.output_order]), _dtype_name(y)
 
 
 def to_float64(y: Any, shape: tuple[int, ...], copy: bool = True) -> np.ndarray:

@@ -62,6 +62,7 @@ _OPTIONS: dict[str, tuple[Callable[[str], Any], Any, str]] = {
     "budget": (float, None, "relative score-error budget of the certified context (default 2^-6), as --budget"),
     "kind": (str, "rope", "rope (default), sinusoidal, bias or scores"),
     "frequencies": (str, None, "sinusoidal: standard or t2t (default: detected)"),
+    "pair_order": (str, None, "sinusoidal: sin,cos or cos,sin within each pair (default: detected)"),
     "offset": (int, 0, "sinusoidal: row of position p is PE(p + K)"),
     "scheme": (str, None, "bias: t5[:buckets=…,max_distance=…] or alibi"),
     "clip": (int, None, "scores: the declared Shaw clipping distance"),
@@ -105,7 +106,7 @@ def _known_flags() -> list[str]:
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
     """A misspelled `--rope-…` option is one usage error with the option meant (pytest alone says only
     "unrecognized arguments"); likewise a misspelled `rope_…` ini key (pytest alone only warns)."""
-    from ropecheck.numeric.audit.plugin_targets import misspelled
+    from ropecheck.numeric.audit.function.plugin_targets import misspelled
 
     error = misspelled(args, early_config.inipath, _known_flags())
     if error:
@@ -145,9 +146,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_TARGETS] = targets
     if not targets:
         return
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.plugin_targets import plugin_wording, selection_includes_plugin
-    from ropecheck.numeric.audit.targets import load_target
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.plugin_targets import plugin_wording, selection_includes_plugin
+    from ropecheck.numeric.audit.function.targets import load_target
 
     for target in targets:
         try:
@@ -178,7 +179,7 @@ _WANTED = pytest.StashKey[bool]()
 def _read_targets(config: pytest.Config) -> list[Any]:
     """The `PluginTarget`s: `--rope-impl` with the `--rope-*` options, then each `rope_targets` / `--rope-target`
     line; a bad option value, a bad line or a target listed twice is a usage error."""
-    from ropecheck.numeric.audit.plugin_targets import PluginTarget, TargetLineError, parse_target_line
+    from ropecheck.numeric.audit.function.plugin_targets import PluginTarget, TargetLineError, parse_target_line
 
     targets = []
     impl = rope_option(config, "impl")
@@ -213,7 +214,7 @@ def _read_targets(config: pytest.Config) -> list[Any]:
 
 def _read_xfails(config: pytest.Config) -> frozenset[str]:
     """The entries of the xfails file (empty without one); a missing file is a usage error."""
-    from ropecheck.numeric.audit.plugin_targets import read_xfails
+    from ropecheck.numeric.audit.function.plugin_targets import read_xfails
 
     name = rope_option(config, "xfails")
     from_ini = config.getoption("--rope-xfails") is None
@@ -289,7 +290,7 @@ class RopePropertyItem(pytest.Item):
         ]
 
     def runtest(self) -> None:
-        from ropecheck.numeric.audit.plugin_targets import plugin_wording, skip_reason
+        from ropecheck.numeric.audit.function.plugin_targets import plugin_wording, skip_reason
 
         outcome = _run_audit(self.config, self.target)
         if isinstance(outcome, str):
@@ -326,7 +327,7 @@ class RopeAuditFailure(Exception):
 
 def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
     """The `audit()` keywords of `--rope-impl` from the `--rope-*` options (and their ini keys)."""
-    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
 
     kind = rope_option(config, "kind")
     budget = rope_option(config, "budget")
@@ -341,7 +342,7 @@ def _impl_keywords(config: pytest.Config) -> dict[str, Any]:
         "budget": DEFAULT_SCORE_BUDGET if budget is None else budget,
     }
     if kind != "rope":
-        extra = {name: rope_option(config, name) for name in ("frequencies", "offset", "scheme", "clip")}
+        extra = {name: rope_option(config, name) for name in ("frequencies", "pair_order", "offset", "scheme", "clip")}
         extra["head_dim"] = rope_option(config, "head_dim") if kind != "bias" else None
     else:
         names = ("scaling", "rotary_dim", "head_dim", "direction", "partial")
@@ -368,8 +369,8 @@ def _run_audit(config: pytest.Config, target: Any) -> Any:
     if target.name in audits:
         return audits[target.name]
     from ropecheck.numeric.audit import audit
-    from ropecheck.numeric.audit.calls import AuditError
-    from ropecheck.numeric.audit.wording import cli_wording
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.wording import cli_wording
 
     try:
         with cli_wording():  # the messages name flags; the items reword them as the plugin's options
@@ -390,7 +391,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not targets or not config.stash.get(_WANTED, False):
         return
     from _pytest.runner import collect_one_node
-    from ropecheck.numeric.audit.plugin_targets import is_selected
+    from ropecheck.numeric.audit.function.plugin_targets import is_selected
 
     xfails = config.stash.get(_XFAILS, frozenset())
     selected = config.stash.get(_SELECTED, ())

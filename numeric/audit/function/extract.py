@@ -16,8 +16,8 @@ import dataclasses
 import math
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.calls import Caller
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import Caller
 
 __all__ = [
     "Structure",
@@ -343,3 +343,40 @@ def nice_candidates(value: float) -> list[float]:
         if rounded not in candidates:
             candidates.append(rounded)
     return [*candidates, value]
+
+
+def output_permutation(matrix: np.ndarray) -> np.ndarray | None:
+    """σ with y[i] = g·z[σ(i)] when M(0) is a scaled permutation matrix other than the identity (the target
+    writes its rotation's coordinates in a fixed other order, y = P·R(p)·x: R(0) = I leaves M(0) = g·P).
+
+    **Arguments:**
+
+    - `matrix`: M(0), `(d, d)`, as `extract_matrices` gives it (rows are outputs).
+
+    **Returns:**
+
+    σ as an int array, or None when M(0) is no permutation or the identity.
+    """
+    magnitude = np.abs(matrix)
+    scale = magnitude.max(axis=1, keepdims=True)
+    if not np.all(np.isfinite(magnitude)) or np.any(scale <= 0):
+        return None
+    sigma = np.argmax(magnitude, axis=1)
+    # Structure, not precision: off-entries well below the largest one in every row, one output per input.
+    others = magnitude.copy()
+    others[np.arange(matrix.shape[0]), sigma] = 0.0
+    if np.any(others > 2.0**-6 * scale) or np.unique(sigma).size != sigma.size:
+        return None
+    if np.ptp(scale) > 2.0**-6 * float(scale.max()) or np.any(matrix[np.arange(matrix.shape[0]), sigma] < 0):
+        return None
+    if np.array_equal(sigma, np.arange(sigma.size)):
+        return None
+    return sigma
+
+
+def interleaved_output(d: int) -> np.ndarray:
+    """σ of `--output-layout interleaved`: output 2i holds coordinate i, output 2i + 1 coordinate i + d/2."""
+    sigma = np.empty(d, dtype=np.int64)
+    sigma[0::2] = np.arange(d // 2)
+    sigma[1::2] = np.arange(d // 2) + d // 2
+    return sigma

@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
-from ropecheck.numeric.audit.options import Options
-from ropecheck.numeric.audit.scaling import Scaling
-from ropecheck.numeric.audit.table_length import find_table_length
-from ropecheck.numeric.audit.targets import LoadedTarget, framework_hints
+from ropecheck.numeric.audit.function.calls import AuditError, BadOutput, Caller, CallFailed, Worker, one_line
+from ropecheck.numeric.audit.function.options import Options
+from ropecheck.numeric.audit.function.scaling import Scaling
+from ropecheck.numeric.audit.function.table_length import find_table_length
+from ropecheck.numeric.audit.function.targets import LoadedTarget, framework_hints
 
 __all__ = ["HEAD_DIMS", "SEED", "Progress", "Session"]
 
@@ -40,6 +40,8 @@ class Session:
         self.requested_positions: int | None = None
         self.returns_bad_output = False
         self.extra_callers: list[Caller] = []
+        #: P⁻¹ as an index (outputs read as y[..., order]) once a fixed output permutation is declared or found.
+        self.output_order: np.ndarray | None = None
 
     # -- building
     def _instance(
@@ -167,14 +169,27 @@ class Session:
         if dtype not in self._callers:
             fn = self._instance(self.head_dim, dtype, self.options.base, self.options.scaling)
             self._callers[dtype] = Caller(fn, self.framework, self.options.timeout, self.worker)
+            self._callers[dtype].output_order = self.output_order
         return self._callers[dtype]
+
+    def read_outputs_in(self, order: np.ndarray) -> None:
+        """From now on every caller returns y[..., order] (P⁻¹·y for a fixed output permutation P)."""
+        self.output_order = order
+        for caller in [*self._callers.values(), *self.extra_callers, *([self._shared] if self._shared else [])]:
+            caller.output_order = order
 
     def rebuilt(self, dtype: str, base: float | None, scaling: Scaling | None, head_dim: int) -> Caller:
         """A fresh instance of another (or the same) configuration, for the state property."""
         fn = self._instance(head_dim, dtype, base, scaling)
         caller = Caller(fn, self.framework, self.options.timeout, self.worker)
+        caller.output_order = self.output_order
         self.extra_callers.append(caller)
         return caller
+
+    @property
+    def shares_instance(self) -> bool:
+        """Whether one instance serves every dtype (plain functions and factories; built-ins are built per dtype)."""
+        return self.loaded.adapter is None
 
     @property
     def can_rescale(self) -> bool:

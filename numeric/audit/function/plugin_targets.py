@@ -27,7 +27,7 @@ _OUTPUT_ONLY = ("list", "all", "markdown", "json", "verbose", "report")
 #: `ropecheck audit` options the plugin also has, as `--rope-<name>` and ini `rope_<name>`.
 _PLUGIN_OPTIONS = (
     "base", "layout", "scaling", "rotary-dim", "max-position", "dtypes", "direction", "partial", "framework",
-    "head-dim", "timeout", "budget", "kind", "frequencies", "offset", "scheme", "clip",
+    "head-dim", "timeout", "budget", "kind", "frequencies", "pair-order", "offset", "scheme", "clip",
 )
 
 
@@ -82,7 +82,7 @@ def parse_target_line(
 
     A `PluginTarget`. **Raises:** `TargetLineError` with a one-line reason.
     """
-    from ropecheck.numeric.audit.cli import build_parser
+    from ropecheck.numeric.audit.function.cli import build_parser
     from ropecheck.numeric.audit.kinds.cli_options import rope_only_flags
 
     where = f"{source} {number} ({line.strip()!r})"
@@ -251,7 +251,7 @@ def misspelled(args: list[str], inipath: Path | None, known: list[str]) -> str |
 
     One line, or None.
     """
-    from ropecheck.numeric.audit.targets import did_you_mean
+    from ropecheck.numeric.audit.function.targets import did_you_mean
 
     for arg in args:
         if arg == "--":

@@ -83,7 +83,7 @@ class AuditReport:
     - `certified`: per dtype the largest position certified at the score-error budget.
     - `seconds`, `target_seconds`: wall time of the audit and time spent inside the target.
     - `kind`: what was audited (`ropecheck.numeric.audit.kinds`).
-    - `summary`: one paragraph — verdict, root cause(s), fix (`ropecheck.numeric.audit.attribution`).
+    - `summary`: one paragraph — verdict, root cause(s), fix (`ropecheck.numeric.audit.function.attribution`).
     - `root_causes`: `{"property", "dtype", "detail", "fix"}` per root cause.
     - `table_positions`: N when the target accepts only positions 0…N−1 (a fixed-length table), else None.
     - `notes`: loud remarks that are not failures (an undeclared base, a table length).

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from ropecheck.numeric.audit.calls import AuditError
+from ropecheck.numeric.audit.function.calls import AuditError
 
 __all__ = ["api_errors", "api_wording", "cli_wording"]
 

@@ -8,7 +8,8 @@ command that reproduces it.
 Exit codes: 0 the target conforms, 1 a property fails, 2 bad usage or a target that cannot be loaded, called,
 or that hangs (one line on stderr, no traceback). `--json` prints one object (the `AuditReport.to_json()`
 schema) and nothing else on stdout. While the audit runs, what libraries print (C extensions, Python warnings,
-`logging`) is captured (`ropecheck.numeric.audit.noise`) and summarised after the report in one stderr line (`--verbose`
+`logging`) is captured (`ropecheck.numeric.audit.function.noise`) and summarised after the report in one stderr line
+(`--verbose`
 prints it all); a terminal's stderr shows a status line meanwhile. A reader that closes the pipe (`| head`) does
 not change the exit code.
 """
@@ -22,9 +23,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ropecheck.numeric.audit.noise import NoiseCapture
+from ropecheck.numeric.audit.function.noise import NoiseCapture
+from ropecheck.numeric.audit.function.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 from ropecheck.numeric.audit.report.json import json_safe
-from ropecheck.numeric.audit.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,7 +61,7 @@ limits: --max-position N audits positions 0...N-1, N from 2 to 2^31 (rope), at l
 def build_parser() -> argparse.ArgumentParser:
     """The `ropecheck audit` argument parser."""
     from ropecheck.numeric._help import HelpFormatter
-    from ropecheck.numeric.audit.policy import DEFAULT_SCORE_BUDGET
+    from ropecheck.numeric.audit.function.policy import DEFAULT_SCORE_BUDGET
 
     parser = _Parser(
         prog="ropecheck audit",
@@ -100,6 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="declared direction: counter-clockwise (default, RoFormer) or clockwise (see below)",
     )
     parser.add_argument("--partial", help="partial rotary placement: first or p-rope (default: detected; see below)")
+    parser.add_argument(
+        "--output-layout", choices=("interleaved",),
+        help="a declared fixed output order: interleaved writes the half-split pairs (i, i + d/2) to (2i, 2i + 1)"
+        " (keras-hub Gemma); default: any fixed output permutation is detected and reported",
+    )
     parser.add_argument(
         "--strict", action="store_true", help="an undeclared base is a failure (the pytest plugin's default)"
     )
@@ -184,9 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown:
         return _usage("--markdown applies to --all only")
     from ropecheck.numeric.audit import audit
-    from ropecheck.numeric.audit.calls import AuditError
+    from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.wording import cli_wording
     from ropecheck.numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
-    from ropecheck.numeric.audit.wording import cli_wording
 
     if args.config:
         from ropecheck.numeric.audit.model_config import ConfigError, fill_audit_options
@@ -216,9 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 head_dim=args.head_dim,
                 timeout=args.timeout,
                 budget=args.budget,
-                progress=False,  # stderr is captured while the audit runs (see numeric.audit.noise)
+                progress=False,  # stderr is captured while the audit runs (see numeric.audit.function.noise)
                 module_cast=args.module_cast,
                 accept_short_table=args.accept_short_table,
+                output_layout=args.output_layout,
             )
     except AuditError as error:
         noise.write_to(sys.stderr, args.verbose)
@@ -301,7 +308,7 @@ def _list(as_json: bool, noise: NoiseCapture) -> int:
 def _list_rows() -> list[dict[str, str]]:
     """The rows of `--list` (importing the libraries to read their versions)."""
     from ropecheck.numeric.audit.adapters import installed_version, is_available, list_adapters
-    from ropecheck.numeric.audit.builtin_defaults import list_defaults
+    from ropecheck.numeric.audit.function.builtin_defaults import list_defaults
 
     rows = []
     for spec in list_adapters():
@@ -367,7 +374,7 @@ def _all(args: argparse.Namespace, noise: NoiseCapture) -> int:
     max_position = DEFAULT_MAX_POSITION if args.max_position is None else args.max_position
     if max_position < 2:
         return _usage(f"--max-position must be at least 2, got {max_position}")
-    from ropecheck.numeric.audit.wording import cli_wording
+    from ropecheck.numeric.audit.function.wording import cli_wording
 
     try:
         with noise, cli_wording():  # a row's reason names flags, as the reproduction commands do

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ropecheck.numeric.audit.results import AuditReport, Finding
-from ropecheck.numeric.audit.table_length import SHORT_TABLE_PREFIX
+from ropecheck.numeric.audit.function.results import AuditReport, Finding
+from ropecheck.numeric.audit.function.table_length import SHORT_TABLE_PREFIX
 
 __all__ = ["EXPLAINS", "ROOT_ORDER", "attribute_root_causes", "finding_rows", "summarise"]
 
@@ -59,6 +59,9 @@ PRECISION_CLASS_PREFIX = "Precision class:"
 
 #: How a wrong switch point of a length-dependent scaling begins (`properties.switch_points`).
 SWITCH_PREFIX = "The switch point of the scaling is wrong:"
+#: How a length-dependent rule that differs on both sides of its switch begins (`properties.switch_points`): the
+#: rule, not the switch point (treated as `SWITCH_PREFIX` by the attribution).
+RULE_PREFIX = "The scaling's rule differs on both sides of the switch:"
 
 #: How the sweep's non-finite contract finding begins (`properties.precision`): it explains nothing else (the other
 #: properties were judged on the finite positions) and nothing explains it.
@@ -111,7 +114,7 @@ def attribute_root_causes(report: AuditReport) -> None:
     roots: list[Finding] = []
     # A wrong switch point means the sweep measured the target against a rule it does not follow at any long call
     # (dynamic NTK's base changes with every length): a precision class named there is not the target's.
-    switched = {f.dtype for f in failing if f.detail.startswith(SWITCH_PREFIX)}
+    switched = {f.dtype for f in failing if f.detail.startswith((SWITCH_PREFIX, RULE_PREFIX))}
     for finding in failing:
         if (
             finding.property == "precision"

@@ -23,7 +23,7 @@ def builtin_defaults(adapter: Any) -> tuple[float | None, str | None]:
 
     `(default_base, scaling spec or None)`.
     """
-    from ropecheck.numeric.audit.scaling import scaling_spec
+    from ropecheck.numeric.audit.function.scaling import scaling_spec
 
     return float(adapter.default_base), scaling_spec(adapter.default_scaling)
 
@@ -32,7 +32,7 @@ def list_defaults(adapter: Any) -> str:
     """The defaults of one built-in in a few words for `--list` (factor lists shortened)."""
     options: dict[str, Any] | None = getattr(adapter, "options", None)
     if options is not None:  # a kind adapter (sinusoidal, bias): its declared options
-        return ", ".join(f"{key} {value}" for key, value in options.items()) or "—"
+        return ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in options.items()) or "—"
     base, scaling = builtin_defaults(adapter)
     words = [f"base {base:g}"]
     if scaling:

@@ -6,11 +6,11 @@ import dataclasses
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
 from ropecheck.numeric.audit._numerics import reference_cos_sin
-from ropecheck.numeric.audit.calls import numpy_dtype
-from ropecheck.numeric.audit.extract import Structure
-from ropecheck.numeric.audit.scaling import Scaling, scaled_inverse_frequencies
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.calls import numpy_dtype
+from ropecheck.numeric.audit.function.extract import Structure
+from ropecheck.numeric.audit.function.scaling import Scaling, scaled_inverse_frequencies
 
 __all__ = [
     "Ideal",

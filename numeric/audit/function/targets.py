@@ -15,7 +15,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError, one_line
+from ropecheck.numeric.audit.function.calls import FRAMEWORKS, AuditError, one_line
 
 __all__ = ["LoadedTarget", "did_you_mean", "framework_hints", "load_target"]
 
@@ -81,9 +81,40 @@ def load_target(spec: str) -> LoadedTarget:
     return LoadedTarget(name=spec, obj=obj)
 
 
+def package_root(path: Path) -> tuple[Path, str]:
+    """Where pytest's default import mode (prepend) imports a file from: walk up while the folder holds an
+    `__init__.py`; the first folder that does not is the root put on `sys.path`, and the module's name is its dotted
+    path from there (`tests/audit_corpus/real_alibi.py` → `tests.audit_corpus.real_alibi`).
+
+    **Returns:** `(root folder, dotted module name)`; a file outside any package gives its own folder and stem.
+    """
+    path = path.resolve()
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return folder, ".".join(parts)
+
+
 def _load_file(path: Path) -> types.ModuleType:
     if not path.is_file():
         raise AuditError(f"no such file: {str(path)!r}")
+    root, dotted = package_root(path)
+    if "." in dotted and dotted.split(".")[-1].isidentifier():
+        # A file inside a package imports its own package (`from tests.corpus import x`): import it as pytest does.
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        try:
+            module = importlib.import_module(dotted)
+        except Exception as error:
+            raise AuditError(
+                f"cannot import {str(path)!r} (as {dotted}, from {str(root)!r}): {one_line(error)}"
+            ) from None
+        if Path(getattr(module, "__file__", "") or "").resolve() != path.resolve():
+            raise AuditError(f"cannot import {str(path)!r}: the name {dotted} is already taken by"
+                             f" {getattr(module, '__file__', None)!r}")
+        return module
     name = f"_ropecheck_target_{abs(hash(str(path.resolve())))}"
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:

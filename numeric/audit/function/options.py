@@ -7,16 +7,22 @@ import math
 from typing import Any
 
 from ropecheck.numeric.audit._numerics import tolerances
-from ropecheck.numeric.audit.calls import FRAMEWORKS, AuditError
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
+from ropecheck.numeric.audit.function.calls import FRAMEWORKS, AuditError
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling
 
-__all__ = ["ALL_DTYPES", "DEFAULT_DTYPES", "DIRECTIONS", "PARTIAL_PLACEMENTS", "PRECISION_ORDER", "Options", "validate"]
+__all__ = [
+    "ALL_DTYPES", "DEFAULT_DTYPES", "DIRECTIONS", "OUTPUT_LAYOUTS", "PARTIAL_PLACEMENTS", "PRECISION_ORDER", "Options",
+    "validate",
+]
 
 #: The dtypes models run in; float64 is audited on request (`dtypes=...`), never by default.
 DEFAULT_DTYPES = ("float32", "bfloat16", "float16")
 ALL_DTYPES = ("float32", "bfloat16", "float16", "float64")
 DIRECTIONS = ("counter-clockwise", "clockwise")
 PARTIAL_PLACEMENTS = ("first", "p-rope")
+#: Declarable fixed output orders of a RoPE: `interleaved` writes the half-split pair (i, i + d/2) to (2i, 2i + 1)
+#: (keras-hub's Gemma: `stack([x1·cos − x2·sin, x2·cos + x1·sin], axis=-1)`).
+OUTPUT_LAYOUTS = ("interleaved",)
 #: Most precise first: the dtype the structure is extracted in.
 PRECISION_ORDER = ("float64", "float32", "float16", "bfloat16")
 #: Positions 0…SMALL_POSITIONS−1 give the small matrices of the structure, identity and state checks.
@@ -43,6 +49,9 @@ class Options:
     dtypes_explicit: bool = True
     #: Accept a fixed-length table shorter than `max_position` (audit 0…N−1 and pass) instead of failing.
     accept_short_table: bool = False
+    #: A declared fixed output permutation (`OUTPUT_LAYOUTS`), None: the output is the rotation as computed
+    #: (a permutation is still detected and reported).
+    output_layout: str | None = None
 
 
 def validate(**raw: Any) -> Options:
@@ -100,6 +109,9 @@ def validate(**raw: Any) -> Options:
     partial = raw.get("partial")
     if partial is not None and partial not in PARTIAL_PLACEMENTS:
         raise AuditError(f"--partial must be first or p-rope, got {partial!r}")
+    output_layout = raw.get("output_layout")
+    if output_layout is not None and output_layout not in OUTPUT_LAYOUTS:
+        raise AuditError(f"--output-layout must be {' or '.join(OUTPUT_LAYOUTS)}, got {output_layout!r}")
     budget = float(raw["budget"])
     if not budget > 0:
         raise AuditError("--budget must be positive")
@@ -121,4 +133,5 @@ def validate(**raw: Any) -> Options:
         strict=bool(raw.get("strict", False)),
         dtypes_explicit=dtypes_explicit,
         accept_short_table=bool(raw.get("accept_short_table", False)),
+        output_layout=output_layout,
     )

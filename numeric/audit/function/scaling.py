@@ -353,7 +353,8 @@ def scaling_spec(scaling: dict[str, Any] | None) -> str | None:
 
     **Returns:**
 
-    The spec (`"yarn:4,orig=2048"`) that `numeric.audit.scaling.parse_scaling` reads back to the same reference,
+    The spec (`"yarn:4,orig=2048"`) that `numeric.audit.function.scaling.parse_scaling` reads back to the same
+    reference,
     or None for no scaling.
     """
     if not scaling or scaling.get("type") in (None, "default"):

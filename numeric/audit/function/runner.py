@@ -11,7 +11,7 @@ report.to_json()          # the same object `ropecheck audit --json` prints
 
 The audited callable is `fn(x, positions) -> y` with x of shape `(..., L, d)`, integer positions of shape
 `(L,)` and y of x's shape (NumPy, PyTorch or JAX). The kind (`ropecheck.numeric.audit.kinds`) says what is probed; the
-properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.policy`.
+properties (`numeric.audit.properties`) check it under the tolerance policy of `numeric.audit.function.policy`.
 """
 
 from __future__ import annotations
@@ -22,19 +22,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit import policy
-from ropecheck.numeric.audit.attribution import attribute_root_causes
-from ropecheck.numeric.audit.builtin_defaults import builtin_defaults
-from ropecheck.numeric.audit.calls import AuditError, CallFailed, Worker
-from ropecheck.numeric.audit.context import AuditContext
+from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.attribution import attribute_root_causes
+from ropecheck.numeric.audit.function.builtin_defaults import builtin_defaults
+from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, Worker
+from ropecheck.numeric.audit.function.context import AuditContext
+from ropecheck.numeric.audit.function.options import Options, validate
+from ropecheck.numeric.audit.function.results import AuditReport
+from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling
+from ropecheck.numeric.audit.function.session import Session
+from ropecheck.numeric.audit.function.table_length import short_table_message
+from ropecheck.numeric.audit.function.targets import LoadedTarget, load_target
+from ropecheck.numeric.audit.function.wording import api_errors
 from ropecheck.numeric.audit.kinds import ENCODING_KINDS, KINDS, get_kind
-from ropecheck.numeric.audit.options import Options, validate
-from ropecheck.numeric.audit.results import AuditReport
-from ropecheck.numeric.audit.scaling import Scaling, parse_scaling
-from ropecheck.numeric.audit.session import Session
-from ropecheck.numeric.audit.table_length import short_table_message
-from ropecheck.numeric.audit.targets import LoadedTarget, load_target
-from ropecheck.numeric.audit.wording import api_errors
 
 __all__ = ["audit"]
 
@@ -61,10 +61,12 @@ def audit(
     partial: str | None = None,
     strict: bool = False,
     frequencies: str | None = None,
+    pair_order: str | None = None,
     offset: int = 0,
     scheme: str | None = None,
     clip: int | None = None,
     accept_short_table: bool = False,
+    output_layout: str | None = None,
 ) -> AuditReport:
     """Audit a RoPE implementation: every property of `PROPERTIES`, in every dtype, at every position.
 
@@ -76,7 +78,8 @@ def audit(
       `path/to/file.py:attr`, a built-in adapter name).
     - `base`: the expected θ base; None infers it from the spectrum (reported as `base_source="inferred"`).
     - `layout`: the expected pairing, `"interleaved"` or `"half"`; None detects and reports it.
-    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.scaling`) or None.
+    - `scaling`: a scaling spec (`"linear:4"`, `"yarn:8,orig=4096"`, … see `ropecheck.numeric.audit.function.scaling`)
+      or None.
     - `rotary_dim`: the expected rotary dimension (partial rotary); None: detected.
     - `max_position`: the context length audited: every position 0…max_position−1; at least 2 (up to 2³¹), and at
       least 64 for `kind="sinusoidal"`, 260 for `kind="scores"`, 640 for `kind="bias"`.
@@ -102,10 +105,16 @@ def audit(
       and `"scores"` are audited by `numeric.audit.kinds.encodings` with the options below (and `base`, `layout`,
       `max_position`, `dtypes`, `framework`, `head_dim`, `timeout`, `budget`, `name`).
     - `frequencies`, `offset`: sinusoidal tables: `"standard"`/`"t2t"` (None: detected), and K (row p = PE(p + K)).
+    - `pair_order`: sinusoidal tables: the declared order within each pair, `"sin,cos"` (Vaswani et al.) or
+      `"cos,sin"` (diffusion timestep embeddings, diffusers' `flip_sin_to_cos=True`); None: detected, and a
+      (cos, sin) table fails `shift` unless declared.
     - `scheme`: biases: `"t5:buckets=32,max_distance=128,bidirectional=true"` or `"alibi"` (None: detected).
     - `clip`: scores: the declared Shaw clipping distance (None: detected).
     - `accept_short_table`: a fixed-length table shorter than `max_position` is audited on its positions and
       accepted; by default it fails `contract` ("the table holds N positions; the model needs M").
+    - `output_layout`: a declared fixed output order of the rotation, `"interleaved"` (the half-split pairs
+      (i, i + d/2) written to (2i, 2i + 1), keras-hub's Gemma); None: any fixed permutation P with y = P·R(p)·x
+      is detected. Either way the properties after `pairing` are judged on P⁻¹·y.
 
     **Returns:**
 
@@ -118,14 +127,18 @@ def audit(
     """
     started = time.perf_counter()
     if kind in ENCODING_KINDS:
+        if output_layout is not None:
+            raise AuditError(f"--kind {kind} takes no --output-layout (it is a RoPE option)")
         from ropecheck.numeric.audit.kinds.encodings import audit_encoding
 
         return audit_encoding(
-            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, offset=offset, scheme=scheme,
+            fn, kind=kind, base=base, layout=layout, frequencies=frequencies, pair_order=pair_order, offset=offset,
+            scheme=scheme,
             clip=clip, max_position=max_position, dtypes=dtypes, framework=framework, head_dim=head_dim,
             timeout=timeout, budget=budget, name=name, accept_short_table=accept_short_table,
         )
-    stray = [key for key, value in (("frequencies", frequencies), ("offset", offset or None), ("scheme", scheme),
+    stray = [key.replace("_", "-") for key, value in (("frequencies", frequencies), ("pair_order", pair_order),
+                                                      ("offset", offset or None), ("scheme", scheme),
                                     ("clip", clip)) if value is not None]
     if stray:
         raise AuditError(f"--kind {kind} takes no {', '.join('--' + key for key in stray)}")
@@ -146,6 +159,7 @@ def audit(
         partial=partial,
         strict=strict,
         accept_short_table=accept_short_table,
+        output_layout=output_layout,
     )
     if isinstance(fn, str):
         loaded = load_target(fn)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from ropecheck.numeric.audit.calls import CallFailed
-from ropecheck.numeric.audit.extract import entry_bound
-from ropecheck.numeric.audit.options import Options
+from ropecheck.numeric.audit.function.calls import CallFailed
+from ropecheck.numeric.audit.function.extract import entry_bound
+from ropecheck.numeric.audit.function.options import Options
+from ropecheck.numeric.audit.function.results import Finding
+from ropecheck.numeric.audit.function.session import SEED, Session
 from ropecheck.numeric.audit.properties import claims_of
-from ropecheck.numeric.audit.results import Finding
-from ropecheck.numeric.audit.session import SEED, Session
 
 __all__ = ["AuditContext"]
 
@@ -53,6 +53,10 @@ class AuditContext:
         self.nonfinite_from: dict[str, int] = {}
         #: The position offset δ the identity property found (position p rotated as p + δ), else 0.
         self.position_offset = 0
+        #: The fixed output permutation read back before every property (`kinds.rope.read_output_order`): its
+        #: description for the pairing finding, and a mismatch with `--output-layout` (a pairing problem).
+        self.output_order_text = ""
+        self.output_order_problem = ""
 
     def add(
         self,
