@@ -8,7 +8,7 @@ digits, the papers' formulas: Su et al. RoFormer; Chen et al. PI; bloc97 / HF dy
 - **YaRN** attention factor: `attention_factor` when given; else g(s, mscale)/g(s, mscale_all_dim) when both are
   non-zero (DeepSeek); else g(s, 1), with g(s, m) = 0.1·m·ln s + 1 (1 for s ≤ 1).
 - **LongRoPE**: `attention_factor` when given; else √(1 + ln s / ln L₀) with s = `factor` or M/L₀ (1 for s ≤ 1).
-- every other type: 1.
+- every other type: 1; a layer that does not rotate (rope type "none", `_layer_rules`): no θ, factor 1.
 - **softmax scale**: 1/√d_qk (Gemma: 1/√query_pre_attn_scalar), times g(s, mscale_all_dim)² when YaRN carries a
   non-zero `mscale_all_dim` (DeepSeek-V2/V3: the half of YaRN's correction that lives in the softmax).
 
@@ -29,9 +29,10 @@ from typing import Any
 import mpmath
 
 from ..scaling import Scaling, scaled_inverse_frequencies_mp
+from ._layer_rules import NO_ROPE
 from ._parse import RopeLayer
 
-__all__ = ["Expected", "expected_values", "layer_scaling", "yarn_mscale"]
+__all__ = ["Expected", "expected_values", "layer_scaling", "per_layer_table", "yarn_mscale"]
 
 _DIGITS = 60
 
@@ -52,16 +53,18 @@ class Expected:
 
     def to_json(self) -> dict[str, Any]:
         """The entry of `layers` in `audit-config --json`."""
+        rotates = self.layer.rope_type != NO_ROPE
         out: dict[str, Any] = {
             "layer_type": self.layer.layer_type,
             "layer_indices": list(self.layer.layer_indices),
             "rope_type": self.layer.rope_type,
+            "rotates": rotates,
             "regime": self.regime,
             "rotary_dim": self.layer.rotary_dim,
             "inv_freq": list(self.inv_freq),
             "attention_factor": self.attention_factor,
             "softmax_scale": self.softmax_scale,
-            "base": self.layer.base,
+            "base": self.layer.base if rotates else None,
         }
         if self.layer.rope_type in ("dynamic", "longrope"):
             out["length"] = self.length
@@ -89,7 +92,7 @@ def layer_scaling(layer: RopeLayer) -> Scaling | None:
     """
     p = layer.parameters
     kind = layer.rope_type
-    if kind in ("default", "proportional"):
+    if kind in ("default", "proportional", NO_ROPE):
         return None
     factor = float(layer.factor or 1.0)
     if kind == "linear":
@@ -157,6 +160,30 @@ def _regimes(layer: RopeLayer) -> list[tuple[str | int, int]]:
     return [("any", 1)]
 
 
+def per_layer_table(expected: list[Expected]) -> list[dict[str, Any]]:
+    """The expected table per layer index: for each layer, its type, whether it rotates, its rope type, rotary dim,
+    attention factor and softmax scale, and `entries` (the indices into `expected`, one per length regime, where
+    its θᵢ are).
+
+    **Arguments:** `expected` (every entry of one config, as `audit_config` lists them).
+
+    **Returns:** one dict per layer index, in layer order.
+    """
+    rows: dict[int, dict[str, Any]] = {}
+    for number, entry in enumerate(expected):
+        layer = entry.layer
+        for index in layer.layer_indices:
+            row = rows.setdefault(index, {
+                "layer": index, "layer_type": layer.layer_type, "rope_type": layer.rope_type,
+                "rotates": layer.rope_type != NO_ROPE, "rotary_dim": layer.rotary_dim,
+                "attention_factor": entry.attention_factor, "softmax_scale": entry.softmax_scale,
+                "regimes": [], "entries": [],
+            })
+            row["regimes"].append(entry.regime)
+            row["entries"].append(number)
+    return [rows[index] for index in sorted(rows)]
+
+
 def expected_values(layer: RopeLayer) -> list[Expected]:
     """The expected values of one layer type, one entry per length regime.
 
@@ -172,7 +199,9 @@ def expected_values(layer: RopeLayer) -> list[Expected]:
         softmax = multiplier / mpmath.sqrt(mpmath.mpf(width))
         out = []
         for regime, length in _regimes(layer):
-            if layer.rope_type == "proportional":
+            if layer.rope_type == NO_ROPE:
+                values = []
+            elif layer.rope_type == "proportional":
                 values = _proportional(layer)
             else:
                 values = scaled_inverse_frequencies_mp(layer.rotary_dim, layer.base, scaling, length)

@@ -14,7 +14,10 @@ can be named:
   `head_dim`, else `hidden_size // num_attention_heads`; DeepSeek's MLA rotates `qk_rope_head_dim`.
 - layer types: `layer_types`, else Gemma 3's `sliding_window_pattern` (every n-th layer global), else Gemma 2's
   alternation; sliding layers of Gemma 3 use `rope_local_base_freq` unscaled; a `rope_parameters` dict keyed by layer
-  type gives each type its own parameters (v5 nested form).
+  type gives each type its own parameters (v5 nested form); families that derive their layer types in their config
+  class (Llama 4, SmolLM3, EXAONE 4) get them derived the same way (`_layer_rules`).
+- which layers rotate at all: each family's NoPE rule (`_layer_rules`): a layer type split into its rotating layers
+  and its layers with rope type "none".
 
 Claims served: ROPE-FREQUENCIES (θᵢ = base^(−2i/d) and its scalings).
 """
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import ConfigError
+from ._layer_rules import NO_ROPE, derived_layer_types, rotating_layers
 
 __all__ = ["ROPE_TYPES", "ConfigError", "ModelConfig", "RopeLayer", "load_config", "parse_config"]
 
@@ -47,7 +51,8 @@ _KNOWN_KEYS = {
 class RopeLayer:
     """The rotary embedding of one layer type, as the config declares it.
 
-    **Fields:** `layer_type` ("all" without layer types), `layer_indices`, `rope_type` (one of `ROPE_TYPES`),
+    **Fields:** `layer_type` ("all" without layer types), `layer_indices`, `rope_type` (one of `ROPE_TYPES`, or
+    "none" for layers the family's rule leaves unrotated: see `_layer_rules`; their `rotary_dim` is 0),
     `base`, `head_dim`, `rotary_dim`, `max_position_embeddings` (M), `original` (L₀, for llama3/yarn/longrope),
     `factor` (s, None where the type has none), `parameters` (the normalised rope dict), `mrope_section` and
     `mrope_interleaved`, `qk_head_dim` (the width of q·k, for the softmax scale), `query_pre_attn_scalar`
@@ -264,12 +269,31 @@ def _layer(
     )
 
 
+def _none_layer(layer: RopeLayer, indices: tuple[int, ...], rule: str) -> RopeLayer:
+    """The layers of `layer`'s type that the family's rule leaves unrotated: rope type "none", no rotary dims."""
+    return dataclasses.replace(layer, layer_indices=indices, rope_type=NO_ROPE, rotary_dim=0, original=None,
+                               factor=None, parameters={}, mrope_section=None, readings=(rule,))
+
+
+def _split_by_rotation(layer: RopeLayer, rotates: list[bool], rule: str) -> list[RopeLayer]:
+    """`layer` (one layer type) as its rotating layers and its NoPE layers (either may be absent)."""
+    rotating = tuple(i for i in layer.layer_indices if rotates[i])
+    still = tuple(i for i in layer.layer_indices if not rotates[i])
+    out = []
+    if rotating:
+        out.append(dataclasses.replace(layer, layer_indices=rotating))
+    if still:
+        out.append(_none_layer(layer, still, rule))
+    return out
+
+
 def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
     """Parse a config dict (see the module docstring for the reading).
 
     **Arguments:** `raw` (the decoded JSON), `path` (for the report).
 
-    **Returns:** the `ModelConfig`, one `RopeLayer` per layer type.
+    **Returns:** the `ModelConfig`: one `RopeLayer` per layer type and per rotation (a layer type whose layers
+    partly rotate and partly do not, by the family's rule, gives two: the second with rope type "none").
 
     **Raises:** `ConfigError` (one line).
     """
@@ -278,7 +302,10 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
     text = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
     model_type = str(text.get("model_type") or raw.get("model_type") or "unknown")
     count = _integer(text.get("num_hidden_layers", 1), "num_hidden_layers")
-    layer_types = _layer_types(text, model_type, count)
+    layer_types = derived_layer_types(text, model_type, count) or _layer_types(text, model_type, count)
+    if layer_types is not None and len(layer_types) != count:
+        raise ConfigError(f"config key 'layer_types' lists {len(layer_types)} layers, num_hidden_layers is {count}")
+    rotates, rule = rotating_layers(text, model_type, layer_types, count)
     rope, nested = _rope_dict(text, layer_types)
     unread = sorted(
         f"{name}.{key}" if nested else key
@@ -287,20 +314,21 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
         if key not in _KNOWN_KEYS
     )
     if layer_types is None:
-        return ModelConfig(path, model_type, (_layer(text, rope, "all", tuple(range(count)), _DEFAULT_THETA),),
-                           text, raw, tuple(unread))
-    layers = []
-    for layer_type in dict.fromkeys(layer_types):
-        indices = tuple(i for i, t in enumerate(layer_types) if t == layer_type)
-        if nested:
-            if layer_type not in rope:
-                raise ConfigError(f"rope_parameters has no entry for layer type {layer_type!r}")
-            params = rope[layer_type]
-        elif layer_type == "sliding_attention" and "rope_local_base_freq" in text:
-            # Gemma 3: sliding layers rotate with the local base and no scaling.
-            local = _number(text["rope_local_base_freq"], "rope_local_base_freq")
-            params = {"rope_type": "default", "rope_theta": local}
-        else:
-            params = rope
-        layers.append(_layer(text, params, layer_type, indices, _DEFAULT_THETA))
+        groups = [_layer(text, rope, "all", tuple(range(count)), _DEFAULT_THETA)]
+    else:
+        groups = []
+        for layer_type in dict.fromkeys(layer_types):
+            indices = tuple(i for i, t in enumerate(layer_types) if t == layer_type)
+            if nested:
+                if layer_type not in rope:
+                    raise ConfigError(f"rope_parameters has no entry for layer type {layer_type!r}")
+                params = rope[layer_type]
+            elif layer_type == "sliding_attention" and "rope_local_base_freq" in text:
+                # Gemma 3: sliding layers rotate with the local base and no scaling.
+                local = _number(text["rope_local_base_freq"], "rope_local_base_freq")
+                params = {"rope_type": "default", "rope_theta": local}
+            else:
+                params = rope
+            groups.append(_layer(text, params, layer_type, indices, _DEFAULT_THETA))
+    layers = [part for group in groups for part in _split_by_rotation(group, rotates, rule)]
     return ModelConfig(path, model_type, tuple(layers), text, raw, tuple(unread))

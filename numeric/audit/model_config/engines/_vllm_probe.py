@@ -50,6 +50,9 @@ def main() -> None:
     out = []
     for entry in request["entries"]:
         observation = {"layer_type": entry["layer_type"], "regime": entry["regime"], "dtype": "float32", "where": {}}
+        if entry.get("rope_type") == "none":  # a layer without RoPE: no rotary module is asked for
+            out.append(observation)
+            continue
         try:
             params = _parameters(text, entry["layer_type"])
             engine_config = VllmConfig()
