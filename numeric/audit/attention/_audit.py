@@ -10,8 +10,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._applied import check_attention_factor, check_per_layer_spectrum, check_rope_presence, check_softmax_scale
 from ._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
-from ._layers import check_per_layer_spectrum, check_sliding_window, check_softmax_scale
+from ._layers import check_sliding_window
 from ._model import TinyModel, build_tiny_model
 from ._offset import check_position_offset
 from ._padding import check_batch_isolation, check_left_padding, check_right_padding
@@ -31,8 +32,9 @@ def _mrope_checks() -> list[Check]:
 # The spectrum is read first, on the model as built; the checks that grow or switch a length-dependent spectrum
 # come after the ones that assume its short form, and `spectrum-reset` measures whether it comes back.
 CHECKS: list[Check] = [
-    check_per_layer_spectrum, check_softmax_scale, check_sliding_window, check_kv_cache, check_left_padding,
-    check_right_padding, check_batch_isolation, check_position_offset, check_kv_cache_switch, check_spectrum_reset,
+    check_rope_presence, check_per_layer_spectrum, check_attention_factor, check_softmax_scale, check_sliding_window,
+    check_kv_cache, check_left_padding, check_right_padding, check_batch_isolation, check_position_offset,
+    check_kv_cache_switch, check_spectrum_reset,
 ]
 
 
@@ -49,6 +51,7 @@ def audit_model(tiny: TinyModel, checks: Sequence[Check] | None = None) -> Atten
     The `AttentionReport`.
     """
     start = time.perf_counter()
+    tiny.layer_views = None  # observe the model as it is now (a test may have patched it since)
     selected = list(checks) if checks is not None else [*CHECKS, *_mrope_checks()]
     findings = [check(tiny) for check in selected]
     model_type = str(getattr(tiny.config, "model_type", "?"))

@@ -11,7 +11,7 @@ from typing import Any
 
 __all__ = ["AttentionFinding", "AttentionReport"]
 
-STATUSES = ("ok", "fail", "info", "not applicable")
+STATUSES = ("ok", "fail", "explained", "info", "not applicable")
 
 
 @dataclass
@@ -19,7 +19,8 @@ class AttentionFinding:
     """One property's outcome.
 
     **Fields:** `property` (its name); `claims` (the ledger claims it transfers); `status` (`ok`: evaluated and
-    held; `fail`: evaluated and violated; `info`: documented behaviour measured and reported, no verdict;
+    held; `fail`: evaluated and violated; `explained`: evaluated and deviating exactly as another finding's root
+    cause predicts, which fails in its place; `info`: documented behaviour measured and reported, no verdict;
     `not applicable`: the model has no such feature); `message` (one sentence); `observed` and `bound` (the
     largest error and the bound it was held to, when numeric); `details` (anything else, JSON-ready).
     """
