@@ -83,8 +83,9 @@ def _scalar_error(observed: float, wanted: float) -> float:
 
 def _alternative(expected: Expected, layer_change: Any, swap: bool) -> Expected:
     entries = expected_values(layer_change(expected.layer))
-    if swap:
-        others = [e for e in entries if e.regime != expected.regime and e.regime in ("short", "long")]
+    if swap:  # the other LongRoPE factor set: "long" for any length up to L₀, "short" beyond
+        other = "long" if expected.length <= int(expected.layer.original or 0) else "short"
+        others = [e for e in entries if e.regime == other]
         return others[0] if others else entries[0]
     matching = [e for e in entries if e.regime == expected.regime]
     return matching[0] if matching else entries[-1]

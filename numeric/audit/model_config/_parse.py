@@ -5,6 +5,8 @@ the reference most configs are written for), made explicit key by key so an engi
 can be named:
 
 - VLM configs keep the language model in `text_config`; it is read when present.
+- keys the config lacks are filled from the model class's defaults (`_defaults`: the installed transformers'
+  config class, else ropecheck's table; the report names which).
 - `rope_parameters` (transformers v5) or `rope_scaling` (v4; `null` is plain RoPE); `rope_type`, else the legacy
   `type`; `mrope` means plain RoPE with `mrope_section`, `su` means `longrope`.
 - `rope_theta` inside `rope_parameters`, else at the top level, else 10000.
@@ -30,6 +32,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ._defaults import ClassDefaults, class_defaults
 from ._errors import ConfigError
 from ._layer_rules import NO_ROPE, derived_layer_types, rotating_layers
 
@@ -44,7 +47,10 @@ _KNOWN_KEYS = {
     "rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "low_freq_factor",
     "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
     "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved", "freq_factors",
+    "llama_4_scaling_beta",
 }
+# Text config keys the family softmax rules read (`_softmax`).
+_ATTENTION_KEYS = ("query_pre_attn_scalar", "attn_temperature_tuning", "floor_scale", "attn_scale")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,7 +62,8 @@ class RopeLayer:
     `base`, `head_dim`, `rotary_dim`, `max_position_embeddings` (M), `original` (L₀, for llama3/yarn/longrope),
     `factor` (s, None where the type has none), `parameters` (the normalised rope dict), `mrope_section` and
     `mrope_interleaved`, `qk_head_dim` (the width of q·k, for the softmax scale), `query_pre_attn_scalar`
-    (Gemma's explicit scale), `readings` (how a loose key was read, in words).
+    (Gemma's explicit scale), `readings` (how a loose key was read, in words), `model_type` (the family, whose
+    softmax rule applies: `_softmax`), `attention` (the keys that rule reads).
     """
 
     layer_type: str
@@ -74,12 +81,15 @@ class RopeLayer:
     qk_head_dim: int
     query_pre_attn_scalar: float | None
     readings: tuple[str, ...] = ()
+    model_type: str = ""
+    attention: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
 class ModelConfig:
-    """A parsed config: `path`, `model_type`, `layers` (one `RopeLayer` per layer type), `text` (the raw text
-    config dict), `raw` (the whole file), `unread_keys` (rope keys no formula reads)."""
+    """A parsed config: `path`, `model_type`, `layers` (one `RopeLayer` per layer type and rotation), `text` (the
+    text config dict, with the class defaults it lacked filled in), `raw` (the whole file, as given), `unread_keys`
+    (rope keys no formula reads), `defaults` (the class defaults used, and where they were read)."""
 
     path: str
     model_type: str
@@ -87,6 +97,7 @@ class ModelConfig:
     text: dict[str, Any]
     raw: dict[str, Any]
     unread_keys: tuple[str, ...] = ()
+    defaults: ClassDefaults | None = None
 
 
 def load_config(path: str | Path) -> ModelConfig:
@@ -266,6 +277,12 @@ def _layer(
         qk_head_dim=qk_head_dim,
         query_pre_attn_scalar=_number(scalar, "query_pre_attn_scalar") if scalar is not None else None,
         readings=tuple(readings),
+        model_type=str(text.get("model_type") or ""),
+        attention={
+            **{key: text[key] for key in _ATTENTION_KEYS if text.get(key) is not None},
+            **{key: params[key] for key in ("llama_4_scaling_beta", "original_max_position_embeddings")
+               if params.get(key) is not None},
+        },
     )
 
 
@@ -301,6 +318,8 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
         raise ConfigError(f"{path!r} must hold a JSON object, got {type(raw).__name__}")
     text = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
     model_type = str(text.get("model_type") or raw.get("model_type") or "unknown")
+    defaults = class_defaults(text, model_type)
+    text = {**text, **defaults.values}
     count = _integer(text.get("num_hidden_layers", 1), "num_hidden_layers")
     layer_types = derived_layer_types(text, model_type, count) or _layer_types(text, model_type, count)
     if layer_types is not None and len(layer_types) != count:
@@ -331,4 +350,4 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
                 params = rope
             groups.append(_layer(text, params, layer_type, indices, _DEFAULT_THETA))
     layers = [part for group in groups for part in _split_by_rotation(group, rotates, rule)]
-    return ModelConfig(path, model_type, tuple(layers), text, raw, tuple(unread))
+    return ModelConfig(path, model_type, tuple(layers), text, raw, tuple(unread), defaults)

@@ -56,7 +56,8 @@ class ConfigAudit:
         `per_layer` (per layer index, pointing into `layers`), `engines`."""
         return {
             "config": {"path": self.model.path, "model_type": self.model.model_type,
-                       "unread_keys": list(self.model.unread_keys)},
+                       "unread_keys": list(self.model.unread_keys),
+                       "defaults": self.model.defaults.to_json() if self.model.defaults else None},
             "layers": [e.to_json() for e in self.expected],
             "per_layer": per_layer_table(self.expected),
             "engines": {e.name: e.to_json() for e in self.engines},
