@@ -160,3 +160,64 @@ def test_wrong_dims_rotated_fail_per_layer_spectrum_alone(monkeypatch: pytest.Mo
     got = statuses(model)
     assert [p for p, s in got.items() if s == "fail"] == ["per-layer-spectrum"], got
     assert "moving: 32 dims from 32 to 63, declared: 32 dims from 0" in check_per_layer_spectrum(model).message
+
+
+# ------------------------------------------------------------------------------------------ switch points (item 3)
+def _switch_failure(model) -> str:
+    from ropecheck.numeric.audit.attention._switch import check_switch_point
+
+    finding = check_switch_point(model)
+    assert finding.status == "fail", finding.message
+    return finding.message
+
+
+@pytest.mark.parametrize("name", ["llama-dynamic-ntk", "phi-3.5"])
+def test_switch_point_holds_on_the_clean_length_dependent_models(name: str) -> None:
+    from ropecheck.numeric.audit.attention._switch import check_switch_point
+
+    finding = check_switch_point(build_tiny_model(name))
+    assert finding.status == "ok", finding.message
+    switch = finding.details["switch_length"]
+    assert {str(switch - 1), str(switch), str(switch + 1)} <= set(finding.details["ratios"])
+
+
+@pytest.mark.parametrize("shift, words", [(1, "one token late"), (-1, "one token early")])
+def test_longrope_switching_one_token_off_fails_switch_point(monkeypatch: pytest.MonkeyPatch, shift: int,
+                                                             words: str) -> None:
+    model = build_tiny_model("phi-3.5")
+    config = model.text_model().rotary_emb.config
+    switch = config.rope_parameters["original_max_position_embeddings"]
+    # Only the switch moves: the short and long factors and the attention factor stay those of the config.
+    monkeypatch.setitem(config.rope_parameters, "original_max_position_embeddings", switch + shift)
+    monkeypatch.setattr(config, "original_max_position_embeddings", switch + shift)
+    message = _switch_failure(model)
+    assert words in message and f"at length {switch + (1 if shift > 0 else 0)}" in message, message
+
+
+def _dynamic_base_at(monkeypatch: pytest.MonkeyPatch, length_used) -> object:
+    """The dynamic-NTK Llama whose growth computes the base at `length_used(seq_len)` instead of seq_len."""
+    from transformers import modeling_rope_utils
+
+    model = build_tiny_model("llama-dynamic-ntk")
+    original = modeling_rope_utils.ROPE_INIT_FUNCTIONS["dynamic"]
+
+    def grown(config, device=None, seq_len=None, layer_type=None):
+        used = None if seq_len is None else length_used(int(seq_len))
+        return original(config, device, seq_len=used, layer_type=layer_type)
+
+    monkeypatch.setitem(modeling_rope_utils.ROPE_INIT_FUNCTIONS, "dynamic", grown)
+    return model
+
+
+def test_dynamic_base_capped_at_two_m_fails_switch_point_at_four_m_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right at M, 2·M and s·M (= 2·M here), wrong beyond: the base stops growing at 2·M."""
+    model = _dynamic_base_at(monkeypatch, lambda n: min(n, 64))
+    message = _switch_failure(model)
+    assert "at length 128" in message and "at length 48" not in message and "at length 64" not in message, message
+
+
+def test_dynamic_base_bucketed_by_m_fails_switch_point_between_multiples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right at M, 2·M and 4·M (the base of the length rounded up to a multiple of M), wrong at M + 1 and 1.5·M."""
+    model = _dynamic_base_at(monkeypatch, lambda n: -(-n // 32) * 32)
+    message = _switch_failure(model)
+    assert "at length 33" in message and "at length 48" in message and "at length 64" not in message, message

@@ -17,6 +17,7 @@ from ._model import TinyModel, build_tiny_model
 from ._offset import check_position_offset
 from ._padding import check_batch_isolation, check_left_padding, check_right_padding
 from ._report import AttentionFinding, AttentionReport
+from ._switch import check_switch_point
 
 __all__ = ["CHECKS", "audit_attention", "audit_model"]
 
@@ -32,7 +33,8 @@ def _mrope_checks() -> list[Check]:
 # The spectrum is read first, on the model as built; the checks that grow or switch a length-dependent spectrum
 # come after the ones that assume its short form, and `spectrum-reset` measures whether it comes back.
 CHECKS: list[Check] = [
-    check_rope_presence, check_per_layer_spectrum, check_attention_factor, check_softmax_scale, check_sliding_window,
+    check_rope_presence, check_per_layer_spectrum, check_attention_factor, check_softmax_scale, check_switch_point,
+    check_sliding_window,
     check_kv_cache, check_left_padding, check_right_padding, check_batch_isolation, check_position_offset,
     check_kv_cache_switch, check_spectrum_reset,
 ]
