@@ -134,3 +134,27 @@ def test_transformers_ministral3_conforms_on_its_softmax_scale(tmp_path):
                                 "rope_parameters": {**_YARN_MSCALE_1, "llama_4_scaling_beta": 0.1}}))
     engine = audit_config(path, engines=["transformers"]).engines[0]
     assert not [f for f in engine.findings if f.quantity == "softmax_scale"], engine.findings
+
+
+@pytest.mark.parametrize(
+    "model_type", ["gemma3_text", "gemma3n_text", "llama4_text", "smollm3", "exaone4", "cohere2", "llama",
+                   "deepseek_v3", "ministral3", "qwen3"],
+)
+def test_the_class_defaults_read_from_source_equal_the_imported_class(model_type):
+    """The defaults are read from the class's source without importing transformers (seconds of CPU); the imported
+    class must give the same values."""
+    import inspect
+
+    from ropecheck.numeric.audit.model_config._defaults import POSITION_KEYS
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    cls = CONFIG_MAPPING[model_type]
+    signature = {k: p.default for k, p in inspect.signature(cls.__init__).parameters.items()
+                 if k in POSITION_KEYS and p.default is not inspect.Parameter.empty and p.default is not None}
+    theta = getattr(cls, "default_theta", None)
+    if isinstance(theta, dict):
+        signature.update(rope_theta=theta["global"], rope_local_base_freq=theta["local"])
+    elif theta is not None:
+        signature["rope_theta"] = float(theta)
+    read = class_defaults({}, model_type)
+    assert {k: v for k, v in read.values.items() if "table" not in read.sources[k]} == signature
