@@ -118,7 +118,7 @@ def test_rope_dropped_on_one_layer_of_a_llama_fails_rope_presence_alone(monkeypa
 
     monkeypatch.setattr(source, "apply_rotary_pos_emb", skipped_on_layer_1)
     assert failing(model) == ["rope-presence"]
-    assert "layer 1 (full_attention) is declared rotates but applies no rotation" in check_rope_presence(model).message
+    assert "layer 1 (full_attention) is declared RoPE but applies no rotation" in check_rope_presence(model).message
 
 
 def test_yarn_factor_on_q_only_fails_attention_factor_and_explains_the_softmax_scale(

@@ -324,7 +324,7 @@ def check_rope_presence(tiny: TinyModel) -> AttentionFinding:
     wrong, details = [], {}
     for view in views:
         held, moved, threshold = _presence(tiny, view)
-        declared = "rotates" if _rotates(view) else "NoPE"
+        declared = "RoPE" if _rotates(view) else "NoPE"
         details[f"layer {view.index} ({view.layer_type})"] = {"declared": declared, "movement": moved,
                                                               "threshold": threshold}
         if not held:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ._configs import ConfigError, load_config, shrink_config
 
-__all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer"]
+__all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer", "load_model_factory"]
 
 # Model types whose attention derives head_dim from hidden_size // heads (the width must follow the head).
 _HEAD_DIM_FROM_WIDTH = {"qwen2_vl", "qwen2_5_vl", "phi3"}
@@ -282,7 +282,29 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0, factory: Calla
 
 
 class ModelFactoryError(ConfigError):
-    """A user's model factory that raised or returned something unusable (one line, shown to the user)."""
+    """A user's model factory that cannot be loaded, raised, or returned something unusable (one line)."""
+
+
+def load_model_factory(spec: str) -> Callable[[Any], Any]:
+    """Resolve `package.module:function` or `path/to/file.py:function` to the user's model factory. Importing the
+    named module is what the user asked for (it is their code); nothing in `spec` is evaluated.
+
+    **Arguments:** `spec` (`MODULE:FACTORY`).
+
+    **Returns:** the factory; raises `ModelFactoryError` (one line) when it cannot be loaded or is not callable.
+    """
+    from ..calls import AuditError
+    from ..targets import load_target
+
+    module, colon, attribute = spec.rpartition(":")
+    if not colon or not module or not attribute:
+        raise ModelFactoryError(f"--model {spec!r}: expected MODULE:FACTORY (package.module:function or "
+                                "path/to/file.py:function)")
+    try:
+        return load_target(spec).obj
+    except AuditError as error:
+        reason = str(error).replace("not a callable fn(x, positions)", "not a callable factory(config)")
+        raise ModelFactoryError(f"--model {spec!r}: {reason}") from None
 
 
 class _FactoryBuilder:
