@@ -99,6 +99,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
     if model == "gpt-oss-20b":
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
+    if model in ("qwen3-8b", "qwen3-30b-a3b"):  # Qwen3 model cards: RoPE base 1e6 over head_dim 128
+        return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
     raise AssertionError(f"no independent values for {model}")
