@@ -21,15 +21,15 @@ from ropecheck.numeric.audit.model_config.engines import ENGINES, EngineUnavaila
 CONFIGS = Path(__file__).parent / "model_configs"
 
 
-def _transformers_available() -> bool:
+def _engine_available(name: str) -> bool:
     try:
-        engine_module("transformers").version()
+        engine_module(name).version()
     except EngineUnavailable:
         return False
     return True
 
 
-needs_transformers = pytest.mark.skipif(not _transformers_available(), reason="transformers not installed")
+needs_transformers = pytest.mark.skipif(not _engine_available("transformers"), reason="transformers not installed")
 
 _SMALL = {"hidden_size": 512, "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 8,
           "max_position_embeddings": 8192, "rope_theta": 10000.0, "intermediate_size": 64, "vocab_size": 64}
@@ -148,6 +148,19 @@ def test_an_unknown_model_type_is_named_and_the_json_stays_clean(tmp_path, capfd
     assert engine["verdict"] == "does not know model_type"
     assert "does not know model_type 'kimi_k2_unknown'" in engine["findings"][0]["message"]
     assert report["layers"][0]["inv_freq"]  # the expected values are still computed
+
+
+def test_mlx_lm_names_an_unknown_model_type_too(tmp_path, capfd):
+    if not _engine_available("mlx-lm"):
+        pytest.skip("no MLX-LM environment (.ci/bootstrap test)")
+    raw = json.loads((CONFIGS / "deepseek-v3" / "config.json").read_text())
+    raw.update(model_type="kimi_k2_unknown", auto_map={"AutoConfig": "configuration_x.XConfig"})
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(raw))
+    assert main([str(path), "--json", "--engine", "mlx-lm"]) == 0
+    engine = json.loads(capfd.readouterr().out)["engines"]["mlx-lm"]
+    assert engine["verdict"] == "does not know model_type"
+    assert "kimi_k2_unknown" in engine["findings"][0]["message"]
 
 
 def _fake_engine(monkeypatch, observe) -> None:

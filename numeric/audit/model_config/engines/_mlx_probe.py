@@ -80,7 +80,13 @@ def main() -> None:
 
     request = json.load(sys.stdin)
     config = json.loads(Path(request["config"]).read_text())
-    model_class, args_class = _get_classes(config)
+    try:
+        model_class, args_class = _get_classes(config)
+    except ValueError as error:  # "Model type X not supported": MLX-LM has no class for it (remote code never runs)
+        message = f"does not know model_type {config.get('model_type')!r} ({str(error).strip()})"
+        json.dump([{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
+                    "unknown_model_type": True} for e in request["entries"]], sys.stdout)
+        return
     model = model_class(args_class.from_dict(_fill_widths(config, args_class)))
     layers = _layers(model)
     calls = []
