@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("transformers")
 import torch
-from ropecheck.numeric.audit.attention import build_tiny_model
+from ropecheck.numeric.audit.attention import BUILTIN_CONFIGS, build_tiny_model
+from ropecheck.numeric.audit.attention._applied import check_per_layer_spectrum
 from ropecheck.numeric.audit.attention._audit import CHECKS, audit_model
 from ropecheck.numeric.audit.attention._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
-from ropecheck.numeric.audit.attention._layers import check_per_layer_spectrum
 from ropecheck.numeric.audit.attention._mrope import (
     check_mrope_section_map,
     check_mrope_stream_relative,
@@ -37,6 +37,10 @@ def _one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(threads)
+
+
+def model_config(name: str) -> dict:
+    return dict(BUILTIN_CONFIGS[name])
 
 
 def tiny(name: str):
@@ -147,8 +151,13 @@ def test_ignored_sliding_window_fails_sliding_window_alone() -> None:
 
 
 def test_a_wrong_declared_spectrum_fails_per_layer_spectrum() -> None:
+    import dataclasses
+
     model = build_tiny_model("llama-3.1")
-    model.rope["full_attention"] = {**model.rope["full_attention"], "factor": 4.0}  # the model keeps factor 8
+    # The table of a factor-4 config; the model keeps factor 8.
+    wrong = build_tiny_model({**model_config("llama-3.1"), "rope_scaling": {
+        **model_config("llama-3.1")["rope_scaling"], "factor": 4.0}}).expected
+    model.expected = [dataclasses.replace(e, inv_freq=w.inv_freq) for e, w in zip(model.expected, wrong, strict=True)]
     assert check_per_layer_spectrum(model).status == "fail"
 
 

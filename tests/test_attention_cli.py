@@ -70,3 +70,60 @@ def test_no_library_warnings_with_environment_paths_before_the_report() -> None:
             for name, code in (("loud", loud), ("quiet", quiet))}
     assert "site-packages" in runs["loud"].stderr, "the libraries no longer warn: this check shows nothing"
     assert runs["quiet"].returncode == 0 and runs["quiet"].stderr == "", runs["quiet"].stderr[-2000:]
+
+
+FACTORIES = str(Path(__file__).parent / "attention_factories.py")
+
+
+def test_your_own_model_from_a_factory(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--model FILE:FACTORY`: a patched copy of the library's Llama whose layer 1 drops RoPE fails rope-presence
+    (and nothing else; the unpatched class passes in the Python API test below)."""
+    assert main(["audit-attention", "llama-3.1", "--model", f"{FACTORIES}:llama_without_rope_on_layer_1",
+                 "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    failed = [f["property"] for f in report["findings"] if f["status"] == "fail"]
+    assert failed == ["rope-presence"], failed
+    assert any("llama_without_rope_on_layer_1" in note for note in report["notes"])
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("no_colon_here", "expected MODULE:FACTORY"),
+    ("no_such_module_xyz:build", "cannot import 'no_such_module_xyz'"),
+    (f"{FACTORIES}:missing", "has no attribute 'missing'"),
+    (f"{FACTORIES}:NOT_CALLABLE", "not a callable factory(config)"),
+    (f"{FACTORIES}:raises", "raised RuntimeError: this factory cannot build anything"),
+    (f"{FACTORIES}:returns_a_string", "returned str, not a torch module"),
+    ("os:system('echo hacked')", "has no attribute"),
+])
+def test_a_bad_model_factory_gives_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], spec: str,
+                                                       expected: str) -> None:
+    assert main(["audit-attention", "llama-3.1", "--model", spec]) == 2
+    captured = capsys.readouterr()
+    assert expected in captured.err and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert "hacked" not in captured.out  # nothing typed is evaluated
+
+
+def test_the_python_api_takes_a_factory_or_its_name() -> None:
+    from ropecheck.numeric.audit.attention import audit_model, build_tiny_model, load_model_factory
+    from ropecheck.numeric.audit.attention._applied import check_rope_presence
+
+    clean = build_tiny_model("llama-3.1", factory=load_model_factory(f"{FACTORIES}:llama"))
+    patched = build_tiny_model("llama-3.1", factory=load_model_factory(f"{FACTORIES}:llama_without_rope_on_layer_1"))
+    assert audit_model(clean, [check_rope_presence]).verdict == "pass"
+    assert audit_model(patched, [check_rope_presence]).verdict == "fail"
+
+
+def test_the_pytest_plugin_fixture_fails_a_test_on_a_failing_model(ropecheck_attention) -> None:
+    """The plugin's `ropecheck_attention` fixture: the patched Llama fails the test, naming rope-presence."""
+    with pytest.raises(pytest.fail.Exception, match=r"fail +rope-presence"):
+        ropecheck_attention("llama-3.1", model=f"{FACTORIES}:llama_without_rope_on_layer_1")
+
+
+def test_a_model_that_raises_when_probed_could_not_be_called_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit-attention", "llama-3.1", "--model", f"{FACTORIES}:llama_that_raises_when_called",
+                 "--json"]) == 1
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["verdict"] == "incomplete" and "Traceback" not in captured.err
+    statuses = {f["status"] for f in report["findings"]}
+    assert "fail" not in statuses and "could not be called" in statuses

@@ -89,7 +89,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return [t / 8 for t in _theta(1e6, 256)], one, 1 / mpmath.sqrt(256)
     if model == "phi3.5-mini":
         config = json.loads((CONFIGS / model / "config.json").read_text())["rope_scaling"]
-        factors = config["long_factor" if regime == "long" else "short_factor"]
+        long = regime == "long" or (regime.isdigit() and int(regime) > 4096)  # the sweep's lengths beyond L₀
+        factors = config["long_factor" if long else "short_factor"]
         scale = 131072 / 4096  # no factor in the config: M / L₀
         attention = mpmath.sqrt(1 + mpmath.log(scale) / mpmath.log(4096))
         theta = [t / mpmath.mpf(f) for t, f in zip(_theta(10000, 96), factors, strict=True)]
@@ -98,6 +99,10 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
     if model == "gpt-oss-20b":
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
+    if model in ("qwen3-8b", "qwen3-30b-a3b"):  # Qwen3 model cards: RoPE base 1e6 over head_dim 128
+        return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
+    if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
+        return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
     raise AssertionError(f"no independent values for {model}")
 
 
@@ -114,6 +119,17 @@ FACTS = {
 }
 
 
+# Layers without RoPE, from each model card ("NoPE every 4th layer"): written out, not computed by the code under test.
+NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35}}
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_nope_layers_are_the_model_cards(model):
+    layers = load_config(CONFIGS / model).layers
+    none = {i for layer in layers if layer.rope_type == "none" for i in layer.layer_indices}
+    assert none == NOPE.get(model, set())
+
+
 def _relative(got: float, want: mpmath.mpf) -> float:
     return float(abs((mpmath.mpf(got) - want) / want))
 
@@ -123,7 +139,9 @@ def test_expected_values_match_independent_formulas(model):
     with mpmath.workdps(50):
         for layer in load_config(CONFIGS / model).layers:
             for entry in expected_values(layer):
-                theta, attention, softmax = _independent(model, layer.layer_type, str(entry.regime))
+                kind = "none" if layer.rope_type == "none" else layer.layer_type
+                theta, attention, softmax = _independent(model, kind, str(entry.regime))
+                assert len(entry.inv_freq) == len(theta), f"{model} {layer.layer_type}: {len(entry.inv_freq)} pairs"
                 errors = [_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)]
                 bad = [(i, e) for i, e in enumerate(errors) if e > FLOAT64_AGREEMENT]
                 assert not bad, f"{model} {layer.layer_type} {entry.regime}: pairs off (pair, rel. error): {bad[:5]}"
@@ -170,7 +188,12 @@ def test_explicit_attention_factor_and_mscale_pair():
     assert expected_values(parse_config(_yarn_config(attention_factor=1.0)).layers[0])[0].attention_factor == 1.0
     pair = expected_values(parse_config(_yarn_config(mscale=0.707, mscale_all_dim=0.707)).layers[0])[0]
     assert pair.attention_factor == pytest.approx(1.0, abs=FLOAT64_AGREEMENT)
-    assert pair.softmax_scale == pytest.approx(float(_g(32, 0.707) ** 2 / 8), rel=FLOAT64_AGREEMENT)
+    # The softmax factor g(s, mscale_all_dim)² is DeepSeek's (MLA) rule, not YaRN's: a family-less config keeps 1/√d
+    assert pair.softmax_scale == pytest.approx(1 / 8, rel=FLOAT64_AGREEMENT)
+    mla = expected_values(parse_config({**_yarn_config(mscale=0.707, mscale_all_dim=0.707),
+                                        "model_type": "deepseek_v2"}).layers[0])[0]
+    assert mla.softmax_scale == pytest.approx(float(_g(32, 0.707) ** 2 / 8), rel=FLOAT64_AGREEMENT)
+    assert "deepseek_v3/modeling_deepseek_v3.py:408" in mla.softmax_source
 
 
 def test_perturbed_config_is_caught_by_the_independent_check():
@@ -202,7 +225,7 @@ def test_nested_rope_parameters_per_layer_type():
 def test_dynamic_ntk_regimes_grow_the_base_beyond_m():
     raw = {"head_dim": 64, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "dynamic", "factor": 4.0}}
     entries = expected_values(parse_config(raw).layers[0])
-    assert [e.regime for e in entries] == ["short", 8192, 16384]
+    assert [e.regime for e in entries] == [4095, "short", 4097, 6144, 8192, 16384]
     with mpmath.workdps(50):
         for entry in entries:
             length = max(entry.length, 4096)
@@ -220,7 +243,7 @@ def test_partial_rotary_factor_sets_the_rotary_dim():
 def test_json_has_the_fields_the_issue_names(capsys):
     assert main([str(CONFIGS / "gpt-oss-20b"), "--json", "--engine", "none"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"config", "layers", "engines"}
+    assert set(report) == {"config", "layers", "per_layer", "engines"}
     for layer in report["layers"]:
         assert {"layer_type", "layer_indices", "rope_type", "regime", "rotary_dim", "inv_freq", "attention_factor",
                 "softmax_scale"} <= set(layer)
@@ -268,7 +291,7 @@ def test_docs_page_rows_match_the_tool():
     rows = {line.split(" | ")[0] + " | " + line.split(" | ")[1] for line in page.splitlines() if line.startswith("| `")}
     for folder in (CONFIGS, CONFIGS / "cases"):
         audits = [audit_config(p, engines=[]) for p in sorted(folder.iterdir()) if (p / "config.json").is_file()]
-        for line in conformance_markdown(audits).splitlines():
+        for line in conformance_markdown(audits).split("Length sweep")[0].splitlines():
             if line.startswith("| `"):
                 assert " | ".join(line.split(" | ")[:2]).rstrip(" |") in {r.rstrip(" |") for r in rows}, line
     for command in re.findall(r"`ropecheck audit-config (tests/[^\s*]+)[\s`]", page):

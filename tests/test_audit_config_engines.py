@@ -169,7 +169,9 @@ def test_mlx_ignores_yarn_truncate_false():
 def test_mlx_uses_the_long_longrope_factors_for_short_sequences():
     """Defect D8: MLX-LM's SuScaledRoPE always uses `long_factor`; Phi-3.5 prompts within L₀ get the wrong θ."""
     engine = _only(audit_config(CONFIGS / "phi3.5-mini", engines=["mlx-lm"]), "mlx-lm")
-    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [("short", "spectrum", "short_factor")]
+    # every length of the sweep up to L₀ (L₀ − 1 and L₀ itself), none beyond
+    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [(4095, "spectrum", "short_factor"),
+                                                                       ("short", "spectrum", "short_factor")]
 
 
 @needs_mlx
@@ -243,4 +245,6 @@ def test_vllm_dynamic_ntk_is_plain_and_its_cache_too_short():
 def test_vllm_longrope_uses_the_long_factors_for_short_prompts():
     """Defect D8: vLLM picks LongRoPE's factor set once, from max_model_len > L₀: short prompts get long factors."""
     engine = _only(audit_config(CONFIGS / "phi3.5-mini", engines=["vllm"]), "vllm")
-    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [("short", "spectrum", "short_factor")]
+    # every length of the sweep up to L₀ (L₀ − 1 and L₀ itself), none beyond
+    assert [(f.regime, f.quantity, f.key) for f in engine.findings] == [(4095, "spectrum", "short_factor"),
+                                                                       ("short", "spectrum", "short_factor")]

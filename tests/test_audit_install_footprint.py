@@ -20,7 +20,7 @@ class Absent(importlib.abc.MetaPathFinder):
         if name.split(".")[0] in {BLOCKED!r}:
             raise ModuleNotFoundError(f"No module named {{name!r}} (blocked: audit-only install)")
 sys.meta_path.insert(0, Absent())
-import ropecheck.numeric.audit.pytest_plugin
+import ropecheck.numeric.audit.function.pytest_plugin
 from ropecheck.cli import main
 code = main(["audit", "tests.audit_corpus.numpy_impls:rope_half", "--base", "10000", "--max-position", "64"])
 loaded = sorted({{m.split(".")[0] for m in sys.modules}} & set({BLOCKED!r}))
@@ -42,5 +42,5 @@ def test_the_audit_runs_without_jax_sympy_and_matplotlib() -> None:
 
 def test_the_block_is_real() -> None:
     """Meta-test: under the same block an import of the claims side fails."""
-    done = _run(SCRIPT.replace("import ropecheck.numeric.audit.pytest_plugin", "import ropecheck.numeric.mirrors"))
+    done = _run(SCRIPT.replace("import ropecheck.numeric.audit.function.pytest_plugin", "import ropecheck.numeric.mirrors"))
     assert done.returncode != 0 and "blocked: audit-only install" in done.stderr, done.stderr[-2000:]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ropecheck.numeric.audit.cli import build_parser
-from ropecheck.numeric.audit.scaling import _DEFAULT_ORIGINAL
+from ropecheck.numeric.audit.function.scaling import _DEFAULT_ORIGINAL
 
 
 def test_audit_help_states_the_default_of_orig() -> None:

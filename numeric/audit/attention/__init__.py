@@ -9,6 +9,7 @@ Each check is a named property with the ledger claims it transfers.
 from ropecheck.numeric.audit.attention import audit_attention
 
 report = audit_attention("gemma-3")          # or a config.json path, or a dict
+report = audit_attention("gemma-3", model="my_models.py:build")   # your own model (a factory(config))
 report.verdict, report.failed()              # "pass" / "fail", and the failing properties
 print(report.to_text())
 ```
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from ._audit import CHECKS, audit_attention, audit_model
 from ._configs import BUILTIN_CONFIGS, ConfigError, load_config, shrink_config
-from ._model import TinyModel, build_tiny_model
+from ._model import ModelFactoryError, TinyModel, build_tiny_model, load_model_factory
 from ._mrope_index import audit_position_ids, check_position_ids, reference_positions
 from ._report import AttentionFinding, AttentionReport
 
@@ -33,6 +34,7 @@ __all__ = [
     "AttentionFinding",
     "AttentionReport",
     "ConfigError",
+    "ModelFactoryError",
     "TinyModel",
     "audit_attention",
     "audit_model",
@@ -40,6 +42,7 @@ __all__ = [
     "build_tiny_model",
     "check_position_ids",
     "load_config",
+    "load_model_factory",
     "reference_positions",
     "shrink_config",
 ]

@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BUILTIN_CONFIGS", "ConfigError", "load_config", "shrink_config"]
+__all__ = ["BUILTIN_CONFIGS", "ConfigError", "layer_kinds", "load_config", "shrink_config"]
 
 VOCABULARY = 48
 # Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
@@ -183,6 +183,8 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         if text.get("model_type") and out.get("model_type") not in KEEP_VISION:
             out["model_type"] = text["model_type"]  # e.g. gemma3 → gemma3_text: no vision tower to build
             out.pop("vision_config", None)
+    for key, value in _class_defaults(out).items():  # e.g. Gemma 3's released text_config omits head_dim, heads
+        out.setdefault(key, value)
     heads = int(out.get("num_attention_heads") or 1)
     if "head_dim" not in out and out.get("hidden_size") and "qk_rope_head_dim" not in out:
         out["head_dim"] = int(out["hidden_size"]) // heads
@@ -195,15 +197,7 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
             out[key] = min(int(out[key]), 4)
     if "num_experts_per_tok" in out:
         out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
-    types = out.get("layer_types")
-    if not types and out.get("sliding_window_pattern") and out.get("sliding_window"):
-        types = ["sliding_attention", "full_attention"]  # what the pattern expands to, one layer of each
-    if isinstance(types, list) and types:
-        kept = list(dict.fromkeys(types))  # one layer of each type, in first-seen order
-        out["layer_types"] = kept
-        out["num_hidden_layers"] = max(2, len(kept))
-        if len(kept) < out["num_hidden_layers"]:
-            out["layer_types"] = (kept * out["num_hidden_layers"])[: out["num_hidden_layers"]]
+    _keep_one_layer_of_each_kind(out, config)
     if out.get("sliding_window"):
         out["sliding_window"] = min(int(out["sliding_window"]), 6)
     out.pop("sliding_window_pattern", None)
@@ -211,3 +205,68 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         if key in out:
             out[key] = min(int(out[key]), 1)
     return out
+
+
+# Families whose config says per layer whether it rotates (`no_rope_layers[i]` = 1 rotates); the shrunk config
+# states it explicitly, since the class default (a NoPE layer every 4th) would give a 2-layer model none.
+_NO_ROPE_FLAGS = {"smollm3", "llama4", "llama4_text"}
+
+
+def layer_kinds(config: dict[str, Any]) -> list[tuple[str, bool]] | None:
+    """Per layer index: (layer type, whether it rotates), from the expected table of `audit-config` (the model's
+    own rules: `layer_types`, NoPE conventions, class defaults); None when the config does not parse there.
+
+    **Arguments:** `config` (a config dict with the text fields at the top level).
+
+    **Returns:** one `(layer_type, rotates)` per layer, or None.
+    """
+    from ..model_config import ConfigError as TableError
+    from ..model_config import parse_config
+
+    try:
+        parsed = parse_config(config)
+    except (TableError, ValueError, TypeError, KeyError):
+        return None
+    count = max((i for layer in parsed.layers for i in layer.layer_indices), default=-1) + 1
+    kinds: list[tuple[str, bool]] = [("full_attention", True)] * count
+    for layer in parsed.layers:
+        for index in layer.layer_indices:
+            kinds[index] = (layer.layer_type, layer.rope_type != "none")
+    return kinds
+
+
+def _class_defaults(config: dict[str, Any]) -> dict[str, Any]:
+    """The keys the config lacks that its model class fills (read by the expected table of `audit-config`)."""
+    from ..model_config import ConfigError as TableError
+    from ..model_config import parse_config
+
+    try:
+        parsed = parse_config(config)
+    except (TableError, ValueError, TypeError, KeyError):
+        return {}
+    defaults = getattr(parsed, "defaults", None)
+    return dict(getattr(defaults, "values", None) or {})
+
+
+def _keep_one_layer_of_each_kind(out: dict[str, Any], original: dict[str, Any]) -> None:
+    """Shrink the depth to one layer of each (layer type, rotates or not) in first-seen order (at least 2 layers),
+    writing `layer_types` and, for the families that flag NoPE per layer, `no_rope_layers` explicitly."""
+    flat = dict(out)
+    flat["num_hidden_layers"] = (original.get("text_config") or {}).get("num_hidden_layers") or \
+        original.get("num_hidden_layers") or 1
+    kinds = layer_kinds(flat)
+    if kinds is None:  # the table cannot read it: keep one layer of each declared type
+        types = out.get("layer_types")
+        if not types and out.get("sliding_window_pattern") and out.get("sliding_window"):
+            types = ["sliding_attention", "full_attention"]  # what the pattern expands to, one layer of each
+        kinds = [(t, True) for t in types] if isinstance(types, list) and types else None
+    if not kinds:
+        return
+    chosen = list(dict.fromkeys(kinds))  # one of each kind, first-seen order
+    count = max(2, len(chosen))
+    chosen = (chosen * count)[:count]
+    out["num_hidden_layers"] = count
+    if any(t != "all" for t, _ in chosen):
+        out["layer_types"] = [t if t != "all" else "full_attention" for t, _ in chosen]
+    if out.get("model_type") in _NO_ROPE_FLAGS:
+        out["no_rope_layers"] = [int(rotates) for _, rotates in chosen]

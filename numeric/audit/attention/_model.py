@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._configs import ConfigError, load_config, shrink_config
 
-__all__ = ["TinyModel", "build_tiny_model"]
+__all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer", "load_model_factory"]
 
 # Model types whose attention derives head_dim from hidden_size // heads (the width must follow the head).
 _HEAD_DIM_FROM_WIDTH = {"qwen2_vl", "qwen2_5_vl", "phi3"}
@@ -47,6 +47,14 @@ class TinyModel:
     takes_positions: bool = True
     dtype: str = "float64"
     window: int | None = None  # the sliding window the config declares (kept apart from what the model uses)
+    #: Per layer index, the expected values of `audit-config`'s table at short lengths (an `Expected`: rope type,
+    #: θᵢ, attention factor, softmax scale), computed from the config the model was built from; empty when the
+    #: table cannot read it (`expected_error` says why).
+    expected: list[Any] = field(default_factory=list)
+    expected_error: str = ""
+    #: What each layer applied in the last observation (`_applied.observe_layers`), shared by the properties of one
+    #: audit; `audit_model` clears it first.
+    layer_views: list[Any] | None = None
 
     # -------------------------------------------------------------------------------------- the target
     def positions_from_mask(self, attention_mask: Any) -> Any:
@@ -164,17 +172,48 @@ def _hf_config(config: dict[str, Any]) -> Any:
     return made
 
 
-def build_tiny_model(source: str | dict[str, Any], seed: int = 0) -> TinyModel:
+def expected_per_layer(config: dict[str, Any], count: int) -> tuple[list[Any], str]:
+    """The expected table of `audit-config` (`ropecheck.numeric.audit.model_config`) per layer index, at the
+    shortest length regime (the one the tiny model's probes stay in).
+
+    **Arguments:** `config` (the config dict the tiny model is built from), `count` (its layers).
+
+    **Returns:** `(one Expected per layer, "")`, or `([], the reason)` when the table cannot read the config.
+    """
+    from ..model_config import ConfigError as TableError
+    from ..model_config import expected_values, parse_config
+
+    try:
+        parsed = parse_config(config)
+        table: list[Any] = [None] * count
+        for layer in parsed.layers:
+            first = expected_values(layer)[0]
+            for index in layer.layer_indices:
+                if index < count:
+                    table[index] = first
+    except (TableError, ValueError, TypeError, KeyError, ZeroDivisionError) as error:
+        return [], f"the expected table cannot read this config: {error}"
+    if any(entry is None for entry in table):
+        return [], "the expected table does not cover every layer"
+    return table, ""
+
+
+def build_tiny_model(source: str | dict[str, Any], seed: int = 0, factory: Callable[[Any], Any] | None = None
+                     ) -> TinyModel:
     """Build the tiny float64 model of a config (a built-in name, a `config.json` path, or a dict).
 
     **Arguments:**
 
     - `source`: see `load_config`.
     - `seed`: the torch seed of the random initialisation.
+    - `factory`: builds the model instead of transformers' auto class: called with the shrunk transformers config,
+      it returns a torch module with the causal-LM interface (`input_ids`, `position_ids`, `attention_mask`,
+      `past_key_values` → `.logits`), e.g. a patched copy of the library class (`--model MODULE:FACTORY`).
 
     **Returns:**
 
-    A `TinyModel`; raises `ConfigError` (one line) when transformers cannot build it.
+    A `TinyModel`; raises `ConfigError` (one line) when transformers cannot build it, and `ModelFactoryError`
+    (one line) when the factory raises or returns something that is not such a module.
     """
     import torch
     import transformers
@@ -203,6 +242,8 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0) -> TinyModel:
         torch.manual_seed(seed)
         dtype = "float64"
         builder = AutoModelForImageTextToText if config["model_type"] in _VLM else AutoModelForCausalLM
+        if factory is not None:
+            builder = _FactoryBuilder(factory)
         try:
             model = builder.from_config(hf_config).to(torch.float64).eval()
         except ValueError as error:
@@ -215,11 +256,15 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0) -> TinyModel:
             model = builder.from_config(hf_config).to(torch.float32).eval()
             dtype = "float32"
             notes.append("eager attention in float32 (the model has no sdpa path)")
+    except ModelFactoryError:
+        raise
     except (ValueError, KeyError, TypeError, RuntimeError, AttributeError, AssertionError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         first = first.split(". ")[0][:200]  # transformers appends the list of every model type
         raise ConfigError(f"transformers cannot build {config['model_type']!r} from this config: {first}") from None
     text = hf_config.get_text_config()
+    count = int(getattr(text, "num_hidden_layers", 0) or 0)
+    expected, expected_error = expected_per_layer(config, count)
     import inspect
 
     takes_positions = "position_ids" in inspect.signature(model.forward).parameters
@@ -227,9 +272,56 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0) -> TinyModel:
     if not parameters:
         notes.append("no rotary embedding: the rotation checks do not apply; padding and cache checks do")
         return TinyModel(name=name, model=model, config=text, rope={}, notes=notes, takes_positions=takes_positions,
-                         dtype=dtype)
+                         dtype=dtype, expected=expected, expected_error=expected_error)
     types = getattr(text, "layer_types", None) or ["full_attention"]
     rope = {t: dict(parameters[t]) for t in set(types)} if set(types) <= set(parameters) else \
         {t: parameters for t in set(types)}
     return TinyModel(name=name, model=model, config=text, rope=rope, notes=notes, takes_positions=takes_positions,
-                     dtype=dtype, window=getattr(text, "sliding_window", None))
+                     dtype=dtype, window=getattr(text, "sliding_window", None), expected=expected,
+                     expected_error=expected_error)
+
+
+class ModelFactoryError(ConfigError):
+    """A user's model factory that cannot be loaded, raised, or returned something unusable (one line)."""
+
+
+def load_model_factory(spec: str) -> Callable[[Any], Any]:
+    """Resolve `package.module:function` or `path/to/file.py:function` to the user's model factory. Importing the
+    named module is what the user asked for (it is their code); nothing in `spec` is evaluated.
+
+    **Arguments:** `spec` (`MODULE:FACTORY`).
+
+    **Returns:** the factory; raises `ModelFactoryError` (one line) when it cannot be loaded or is not callable.
+    """
+    from ..function.calls import AuditError
+    from ..function.targets import load_target
+
+    module, colon, attribute = spec.rpartition(":")
+    if not colon or not module or not attribute:
+        raise ModelFactoryError(f"--model {spec!r}: expected MODULE:FACTORY (package.module:function or "
+                                "path/to/file.py:function)")
+    try:
+        return load_target(spec).obj
+    except AuditError as error:
+        reason = str(error).replace("not a callable fn(x, positions)", "not a callable factory(config)")
+        raise ModelFactoryError(f"--model {spec!r}: {reason}") from None
+
+
+class _FactoryBuilder:
+    """`from_config` over a user's factory, so the factory's model is seeded, cast and checked like the auto class's."""
+
+    def __init__(self, factory: Callable[[Any], Any]) -> None:
+        self.factory = factory
+
+    def from_config(self, hf_config: Any) -> Any:
+        import torch
+
+        name = getattr(self.factory, "__qualname__", repr(self.factory))
+        try:
+            model = self.factory(hf_config)
+        except Exception as error:  # the user's code: any failure is theirs, reported in one line
+            raise ModelFactoryError(f"the model factory {name} raised {type(error).__name__}: "
+                                    f"{str(error).strip().splitlines()[0] if str(error).strip() else ''}") from None
+        if not isinstance(model, torch.nn.Module):
+            raise ModelFactoryError(f"the model factory {name} returned {type(model).__name__}, not a torch module")
+        return model

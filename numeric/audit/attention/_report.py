@@ -11,7 +11,7 @@ from typing import Any
 
 __all__ = ["AttentionFinding", "AttentionReport"]
 
-STATUSES = ("ok", "fail", "info", "not applicable")
+STATUSES = ("ok", "fail", "explained", "info", "not applicable", "could not be called")
 
 
 @dataclass
@@ -19,8 +19,10 @@ class AttentionFinding:
     """One property's outcome.
 
     **Fields:** `property` (its name); `claims` (the ledger claims it transfers); `status` (`ok`: evaluated and
-    held; `fail`: evaluated and violated; `info`: documented behaviour measured and reported, no verdict;
-    `not applicable`: the model has no such feature); `message` (one sentence); `observed` and `bound` (the
+    held; `fail`: evaluated and violated; `explained`: evaluated and deviating exactly as another finding's root
+    cause predicts, which fails in its place; `info`: documented behaviour measured and reported, no verdict;
+    `not applicable`: the model has no such feature; `could not be called`: the model raised while probed);
+    `message` (one sentence); `observed` and `bound` (the
     largest error and the bound it was held to, when numeric); `details` (anything else, JSON-ready).
     """
 
@@ -68,8 +70,11 @@ class AttentionReport:
 
     @property
     def verdict(self) -> str:
-        """`pass` when no finding failed, else `fail`."""
-        return "fail" if any(f.status == "fail" for f in self.findings) else "pass"
+        """`fail` when a finding failed; else `incomplete` when the model could not be called for one; else
+        `pass`."""
+        if any(f.status == "fail" for f in self.findings):
+            return "fail"
+        return "incomplete" if any(f.status == "could not be called" for f in self.findings) else "pass"
 
     def finding(self, name: str) -> AttentionFinding:
         """The finding of one property (KeyError when the audit did not run it)."""

@@ -411,3 +411,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                     reason = "a known deviation listed in the xfails file"
                     item.add_marker(pytest.mark.xfail(strict=True, reason=reason))
                 items.append(item)
+
+
+@pytest.fixture
+def ropecheck_attention() -> Callable[..., Any]:
+    """`audit-attention` inside a test (docs: `docs/attention-audit.md`): `ropecheck_attention(config, model=None,
+    seed=0)` builds the tiny model of `config` (a built-in name, a `config.json` path or a dict) — with your own
+    model when `model` is a factory `factory(config) -> torch module` or its `MODULE:FACTORY` name — runs every
+    attention property, fails the test with the report when a property fails or the model could not be called, and
+    returns the `AttentionReport`."""
+
+    def run(config: Any, model: Any = None, seed: int = 0) -> Any:
+        from ropecheck.numeric.audit.attention import audit_attention
+
+        report = audit_attention(config, seed=seed, model=model)
+        if report.verdict != "pass":
+            pytest.fail(report.to_text(), pytrace=False)
+        return report
+
+    return run

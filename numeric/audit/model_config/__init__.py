@@ -10,7 +10,8 @@ report.to_json()["layers"][0]["attention_factor"]      # 1.3465735902799727 (YaR
 {e.name: e.verdict for e in report.engines}             # {"transformers": "conforms", …}
 ```
 
-Layout: `_parse` (config → one `RopeLayer` per layer type), `_expected` (the expected values per length regime),
+Layout: `_parse` (config → one `RopeLayer` per layer type and rotation), `_layer_rules` (each family's rule for
+layers without RoPE: rope type "none"), `_expected` (the expected values per length regime),
 `_readings` (known misreadings, to name the key an engine misread), `_compare` (error model, findings),
 `engines/` (one module per engine), `_run` (`audit_config`), `cli` (`ropecheck audit-config`).
 
@@ -26,6 +27,9 @@ from typing import Any
 _LAZY = {
     "ROPE_TYPES": "_parse",
     "ConfigError": "_parse",
+    "AdapterError": "_errors",
+    "NO_ROPE": "_layer_rules",
+    "rotating_layers": "_layer_rules",
     "ModelConfig": "_parse",
     "RopeLayer": "_parse",
     "load_config": "_parse",
@@ -33,6 +37,7 @@ _LAZY = {
     "Expected": "_expected",
     "expected_values": "_expected",
     "layer_scaling": "_expected",
+    "per_layer_table": "_expected",
     "Finding": "_compare",
     "spectrum_bound": "_compare",
     "ConfigAudit": "_run",

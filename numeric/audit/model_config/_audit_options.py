@@ -33,17 +33,20 @@ def audit_options(spec: str) -> dict[str, Any]:
     """
     path, _, wanted = str(spec).partition("#")
     model = load_config(path)
-    layers = {layer.layer_type: layer for layer in model.layers}
+    rotating = [layer for layer in model.layers if layer.rope_type != "none"]  # NoPE layers declare no RoPE
+    if not rotating:
+        raise ConfigError("no layer of the config rotates: there is no RoPE to declare")
+    layers = {layer.layer_type: layer for layer in rotating}
     if wanted:
         if wanted not in layers:
             raise ConfigError(f"layer type {wanted!r} not in the config (it has {', '.join(layers)})")
         layer = layers[wanted]
     else:
-        distinct = {(la.rope_type, la.base, la.rotary_dim, repr(la.parameters)) for la in model.layers}
+        distinct = {(la.rope_type, la.base, la.rotary_dim, repr(la.parameters)) for la in rotating}
         if len(distinct) > 1:
             raise ConfigError(f"the config's layer types rotate differently: pick one with {path}#LAYER_TYPE "
                               f"({', '.join(layers)})")
-        layer = model.layers[0]
+        layer = rotating[0]
     if layer.rope_type == "proportional":
         raise ConfigError("proportional RoPE (Gemma 4) cannot be declared to `audit`; use `audit-config`")
     return {

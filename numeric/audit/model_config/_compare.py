@@ -25,6 +25,7 @@ from typing import Any
 from ropecheck.numeric.reference.tolerances import implementation_units, unit_roundoff
 
 from ._expected import Expected, expected_values
+from ._layer_rules import NO_ROPE
 from ._readings import misreadings_for
 from .engines._base import Observation
 
@@ -34,8 +35,8 @@ __all__ = ["Finding", "compare", "spectrum_bound", "verdict_of"]
 @dataclasses.dataclass(frozen=True)
 class Finding:
     """One difference: `engine`, `layer_type`, `regime`, `quantity` (spectrum / attention_factor / softmax_scale /
-    call / build), `message` (in words), `key` (the config key misread, "" when none explains it), `where` (the engine's
-    file:line), `observed_error`, `bound`."""
+    rotation / call / build / model_type), `message` (in words), `key` (the config key misread, "" when none
+    explains it), `where` (the engine's file:line), `observed_error`, `bound`."""
 
     engine: str
     layer_type: str
@@ -82,8 +83,9 @@ def _scalar_error(observed: float, wanted: float) -> float:
 
 def _alternative(expected: Expected, layer_change: Any, swap: bool) -> Expected:
     entries = expected_values(layer_change(expected.layer))
-    if swap:
-        others = [e for e in entries if e.regime != expected.regime and e.regime in ("short", "long")]
+    if swap:  # the other LongRoPE factor set: "long" for any length up to L₀, "short" beyond
+        other = "long" if expected.length <= int(expected.layer.original or 0) else "short"
+        others = [e for e in entries if e.regime == other]
         return others[0] if others else entries[0]
     matching = [e for e in entries if e.regime == expected.regime]
     return matching[0] if matching else entries[-1]
@@ -111,8 +113,17 @@ def compare(engine: str, expected: Expected, observed: Observation) -> list[Find
     """
     common = {"engine": engine, "layer_type": expected.layer.layer_type, "regime": expected.regime}
     if observed.error is not None:
+        if observed.unknown_model_type:
+            return [Finding(**common, quantity="model_type", message=observed.error)]
         return [Finding(**common, quantity="build", message=f"could not be built or called: {observed.error}")]
     findings = []
+    should_rotate = expected.layer.rope_type != NO_ROPE
+    if observed.rotates is not None and observed.rotates != should_rotate:
+        message = ("applies RoPE on a layer the model's rule leaves unrotated" if observed.rotates else
+                   "applies no RoPE on a layer the model's rule rotates")
+        layers = ", ".join(map(str, expected.layer.layer_indices[:8]))
+        findings.append(Finding(**common, quantity="rotation", message=f"{message} (layers {layers})",
+                                where=observed.where.get("rotates", "")))
     if observed.call_error is not None:
         findings.append(Finding(**common, quantity="call", message=f"raises at a length the regime needs: "
                                 f"{observed.call_error}", where=observed.where.get("spectrum", "")))
@@ -147,7 +158,10 @@ def compare(engine: str, expected: Expected, observed: Observation) -> list[Find
 
 
 def verdict_of(findings: list[Finding]) -> str:
-    """"differs" when a value differs, "could not be built" when the engine failed on the config, else "conforms"."""
+    """"does not know model_type" when the engine has no class for the config's type; "differs" when a value
+    differs; "could not be built" when the engine failed on the config; else "conforms"."""
+    if any(f.quantity == "model_type" for f in findings):
+        return "does not know model_type"
     if any(f.quantity != "build" for f in findings):
         return "differs"
     return "could not be built" if findings else "conforms"

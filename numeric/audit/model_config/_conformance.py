@@ -31,6 +31,11 @@ def _layers(audit: ConfigAudit) -> str:
     seen = []
     for entry in audit.expected:
         layer = entry.layer
+        if layer.rope_type == "none":
+            text = f"no RoPE on {len(layer.layer_indices)} layers"
+            if text not in seen:
+                seen.append(text)
+            continue
         text = f"{layer.rope_type} d={layer.rotary_dim} base={layer.base:g}"
         if layer.factor:
             text += f" s={layer.factor:g}"
@@ -68,4 +73,20 @@ def conformance_markdown(audits: list[ConfigAudit]) -> str:
                 differences.append(f"- **{engine.name} {engine.version}**, `{_name(audit)}` {f.layer_type}/{f.regime}, "
                                    f"{f.quantity}: {f.message}{key}{where}")
     lines += ["", "Differences found:" if differences else "No differences found.", "", *differences]
+    lines += _sweeps(audits)
     return "\n".join(lines) + "\n"
+
+
+def _sweeps(audits: list[ConfigAudit]) -> list[str]:
+    """The expected θ of every length-dependent layer type across its sweep (`sweep_lengths`)."""
+    rows = []
+    for audit in audits:
+        for entry in audit.expected:
+            if entry.layer.rope_type not in ("dynamic", "longrope"):
+                continue
+            rows.append(f"| `{_name(audit)}` | {entry.layer.layer_type} | {entry.layer.rope_type} | {entry.length} | "
+                        f"{entry.regime} | {entry.inv_freq[1]:.10g} | {entry.inv_freq[-1]:.10g} |")
+    if not rows:
+        return []
+    return ["", "Length sweep (expected θ₁ and the last θ at each length L = largest position + 1):", "",
+            "| config | layer type | rope | L | regime | θ₁ | θ last |", "|---|---|---|---|---|---|---|", *rows]

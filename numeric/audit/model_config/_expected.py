@@ -1,22 +1,24 @@
 """What a config implies, independently of every engine: per layer type and length regime, the spectrum θᵢ, the
 attention factor that multiplies cos and sin, and the softmax scale.
 
-The spectra come from the project's high-precision scaling references (`ropecheck.numeric.audit.scaling`, 60
+The spectra come from the project's high-precision scaling references (`ropecheck.numeric.audit.function.scaling`, 60
 digits, the papers' formulas: Su et al. RoFormer; Chen et al. PI; bloc97 / HF dynamic NTK; Peng et al. YaRN incl.
 `truncate`; Meta's Llama 3 bands; Ding et al. LongRoPE) plus Gemma 4's proportional form here. The factors:
 
 - **YaRN** attention factor: `attention_factor` when given; else g(s, mscale)/g(s, mscale_all_dim) when both are
   non-zero (DeepSeek); else g(s, 1), with g(s, m) = 0.1·m·ln s + 1 (1 for s ≤ 1).
 - **LongRoPE**: `attention_factor` when given; else √(1 + ln s / ln L₀) with s = `factor` or M/L₀ (1 for s ≤ 1).
-- every other type: 1.
-- **softmax scale**: 1/√d_qk (Gemma: 1/√query_pre_attn_scalar), times g(s, mscale_all_dim)² when YaRN carries a
-  non-zero `mscale_all_dim` (DeepSeek-V2/V3: the half of YaRN's correction that lives in the softmax).
+- every other type: 1; a layer that does not rotate (rope type "none", `_layer_rules`): no θ, factor 1.
+- **softmax scale**: the model family's rule (`_softmax`, each with its source file:line): MLA's
+  g(s, mscale_all_dim)², Gemma's `query_pre_attn_scalar`, Gemma 3n's 1, Llama 4's and Ministral 3's
+  position-dependent query scaling; 1/√head_dim for every other family.
 
 A GGUF file's `rope_freqs` divisors λᵢ (llama.cpp's form of Llama 3 scaling) divide θᵢ after the rest.
 
-Length regimes: dynamic NTK is plain up to M and grows with the length beyond it (`"short"`, then the spectrum at
-2M and at s·M); LongRoPE uses the short factors while the largest position + 1 ≤ L₀ (`"short"`) and the long ones
-beyond (`"long"`); every other type holds for any length (`"any"`).
+Length regimes: dynamic NTK is plain up to M and grows with the length beyond it; LongRoPE uses the short factors
+while the largest position + 1 ≤ L₀ and the long ones beyond. Both are swept across S−1, S, S+1, 1.5·S, 2·S, 4·S
+and s·S, S the switch point (M, L₀; `sweep_lengths`): the entry at S is labelled `"short"`, LongRoPE's at S + 1
+`"long"`, the others by their length. Every other type holds for any length (`"any"`).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -29,9 +31,11 @@ from typing import Any
 import mpmath
 
 from ..function.scaling import Scaling, scaled_inverse_frequencies_mp
+from ._layer_rules import NO_ROPE
 from ._parse import RopeLayer
+from ._softmax import SoftmaxRule, softmax_rule, yarn_mscale
 
-__all__ = ["Expected", "expected_values", "layer_scaling", "yarn_mscale"]
+__all__ = ["Expected", "expected_values", "layer_scaling", "per_layer_table", "sweep_lengths", "yarn_mscale"]
 
 _DIGITS = 60
 
@@ -40,7 +44,9 @@ _DIGITS = 60
 class Expected:
     """One (layer type, length regime): `layer` (the `RopeLayer`), `regime` ("any", "short", "long" or a length),
     `length` (the sequence length the spectrum is computed at), `inv_freq` (θᵢ as float64), `attention_factor`,
-    `softmax_scale`, `softmax_multiplier` (the factor on 1/√d beyond it)."""
+    `softmax_scale`, `softmax_multiplier` (the factor on 1/√d beyond it), `softmax_rule` and `softmax_source` (the
+    family's rule in words and the engine file:line it was read from), `query_scaling` (a position-dependent factor
+    on q, with its values at probe positions; None for most families)."""
 
     layer: RopeLayer
     regime: str | int
@@ -49,20 +55,29 @@ class Expected:
     attention_factor: float
     softmax_scale: float
     softmax_multiplier: float
+    softmax_rule: str = ""
+    softmax_source: str = ""
+    query_scaling: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The entry of `layers` in `audit-config --json`."""
+        rotates = self.layer.rope_type != NO_ROPE
         out: dict[str, Any] = {
             "layer_type": self.layer.layer_type,
             "layer_indices": list(self.layer.layer_indices),
             "rope_type": self.layer.rope_type,
+            "rotates": rotates,
             "regime": self.regime,
             "rotary_dim": self.layer.rotary_dim,
             "inv_freq": list(self.inv_freq),
             "attention_factor": self.attention_factor,
             "softmax_scale": self.softmax_scale,
-            "base": self.layer.base,
+            "base": self.layer.base if rotates else None,
+            "softmax_rule": self.softmax_rule,
+            "softmax_source": self.softmax_source,
         }
+        if self.query_scaling is not None:
+            out["query_scaling"] = self.query_scaling
         if self.layer.rope_type in ("dynamic", "longrope"):
             out["length"] = self.length
         if self.layer.mrope_section is not None:
@@ -71,13 +86,6 @@ class Expected:
         if self.layer.readings:
             out["readings"] = list(self.layer.readings)
         return out
-
-
-def yarn_mscale(factor: float, mscale: float = 1.0) -> mpmath.mpf:
-    """g(s, m) = 0.1·m·ln s + 1, and 1 for s ≤ 1 (YaRN §3.4; DeepSeek's `yarn_get_mscale`)."""
-    if factor <= 1:
-        return mpmath.mpf(1)
-    return mpmath.mpf("0.1") * mpmath.mpf(mscale) * mpmath.log(mpmath.mpf(factor)) + 1
 
 
 def layer_scaling(layer: RopeLayer) -> Scaling | None:
@@ -89,7 +97,7 @@ def layer_scaling(layer: RopeLayer) -> Scaling | None:
     """
     p = layer.parameters
     kind = layer.rope_type
-    if kind in ("default", "proportional"):
+    if kind in ("default", "proportional", NO_ROPE):
         return None
     factor = float(layer.factor or 1.0)
     if kind == "linear":
@@ -130,12 +138,12 @@ def attention_factor(layer: RopeLayer) -> mpmath.mpf:
     return mpmath.sqrt(1 + mpmath.log(factor) / mpmath.log(mpmath.mpf(layer.original)))
 
 
-def softmax_multiplier(layer: RopeLayer) -> mpmath.mpf:
-    """The factor on 1/√d beyond it: DeepSeek's g(s, mscale_all_dim)² for YaRN with mscale_all_dim, else 1."""
-    all_dim = layer.parameters.get("mscale_all_dim")
-    if layer.rope_type == "yarn" and all_dim:
-        return yarn_mscale(float(layer.factor or 1.0), all_dim) ** 2
-    return mpmath.mpf(1)
+def layer_softmax(layer: RopeLayer) -> SoftmaxRule:
+    """The family's softmax rule for `layer` (`_softmax`: never implied by the rope type alone)."""
+    return softmax_rule(layer.model_type, layer.rope_type, layer.parameters, layer.head_dim, layer.qk_head_dim,
+                        {**layer.attention, **({"query_pre_attn_scalar": layer.query_pre_attn_scalar}
+                                               if layer.query_pre_attn_scalar is not None else {})},
+                        layer.factor)
 
 
 def _proportional(layer: RopeLayer) -> list[mpmath.mpf]:
@@ -147,14 +155,55 @@ def _proportional(layer: RopeLayer) -> list[mpmath.mpf]:
     return [base ** (-mpmath.mpf(2 * i) / head) / factor if i < rotated else mpmath.mpf(0) for i in range(head // 2)]
 
 
+def sweep_lengths(switch: int, factor: float) -> list[int]:
+    """The lengths a length-dependent spectrum is checked at: one before, at and after its switch point S, then
+    1.5·S, 2·S, 4·S and s·S (a base right at S but wrong at 1.5·S or 4·S, or a switch one token early or late, is
+    then seen).
+
+    **Arguments:** `switch` (S: M for dynamic NTK, L₀ for LongRoPE), `factor` (s).
+
+    **Returns:** the sorted distinct lengths.
+    """
+    return sorted({max(switch - 1, 1), switch, switch + 1, round(1.5 * switch), 2 * switch, 4 * switch,
+                   round(factor * switch)})
+
+
 def _regimes(layer: RopeLayer) -> list[tuple[str | int, int]]:
+    """(regime label, length): "short" at the switch point, "long" one past it for LongRoPE, the length itself
+    for the rest of the sweep; "any" for a spectrum that holds at every length."""
     if layer.rope_type == "dynamic":
-        m = layer.max_position_embeddings
-        lengths = sorted({2 * m, round((layer.factor or 1) * m)} - {m})
-        return [("short", m), *[(length, length) for length in lengths]]
-    if layer.rope_type == "longrope":
-        return [("short", int(layer.original or 1)), ("long", int(layer.original or 1) + 1)]
-    return [("any", 1)]
+        switch = layer.max_position_embeddings
+        labels = {switch: "short"}
+    elif layer.rope_type == "longrope":
+        switch = int(layer.original or 1)
+        labels = {switch: "short", switch + 1: "long"}
+    else:
+        return [("any", 1)]
+    return [(labels.get(length, length), length) for length in sweep_lengths(switch, float(layer.factor or 1))]
+
+
+def per_layer_table(expected: list[Expected]) -> list[dict[str, Any]]:
+    """The expected table per layer index: for each layer, its type, whether it rotates, its rope type, rotary dim,
+    attention factor and softmax scale, and `entries` (the indices into `expected`, one per length regime, where
+    its θᵢ are).
+
+    **Arguments:** `expected` (every entry of one config, as `audit_config` lists them).
+
+    **Returns:** one dict per layer index, in layer order.
+    """
+    rows: dict[int, dict[str, Any]] = {}
+    for number, entry in enumerate(expected):
+        layer = entry.layer
+        for index in layer.layer_indices:
+            row = rows.setdefault(index, {
+                "layer": index, "layer_type": layer.layer_type, "rope_type": layer.rope_type,
+                "rotates": layer.rope_type != NO_ROPE, "rotary_dim": layer.rotary_dim,
+                "attention_factor": entry.attention_factor, "softmax_scale": entry.softmax_scale,
+                "regimes": [], "entries": [],
+            })
+            row["regimes"].append(entry.regime)
+            row["entries"].append(number)
+    return [rows[index] for index in sorted(rows)]
 
 
 def expected_values(layer: RopeLayer) -> list[Expected]:
@@ -167,12 +216,12 @@ def expected_values(layer: RopeLayer) -> list[Expected]:
     with mpmath.workdps(_DIGITS):
         scaling = layer_scaling(layer)
         attention = attention_factor(layer)
-        multiplier = softmax_multiplier(layer)
-        width = layer.query_pre_attn_scalar or layer.qk_head_dim
-        softmax = multiplier / mpmath.sqrt(mpmath.mpf(width))
+        rule = layer_softmax(layer)
         out = []
         for regime, length in _regimes(layer):
-            if layer.rope_type == "proportional":
+            if layer.rope_type == NO_ROPE:
+                values = []
+            elif layer.rope_type == "proportional":
                 values = _proportional(layer)
             else:
                 values = scaled_inverse_frequencies_mp(layer.rotary_dim, layer.base, scaling, length)
@@ -180,7 +229,7 @@ def expected_values(layer: RopeLayer) -> list[Expected]:
             if divisors is not None:  # GGUF's rope_freqs tensor (llama.cpp: θᵢ / λᵢ, Llama 3 baked in)
                 values = [v / mpmath.mpf(d) for v, d in zip(values, divisors, strict=True)]
             out.append(
-                Expected(layer, regime, length, tuple(float(v) for v in values), float(attention), float(softmax),
-                         float(multiplier))
+                Expected(layer, regime, length, tuple(float(v) for v in values), float(attention),
+                         float(rule.scale), float(rule.multiplier), rule.words, rule.source, rule.query_scaling)
             )
     return out

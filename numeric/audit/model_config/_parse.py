@@ -5,6 +5,8 @@ the reference most configs are written for), made explicit key by key so an engi
 can be named:
 
 - VLM configs keep the language model in `text_config`; it is read when present.
+- keys the config lacks are filled from the model class's defaults (`_defaults`: the installed transformers'
+  config class, else ropecheck's table; the report names which).
 - `rope_parameters` (transformers v5) or `rope_scaling` (v4; `null` is plain RoPE); `rope_type`, else the legacy
   `type`; `mrope` means plain RoPE with `mrope_section`, `su` means `longrope`.
 - `rope_theta` inside `rope_parameters`, else at the top level, else 10000.
@@ -14,7 +16,10 @@ can be named:
   `head_dim`, else `hidden_size // num_attention_heads`; DeepSeek's MLA rotates `qk_rope_head_dim`.
 - layer types: `layer_types`, else Gemma 3's `sliding_window_pattern` (every n-th layer global), else Gemma 2's
   alternation; sliding layers of Gemma 3 use `rope_local_base_freq` unscaled; a `rope_parameters` dict keyed by layer
-  type gives each type its own parameters (v5 nested form).
+  type gives each type its own parameters (v5 nested form); families that derive their layer types in their config
+  class (Llama 4, SmolLM3, EXAONE 4) get them derived the same way (`_layer_rules`).
+- which layers rotate at all: each family's NoPE rule (`_layer_rules`): a layer type split into its rotating layers
+  and its layers with rope type "none".
 
 Claims served: ROPE-FREQUENCIES (θᵢ = base^(−2i/d) and its scalings).
 """
@@ -27,7 +32,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ._defaults import ClassDefaults, class_defaults
 from ._errors import ConfigError
+from ._layer_rules import NO_ROPE, derived_layer_types, rotating_layers
 
 __all__ = ["ROPE_TYPES", "ConfigError", "ModelConfig", "RopeLayer", "load_config", "parse_config"]
 
@@ -40,18 +47,23 @@ _KNOWN_KEYS = {
     "rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "low_freq_factor",
     "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
     "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved", "freq_factors",
+    "llama_4_scaling_beta",
 }
+# Text config keys the family softmax rules read (`_softmax`).
+_ATTENTION_KEYS = ("query_pre_attn_scalar", "attn_temperature_tuning", "floor_scale", "attn_scale")
 
 
 @dataclasses.dataclass(frozen=True)
 class RopeLayer:
     """The rotary embedding of one layer type, as the config declares it.
 
-    **Fields:** `layer_type` ("all" without layer types), `layer_indices`, `rope_type` (one of `ROPE_TYPES`),
+    **Fields:** `layer_type` ("all" without layer types), `layer_indices`, `rope_type` (one of `ROPE_TYPES`, or
+    "none" for layers the family's rule leaves unrotated: see `_layer_rules`; their `rotary_dim` is 0),
     `base`, `head_dim`, `rotary_dim`, `max_position_embeddings` (M), `original` (L₀, for llama3/yarn/longrope),
     `factor` (s, None where the type has none), `parameters` (the normalised rope dict), `mrope_section` and
     `mrope_interleaved`, `qk_head_dim` (the width of q·k, for the softmax scale), `query_pre_attn_scalar`
-    (Gemma's explicit scale), `readings` (how a loose key was read, in words).
+    (Gemma's explicit scale), `readings` (how a loose key was read, in words), `model_type` (the family, whose
+    softmax rule applies: `_softmax`), `attention` (the keys that rule reads).
     """
 
     layer_type: str
@@ -69,12 +81,15 @@ class RopeLayer:
     qk_head_dim: int
     query_pre_attn_scalar: float | None
     readings: tuple[str, ...] = ()
+    model_type: str = ""
+    attention: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
 class ModelConfig:
-    """A parsed config: `path`, `model_type`, `layers` (one `RopeLayer` per layer type), `text` (the raw text
-    config dict), `raw` (the whole file), `unread_keys` (rope keys no formula reads)."""
+    """A parsed config: `path`, `model_type`, `layers` (one `RopeLayer` per layer type and rotation), `text` (the
+    text config dict, with the class defaults it lacked filled in), `raw` (the whole file, as given), `unread_keys`
+    (rope keys no formula reads), `defaults` (the class defaults used, and where they were read)."""
 
     path: str
     model_type: str
@@ -82,6 +97,7 @@ class ModelConfig:
     text: dict[str, Any]
     raw: dict[str, Any]
     unread_keys: tuple[str, ...] = ()
+    defaults: ClassDefaults | None = None
 
 
 def load_config(path: str | Path) -> ModelConfig:
@@ -261,7 +277,31 @@ def _layer(
         qk_head_dim=qk_head_dim,
         query_pre_attn_scalar=_number(scalar, "query_pre_attn_scalar") if scalar is not None else None,
         readings=tuple(readings),
+        model_type=str(text.get("model_type") or ""),
+        attention={
+            **{key: text[key] for key in _ATTENTION_KEYS if text.get(key) is not None},
+            **{key: params[key] for key in ("llama_4_scaling_beta", "original_max_position_embeddings")
+               if params.get(key) is not None},
+        },
     )
+
+
+def _none_layer(layer: RopeLayer, indices: tuple[int, ...], rule: str) -> RopeLayer:
+    """The layers of `layer`'s type that the family's rule leaves unrotated: rope type "none", no rotary dims."""
+    return dataclasses.replace(layer, layer_indices=indices, rope_type=NO_ROPE, rotary_dim=0, original=None,
+                               factor=None, parameters={}, mrope_section=None, readings=(rule,))
+
+
+def _split_by_rotation(layer: RopeLayer, rotates: list[bool], rule: str) -> list[RopeLayer]:
+    """`layer` (one layer type) as its rotating layers and its NoPE layers (either may be absent)."""
+    rotating = tuple(i for i in layer.layer_indices if rotates[i])
+    still = tuple(i for i in layer.layer_indices if not rotates[i])
+    out = []
+    if rotating:
+        out.append(dataclasses.replace(layer, layer_indices=rotating))
+    if still:
+        out.append(_none_layer(layer, still, rule))
+    return out
 
 
 def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
@@ -269,7 +309,8 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
 
     **Arguments:** `raw` (the decoded JSON), `path` (for the report).
 
-    **Returns:** the `ModelConfig`, one `RopeLayer` per layer type.
+    **Returns:** the `ModelConfig`: one `RopeLayer` per layer type and per rotation (a layer type whose layers
+    partly rotate and partly do not, by the family's rule, gives two: the second with rope type "none").
 
     **Raises:** `ConfigError` (one line).
     """
@@ -277,8 +318,13 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
         raise ConfigError(f"{path!r} must hold a JSON object, got {type(raw).__name__}")
     text = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
     model_type = str(text.get("model_type") or raw.get("model_type") or "unknown")
+    defaults = class_defaults(text, model_type)
+    text = {**text, **defaults.values}
     count = _integer(text.get("num_hidden_layers", 1), "num_hidden_layers")
-    layer_types = _layer_types(text, model_type, count)
+    layer_types = derived_layer_types(text, model_type, count) or _layer_types(text, model_type, count)
+    if layer_types is not None and len(layer_types) != count:
+        raise ConfigError(f"config key 'layer_types' lists {len(layer_types)} layers, num_hidden_layers is {count}")
+    rotates, rule = rotating_layers(text, model_type, layer_types, count)
     rope, nested = _rope_dict(text, layer_types)
     unread = sorted(
         f"{name}.{key}" if nested else key
@@ -287,20 +333,21 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
         if key not in _KNOWN_KEYS
     )
     if layer_types is None:
-        return ModelConfig(path, model_type, (_layer(text, rope, "all", tuple(range(count)), _DEFAULT_THETA),),
-                           text, raw, tuple(unread))
-    layers = []
-    for layer_type in dict.fromkeys(layer_types):
-        indices = tuple(i for i, t in enumerate(layer_types) if t == layer_type)
-        if nested:
-            if layer_type not in rope:
-                raise ConfigError(f"rope_parameters has no entry for layer type {layer_type!r}")
-            params = rope[layer_type]
-        elif layer_type == "sliding_attention" and "rope_local_base_freq" in text:
-            # Gemma 3: sliding layers rotate with the local base and no scaling.
-            local = _number(text["rope_local_base_freq"], "rope_local_base_freq")
-            params = {"rope_type": "default", "rope_theta": local}
-        else:
-            params = rope
-        layers.append(_layer(text, params, layer_type, indices, _DEFAULT_THETA))
-    return ModelConfig(path, model_type, tuple(layers), text, raw, tuple(unread))
+        groups = [_layer(text, rope, "all", tuple(range(count)), _DEFAULT_THETA)]
+    else:
+        groups = []
+        for layer_type in dict.fromkeys(layer_types):
+            indices = tuple(i for i, t in enumerate(layer_types) if t == layer_type)
+            if nested:
+                if layer_type not in rope:
+                    raise ConfigError(f"rope_parameters has no entry for layer type {layer_type!r}")
+                params = rope[layer_type]
+            elif layer_type == "sliding_attention" and "rope_local_base_freq" in text:
+                # Gemma 3: sliding layers rotate with the local base and no scaling.
+                local = _number(text["rope_local_base_freq"], "rope_local_base_freq")
+                params = {"rope_type": "default", "rope_theta": local}
+            else:
+                params = rope
+            groups.append(_layer(text, params, layer_type, indices, _DEFAULT_THETA))
+    layers = [part for group in groups for part in _split_by_rotation(group, rotates, rule)]
+    return ModelConfig(path, model_type, tuple(layers), text, raw, tuple(unread), defaults)

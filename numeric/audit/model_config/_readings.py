@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from ._layer_rules import NO_ROPE
 from ._parse import RopeLayer
 
 __all__ = ["MISREADINGS", "Misreading", "misreadings_for"]
@@ -126,4 +127,6 @@ def misreadings_for(layer: RopeLayer) -> list[Misreading]:
 
     **Returns:** a list of `Misreading`.
     """
+    if layer.rope_type == NO_ROPE:
+        return []
     return [m for m in MISREADINGS if m.applies(layer)]

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ._compare import Finding, compare, verdict_of
-from ._expected import Expected, expected_values
+from ._expected import Expected, expected_values, per_layer_table
 from ._parse import ModelConfig, load_config
 from .engines import ENGINES, EngineUnavailable, engine_module
+from .engines._isolation import isolated_streams
 
 __all__ = ["ConfigAudit", "EngineResult", "audit_config"]
 
@@ -20,7 +21,7 @@ __all__ = ["ConfigAudit", "EngineResult", "audit_config"]
 @dataclasses.dataclass
 class EngineResult:
     """One engine on one config: `name`, `version` (or "not available"), `verdict` ("conforms", "differs",
-    "could not be built", "not available"), `findings`, `reason` (why not available)."""
+    "could not be built", "does not know model_type", "not available"), `findings`, `reason` (why not available)."""
 
     name: str
     version: str
@@ -51,22 +52,26 @@ class ConfigAudit:
         return "differs" if any(e.verdict == "differs" for e in self.engines) else "conforms"
 
     def to_json(self) -> dict[str, Any]:
-        """The object `ropecheck audit-config --json` prints: `config`, `layers`, `engines`."""
+        """The object `ropecheck audit-config --json` prints: `config`, `layers` (per layer type and regime),
+        `per_layer` (per layer index, pointing into `layers`), `engines`."""
         return {
             "config": {"path": self.model.path, "model_type": self.model.model_type,
-                       "unread_keys": list(self.model.unread_keys)},
+                       "unread_keys": list(self.model.unread_keys),
+                       "defaults": self.model.defaults.to_json() if self.model.defaults else None},
             "layers": [e.to_json() for e in self.expected],
+            "per_layer": per_layer_table(self.expected),
             "engines": {e.name: e.to_json() for e in self.engines},
         }
 
 
 def _run_engine(name: str, model: ModelConfig, expected: list[Expected]) -> EngineResult:
     module = engine_module(name)
-    try:
-        version = module.version()
-    except EngineUnavailable as reason:
-        return EngineResult(name, "not available", "not available", reason=str(reason))
-    observations = module.observe(model, expected)
+    with isolated_streams():  # never interactive, never printing into the report
+        try:
+            version = module.version()
+        except EngineUnavailable as reason:
+            return EngineResult(name, "not available", "not available", reason=str(reason))
+        observations = module.observe(model, expected)
     findings = [f for e, o in zip(expected, observations, strict=True) for f in compare(name, e, o)]
     return EngineResult(name, version, verdict_of(findings), findings)
 
@@ -78,7 +83,8 @@ def audit_config(path: str | Path, engines: list[str] | None = None) -> ConfigAu
 
     **Returns:** the `ConfigAudit`.
 
-    **Raises:** `ConfigError` for a config that cannot be read; `KeyError` for an unknown engine name.
+    **Raises:** `ConfigError` for a config that cannot be read; `KeyError` for an unknown engine name;
+    `AdapterError` for a failure inside ropecheck's own engine adapter (ropecheck's bug, never the engine's).
     """
     model = load_config(path)
     expected = [entry for layer in model.layers for entry in expected_values(layer)]

@@ -1,8 +1,10 @@
 """`ropecheck audit-config CONFIG`: the expected spectrum, attention factor and softmax scale per layer type, and a
 verdict per engine.
 
-Exit codes: 0 every available engine conforms (engines not installed are "not available", not failures) · 1 an
-engine differs or cannot build the config · 2 bad input (missing file, invalid JSON, unknown rope type, bad option).
+Exit codes: 0 every available engine conforms (engines not installed are "not available", and an engine that has no
+class for the config's model type "does not know model_type": neither is a failure) · 1 an engine differs or cannot
+build the config · 2 bad input (missing file, invalid JSON, unknown rope type, bad option), or an error inside
+ropecheck's own engine adapter ("please report").
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -18,6 +20,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ._errors import AdapterError
 from ._parse import ConfigError
 from .engines import ENGINES
 
@@ -62,15 +65,29 @@ def add_parser(commands: Any) -> None:
     _configure(commands.add_parser("audit-config", help=_HELP, description=_HELP + ". Exit codes: " + EXIT_CODES))
 
 
+def _ranges(indices: tuple[int, ...]) -> str:
+    """`0-2,4-6,8` for (0, 1, 2, 4, 5, 6, 8)."""
+    parts: list[str] = []
+    for index in indices:
+        if parts and parts[-1].split("-")[-1] == str(index - 1):
+            parts[-1] = f"{parts[-1].split('-')[0]}-{index}"
+        else:
+            parts.append(str(index))
+    return ",".join(parts)
+
+
 def _print_table(audit: ConfigAudit) -> None:
     model = audit.model
     print(f"config: {model.path} ({model.model_type})")
-    print(f"{'layer type':<17} {'n':>3} {'rope':<8} {'regime':<7} {'d':>4} {'base':>8} {'θ last':>9}"
+    print(f"{'layer type':<17} {'layers':<14} {'rope':<8} {'regime':<7} {'d':>4} {'base':>8} {'θ last':>9}"
           f" {'attn':>7} {'softmax':>8}")
     for entry in audit.expected:
         layer = entry.layer
-        print(f"{layer.layer_type[:17]:<17} {len(layer.layer_indices):>3} {layer.rope_type[:8]:<8}"
-              f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {layer.base:>8.3g} {entry.inv_freq[-1]:>9.3g}"
+        rotates = layer.rope_type != "none"
+        base = f"{layer.base:>8.3g}" if rotates else f"{'—':>8}"
+        last = f"{entry.inv_freq[-1]:>9.3g}" if entry.inv_freq else f"{'—':>9}"
+        print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:14]:<14} {layer.rope_type[:8]:<8}"
+              f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {base} {last}"
               f" {entry.attention_factor:>7.5g} {entry.softmax_scale:>8.5g}")
     for layer in model.layers:
         for reading in layer.readings:
@@ -110,6 +127,10 @@ def run(args: argparse.Namespace) -> int:
             audits = [audit_config(path, engines) for path in args.config]
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
+        return EXIT_USAGE
+    except AdapterError as error:
+        sys.stderr.write(f"ropecheck audit-config: internal error in ropecheck's {error} — a ropecheck bug, not the "
+                         "engine's: please report it\n")
         return EXIT_USAGE
     if args.json:
         from ..._json import finite_json  # strict JSON, as every other command prints it

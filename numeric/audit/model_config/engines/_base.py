@@ -26,7 +26,9 @@ class Observation:
     where the engine has no attention module to read), `dtype` (the format θ and cos/sin are formed in), `where`
     (quantity → "file:line" of the engine code that computes it), `error` (the engine could not be built or called
     for this config: the message, and nothing else is observed), `call_error` (built, but a call at a position the
-    regime needs raised: the message; the values observed still count).
+    regime needs raised: the message; the values observed still count), `rotates` (whether the layer was seen to
+    apply the rotation; None where not observed), `unknown_model_type` (the engine has no class for the config's
+    model type: `error` says so, and it is no defect of the engine's values).
     """
 
     layer_type: str
@@ -38,6 +40,8 @@ class Observation:
     where: dict[str, str] = dataclasses.field(default_factory=dict)
     error: str | None = None
     call_error: str | None = None
+    rotates: bool | None = None
+    unknown_model_type: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The observation as plain data (the subprocess engines print this)."""

@@ -4,7 +4,8 @@ calls), and for each requested (layer type, length) calls that layer's rope modu
 to the `mx.fast.rope` kernel (base, scale, freqs, dims). Prints one JSON list of observations on stdout.
 
 Standalone on purpose: it imports nothing from ropecheck (which is not installed in that environment).
-Request on stdin: `{"config": PATH, "entries": [{"layer_type", "regime", "layer_index", "length", "head_dim"}]}`.
+Request on stdin: `{"config": PATH, "entries": [{"layer_type", "regime", "layer_index", "length", "head_dim",
+"rope_type"}]}` (rope type "none": a layer without RoPE, whose spectrum is not read).
 """
 
 from __future__ import annotations
@@ -79,7 +80,13 @@ def main() -> None:
 
     request = json.load(sys.stdin)
     config = json.loads(Path(request["config"]).read_text())
-    model_class, args_class = _get_classes(config)
+    try:
+        model_class, args_class = _get_classes(config)
+    except ValueError as error:  # "Model type X not supported": MLX-LM has no class for it (remote code never runs)
+        message = f"does not know model_type {config.get('model_type')!r} ({str(error).strip()})"
+        json.dump([{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
+                    "unknown_model_type": True} for e in request["entries"]], sys.stdout)
+        return
     model = model_class(args_class.from_dict(_fill_widths(config, args_class)))
     layers = _layers(model)
     calls = []
@@ -95,6 +102,12 @@ def main() -> None:
         observation = {"layer_type": entry["layer_type"], "regime": entry["regime"], "dtype": "float32", "where": {}}
         try:
             attention = _attention(layers[entry["layer_index"]])
+            if entry.get("rope_type") == "none":  # a NoPE layer: its spectrum is not applied, only its scale counts
+                if hasattr(attention, "scale"):
+                    observation["softmax_scale"] = float(attention.scale)
+                    observation["where"] = {"softmax_scale": _where(type(attention), "self.scale")}
+                out.append(observation)
+                continue
             rope = attention.rope if hasattr(attention, "rope") else attention.rotary_emb  # modules are dicts: no `or`
             head = entry["head_dim"]
             unit = mx.zeros((1, 1, 1, head), dtype=mx.float32).at[..., 0].add(1.0)

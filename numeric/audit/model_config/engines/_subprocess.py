@@ -54,6 +54,7 @@ def run_probe(python: Path, script: str, model: ModelConfig, expected: list[Expe
         "config": str(Path(model.path).resolve()),
         "entries": [
             {"layer_type": e.layer.layer_type, "regime": e.regime, "length": e.length, "head_dim": e.layer.head_dim,
+             "rope_type": e.layer.rope_type,
              "layer_index": e.layer.layer_indices[0] if e.layer.layer_indices else 0}
             for e in expected
         ],

@@ -45,11 +45,23 @@ def main() -> None:
 
     request = json.loads(sys.stdin.read())
     config_path = Path(request["config"])
-    config = AutoConfig.from_pretrained(str(config_path.parent if config_path.name == "config.json" else config_path))
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
+
+    declared = json.loads((config_path if config_path.is_file() else config_path / "config.json").read_text())
+    if declared.get("model_type") not in CONFIG_MAPPING_NAMES:  # remote code is never trusted, never asked for
+        message = f"does not know model_type {declared.get('model_type')!r} (remote code is never trusted)"
+        json.dump([{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
+                    "unknown_model_type": True} for e in request["entries"]], sys.stdout)
+        return
+    config = AutoConfig.from_pretrained(str(config_path.parent if config_path.name == "config.json" else config_path),
+                                        trust_remote_code=False)
     text = config.get_text_config()
     out = []
     for entry in request["entries"]:
         observation = {"layer_type": entry["layer_type"], "regime": entry["regime"], "dtype": "float32", "where": {}}
+        if entry.get("rope_type") == "none":  # a layer without RoPE: no rotary module is asked for
+            out.append(observation)
+            continue
         try:
             params = _parameters(text, entry["layer_type"])
             engine_config = VllmConfig()

@@ -19,7 +19,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._errors import AdapterError
 from .._expected import Expected
+from .._layer_rules import NO_ROPE
 from .._parse import ModelConfig
 from ._base import EngineUnavailable, Observation, source_line
 
@@ -38,14 +40,15 @@ def version() -> str:
     return str(transformers.__version__)
 
 
-def _module_for(config: Any) -> Any:
-    for model_type in (getattr(config, "model_type", ""), getattr(config, "_top_model_type", "")):
+def _module_for(text: Any, top_model_type: str) -> Any:
+    names = [getattr(text, "model_type", "") or "", top_model_type]
+    for model_type in names:
         for name in (model_type, model_type.removesuffix("_text")):
             if not name:
                 continue
             with contextlib.suppress(ImportError):
                 return importlib.import_module(f"transformers.models.{name}.modeling_{name}")
-    raise LookupError(f"no transformers modeling module for model type {getattr(config, 'model_type', '?')!r}")
+    raise LookupError(f"no transformers modeling module for model type {names[0] or top_model_type!r}")
 
 
 def _classes(module: Any, suffix: str) -> list[type]:
@@ -57,16 +60,26 @@ def _classes(module: Any, suffix: str) -> list[type]:
     return sorted(found, key=lambda c: ("Text" not in c.__name__, len(c.__name__)))
 
 
-def _load(model: ModelConfig) -> tuple[Any, Any]:
+class UnknownModelType(Exception):
+    """transformers has no config class for the config's `model_type` (remote code is never run)."""
+
+
+def _load(model: ModelConfig) -> tuple[Any, str]:
+    """(the text config transformers builds, the top-level model type). Remote code is refused, never asked for."""
     from transformers import AutoConfig
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    with contextlib.redirect_stderr(io.StringIO()):  # validation warnings are not findings
-        file = Path(model.path)
-        config = AutoConfig.from_pretrained(str(file.parent if file.name == "config.json" else file))
+    top = str(model.raw.get("model_type") or model.model_type)
+    if top not in CONFIG_MAPPING_NAMES:
+        raise UnknownModelType(f"does not know model_type {top!r} (remote code is never trusted)")
+    file = Path(model.path)
+    config = AutoConfig.from_pretrained(str(file.parent if file.name == "config.json" else file),
+                                        trust_remote_code=False)
     text = config.get_text_config()
-    text._top_model_type = config.model_type
-    return config, text
+    if isinstance(text, dict):  # a composite config that keeps its text part as a plain dict
+        text = AutoConfig.for_model(**text)
+    return text, str(config.model_type)
 
 
 def _rotary(module: Any, text: Any) -> Any:
@@ -159,26 +172,99 @@ def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
 
 def _observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     try:
-        _, text = _load(model)
-        module = _module_for(text)
+        text, top_model_type = _load(model)
+        module = _module_for(text, top_model_type)
+    except UnknownModelType as unknown:
+        return [Observation(e.layer.layer_type, e.regime, error=str(unknown), unknown_model_type=True)
+                for e in expected]
     except Exception as error:
+        _raise_if_adapter_bug(error)
         return [Observation(e.layer.layer_type, e.regime, error=_one_line(error)) for e in expected]
     out = []
     for entry in expected:
-        observation = Observation(entry.layer.layer_type, entry.regime)
+        layer = entry.layer
+        index = layer.layer_indices[0] if layer.layer_indices else 0
+        observation = Observation(layer.layer_type, entry.regime)
         try:
-            with contextlib.redirect_stderr(io.StringIO()):
-                rotary = _rotary(module, text)  # fresh per regime: dynamic NTK caches what it grew to
-                observation.inv_freq, observation.attention_factor = _call(rotary, entry, text)
-            where = _where(text, rotary, entry.layer.layer_type)
-            observation.where = {"spectrum": where, "attention_factor": where}
-            observation.softmax_scale, observation.where["softmax_scale"] = _softmax_scale(
-                module, text, entry.layer.layer_indices[0] if entry.layer.layer_indices else 0
-            )
+            if layer.rope_type != NO_ROPE:  # a NoPE layer's spectrum is not applied: only whether it rotates counts
+                with contextlib.redirect_stderr(io.StringIO()):
+                    rotary = _rotary(module, text)  # fresh per regime: dynamic NTK caches what it grew to
+                    observation.inv_freq, observation.attention_factor = _call(rotary, entry, text)
+                where = _where(text, rotary, layer.layer_type)
+                observation.where = {"spectrum": where, "attention_factor": where}
+            observation.softmax_scale, observation.where["softmax_scale"] = _softmax_scale(module, text, index)
+            observation.rotates, observation.where["rotates"] = _applies_rotation(module, text, index)
         except Exception as error:
+            _raise_if_adapter_bug(error)
             observation.error = _one_line(error)
         out.append(observation)
     return out
+
+
+def _applies_rotation(module: Any, text: Any, layer_index: int) -> tuple[bool | None, str]:
+    """Whether attention layer `layer_index` applies the rotation: its forward run on the meta device (no weights,
+    no arithmetic) with the module's `apply_rotary*` functions replaced by a recorder. None when the layer cannot be
+    run that way (then nothing is claimed)."""
+    import torch
+
+    names = [name for name in vars(module) if name.startswith("apply_rotary") and callable(vars(module)[name])]
+    if not names:
+        return None, ""
+    calls: list[str] = []
+    originals = {name: vars(module)[name] for name in names}
+
+    def recorder(name: str) -> Any:
+        def record(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return originals[name](*args, **kwargs)
+        return record
+
+    for cls in _classes(module, "Attention"):
+        try:
+            with torch.device("meta"):
+                attention = cls(text, layer_index)
+        except Exception:  # a class that is not this layer's attention
+            continue
+        head = int(getattr(attention, "head_dim", 0) or 0)
+        hidden = int(getattr(text, "hidden_size", 0) or 0)
+        if not head or not hidden:
+            return None, ""
+        try:
+            for name in names:
+                setattr(module, name, recorder(name))
+            with torch.device("meta"), torch.no_grad():
+                states = torch.zeros(1, 2, hidden)
+                cos = torch.ones(1, 2, head)
+                embeddings = torch.ones(1, 2, head // 2, dtype=torch.complex64) if "llama4" in module.__name__ \
+                    else (cos, cos)
+                attention(hidden_states=states, position_embeddings=embeddings, attention_mask=None,
+                          cache_position=torch.arange(2))
+        except Exception:  # the meta run is a probe: a layer that needs more than it gives says nothing
+            return None, ""
+        finally:
+            for name, original in originals.items():
+                setattr(module, name, original)
+        return bool(calls), source_line(cls, "apply_rotary", _package_root())
+    return None, ""
+
+
+def _raise_if_adapter_bug(error: BaseException) -> None:
+    """An exception raised in ropecheck's own adapter code (not inside transformers or torch) is ropecheck's bug."""
+    import traceback
+
+    engine_roots = [Path(_package_root())]
+    with contextlib.suppress(ImportError):
+        import torch
+
+        engine_roots.append(Path(torch.__file__).parent)
+    own = Path(__file__).resolve().parent.parent
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        path = Path(frame.filename).resolve()
+        if any(path.is_relative_to(root) for root in engine_roots):
+            return
+        if path.is_relative_to(own):
+            raise AdapterError(f"transformers adapter ({path.name}:{frame.lineno}): {type(error).__name__}: "
+                               f"{str(error).strip().splitlines()[0] if str(error).strip() else ''}") from error
 
 
 def _one_line(error: BaseException) -> str:
