@@ -44,6 +44,8 @@ EXIT_CODES = {
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
     "audit-attention": "0 every property holds · 1 a property fails · 2 bad usage, or a config that cannot be read",
     "audit-config": "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input",
+    "audit-engines": "0 every engine that ran conforms (or differs by design) · 1 an engine differs or could not run · "
+    "2 bad input · 3 ropecheck's adapter failed",
 }
 
 
@@ -121,6 +123,9 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
     from ..numeric.audit.model_config.cli import add_parser as add_audit_config_parser
 
     add_audit_config_parser(commands)
+    from ..numeric.audit.engines_live.cli import add_parser as add_audit_engines_parser
+
+    add_audit_engines_parser(commands)
     if with_epilog:  # plain text laid out for the terminal; the Markdown table is in docs/reference.md
         codes = "\n".join(f"  {name}  {text}" for name, text in EXIT_CODES.items())
         parser.epilog = f"exit codes:\n\n{codes}\n\n'ropecheck COMMAND --help' shows a command's options."
@@ -272,9 +277,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    from ..numeric.audit.engines_live.cli import run as run_audit_engines
     from ..numeric.audit.model_config.cli import run as run_audit_config
 
-    runners = {"claims": _run_claims, "prove": run_prove, "audit-config": run_audit_config}
+    runners = {"claims": _run_claims, "prove": run_prove, "audit-config": run_audit_config,
+               "audit-engines": run_audit_engines}
     try:
         return runners[args.command](args)
     except KeyboardInterrupt:

@@ -1,0 +1,172 @@
+"""Attribution: which config key or layer explains an engine's difference, numerically. Each suspect rule is switched
+in the float64 reference (one layer type or one layer at a time), the reference is re-run on the windows where the
+engine differed, and the suspect explains the difference when the engine then agrees within the same bound.
+
+Suspects, in the order they are tried: the known misreadings of `model_config` (`truncate` ignored, an explicit
+`attention_factor` dropped, the LongRoPE factor set of the other regime, L₀ × 4, scaling dropped, …) per layer
+type; a layer left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; and last a
+one-parameter fit of `rope_theta` per layer type (the base the engine's rotation matches).
+
+Claims served: ROPE-FREQUENCIES.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..model_config import ModelConfig, RopeLayer, expected_values
+from ..model_config._readings import misreadings_for
+from ._reference import LayerRule, _entry_for
+
+__all__ = ["Attribution", "Suspect", "attribute", "suspects"]
+
+Switch = Callable[[list[LayerRule], int], list[LayerRule]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Suspect:
+    """A rule to switch: `key` (the config key, or "layer N"), `words`, `layers` (the indices it changes), `switch`
+    (rules, window end → switched rules)."""
+
+    key: str
+    words: str
+    layers: tuple[int, ...]
+    switch: Switch
+
+
+@dataclasses.dataclass(frozen=True)
+class Attribution:
+    """The suspect that explains (or comes closest to explaining) a difference: `key`, `words`, `layers`, `ratio`
+    (largest difference / bound after switching it: ≤ 1 explains), `explained`, `ratio_before`."""
+
+    key: str
+    words: str
+    layers: tuple[int, ...]
+    ratio: float
+    explained: bool
+    ratio_before: float
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _rule(layer: RopeLayer, end: int, regime_swap: bool = False) -> LayerRule:
+    entries = expected_values(layer)
+    entry = _entry_for(entries, end)
+    if regime_swap and len(entries) > 1:
+        entry = next(e for e in entries if e is not entry)
+    rotates = layer.rope_type != "none" and layer.rotary_dim > 0
+    return LayerRule(layer.layer_type, rotates, entry.inv_freq, entry.attention_factor, entry.softmax_scale,
+                     layer.rope_type, entry)
+
+
+def _replace(rules: list[LayerRule], indices: tuple[int, ...], make: Callable[[LayerRule], LayerRule]
+             ) -> list[LayerRule]:
+    return [make(rule) if index in indices else rule for index, rule in enumerate(rules)]
+
+
+def suspects(table: ModelConfig, layers: int) -> list[Suspect]:
+    """Every suspect for a model of `layers` layers read from `table` (see the module docstring)."""
+    out: list[Suspect] = []
+    for layer in table.layers:
+        indices = tuple(i for i in layer.layer_indices if i < layers)
+        if layer.rope_type == "none" or not indices:
+            continue
+        for misreading in misreadings_for(layer):
+            changed = misreading.change(layer)
+            swap = misreading.regime_swap
+
+            def switch(rules: list[LayerRule], end: int, changed: RopeLayer = changed, swap: bool = swap,
+                       indices: tuple[int, ...] = indices) -> list[LayerRule]:
+                new = _rule(changed, end, swap)
+                return _replace(rules, indices, lambda _: new)
+            out.append(Suspect(misreading.key, f"{layer.layer_type}: {misreading.words}", indices, switch))
+    for index in range(layers):
+        def unrotated(rules: list[LayerRule], end: int, index: int = index) -> list[LayerRule]:
+            return _replace(rules, (index,), lambda r: dataclasses.replace(r, rotates=False))
+
+        def rotated(rules: list[LayerRule], end: int, index: int = index) -> list[LayerRule]:
+            donor = next((r for r in rules if r.rotates), None)
+            if donor is None:
+                return rules
+            return _replace(rules, (index,), lambda r: dataclasses.replace(donor, layer_type=r.layer_type))
+        owner = next((la for la in table.layers if index in la.layer_indices), None)
+        if owner is not None and owner.rope_type != "none":
+            out.append(Suspect(f"layer {index}", f"layer {index} ({owner.layer_type}) applies no rotation", (index,),
+                               unrotated))
+        elif owner is not None:
+            out.append(Suspect(f"layer {index}", f"layer {index} ({owner.layer_type}) is rotated although the model's "
+                               "rule leaves it without RoPE", (index,), rotated))
+    head = {la.qk_head_dim for la in table.layers}
+    if len(head) == 1:
+        plain = 1 / math.sqrt(head.pop())
+
+        def plain_softmax(rules: list[LayerRule], end: int) -> list[LayerRule]:
+            return [dataclasses.replace(r, softmax_scale=plain) for r in rules]
+        if any(abs(la_scale - plain) > 1e-12 * plain for la_scale in
+               (expected_values(la)[0].softmax_scale for la in table.layers)):
+            out.append(Suspect("softmax scale", "softmax scale 1/√head_dim (the config's scale inputs ignored)",
+                               tuple(range(layers)), plain_softmax))
+    return out
+
+
+def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -> Switch:
+    """The layer type re-read with `rope_theta` × e^log_kappa (its scaling recomputed from that base)."""
+    changed = dataclasses.replace(layer, base=layer.base * math.exp(log_kappa))
+
+    def switch(rules: list[LayerRule], end: int) -> list[LayerRule]:
+        new = _rule(changed, end)
+        return _replace(rules, indices, lambda _: new)
+    return switch
+
+
+def attribute(table: ModelConfig, layers: int, rules_at: Callable[[int], list[LayerRule]],
+              ratio_of: Callable[[Switch], float], ratio_before: float) -> Attribution | None:
+    """The first suspect that explains the difference, else the closest one (or None when there is none).
+
+    **Arguments:** `table`, `layers`, `rules_at` (window end → the table's rules), `ratio_of` (a switch → the
+    largest difference / bound over the differing windows with it applied), `ratio_before`.
+
+    **Returns:** an `Attribution`.
+    """
+    best: Attribution | None = None
+    for suspect in suspects(table, layers):
+        ratio = ratio_of(suspect.switch)
+        found = Attribution(suspect.key, suspect.words, suspect.layers, ratio, ratio <= 1.0, ratio_before)
+        if found.explained:
+            return found
+        if best is None or ratio < best.ratio:
+            best = found
+    for layer in table.layers:
+        indices = tuple(i for i in layer.layer_indices if i < layers)
+        if layer.rope_type == "none" or not indices:
+            continue
+        low, high = math.log(0.25), math.log(4.0)
+        golden = (math.sqrt(5) - 1) / 2
+        a, b = high - golden * (high - low), low + golden * (high - low)
+        fa, fb = ratio_of(_base_switch(layer, indices, a)), ratio_of(_base_switch(layer, indices, b))
+        for _ in range(30):
+            if fa < fb:
+                high, b, fb = b, a, fa
+                a = high - golden * (high - low)
+                fa = ratio_of(_base_switch(layer, indices, a))
+            else:
+                low, a, fa = a, b, fb
+                b = low + golden * (high - low)
+                fb = ratio_of(_base_switch(layer, indices, b))
+        kappa = math.exp(a if fa < fb else b)
+        ratio = min(fa, fb)
+        words = (f"{layer.layer_type}: the engine rotates as if `rope_theta` were {layer.base * kappa:.6g} "
+                 f"(× {kappa:.4g} the config's {layer.base:g})")
+        found = Attribution("rope_theta", words, indices, ratio, ratio <= 1.0 and abs(kappa - 1) > 1e-3,
+                            ratio_before)
+        if found.explained:
+            return found
+        if best is None or ratio < best.ratio:
+            best = found
+    return best if best is None or np.isfinite(best.ratio) else None

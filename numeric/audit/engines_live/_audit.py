@@ -1,0 +1,300 @@
+"""`audit_engines`: one tiny model per config, saved once, loaded by every installed engine; each engine's
+log-probabilities at every window against the float64 reference, within the bound of `_bounds`; a difference above
+it attributed by `_attribution`.
+
+Claims served: ROPE-FREQUENCIES, ROPE-QK-RELATIVE.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ._attribution import Attribution, attribute
+from ._bounds import TokenBounds, token_bounds
+from ._engines import ENGINES, AdapterError, EngineUnavailable, engine_version, run_engine
+from ._model_files import ModelFiles, Window, _tokens, save_tiny_model
+from ._reference import ReferenceError, decoder_layers, float64_model, layer_rules, reference_pass
+
+__all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowResult", "audit_engines", "prepare",
+           "run_engines"]
+
+#: Longest prompt given to an engine that takes no positions (vLLM): its windows start at 0, and the reference's
+#: Jacobian grows with the prompt (tokens × vocabulary rows); windows ending beyond it are listed as not reached.
+PROMPT_REACH = 64
+
+#: Departures an engine documents as its choice: (engine, key) → the engine's own words, with file and line.
+DESIGN_CHOICES = {
+    ("vllm", "short_factor"): (
+        "vLLM chooses the LongRoPE factor set once, at start-up, from max_model_len: \"Force long factors if "
+        "max_model_len (runtime max length) exceeds original_max_position_embeddings to prevent KV cache "
+        "invalidation when sequences cross this threshold during generation\" "
+        "(vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py:51-55)"),
+    ("llama.cpp", "short_factor"): (
+        "llama.cpp chooses the LongRoPE factor set from the context size, not the sequence: \"choose long/short freq "
+        "factors based on the context size\" — `if (n_ctx_seq > hparams.n_ctx_orig_yarn) return "
+        "layers[il].rope_long;` (src/llama-model.cpp:2340-2347, llama.cpp 0c1e5709 vendored in llama-cpp-python "
+        "0.3.36)"),
+}
+
+
+@dataclasses.dataclass
+class WindowResult:
+    """One window of one engine: `window`, `difference` (per token, the largest |Δ log-probability|), `bounds`,
+    `ratio` (max difference/bound), and for engines with a float16 KV cache `ratio_float32` (against the bound
+    without the float16 term) and `float32_cache` (the run with a float32 cache: its largest ratio)."""
+
+    window: Window
+    difference: np.ndarray
+    bounds: TokenBounds
+    ratio: float
+    ratio_float32: float | None = None
+    float32_cache_ratio: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"window": self.window.name, "positions": [self.window.start, self.window.end - 1],
+               "regime": self.window.regime, "largest_difference": float(self.difference.max()),
+               "bound": float(self.bounds.total[int(np.argmax(self.difference / self.bounds.total))]),
+               "ratio": self.ratio,
+               "bound_terms": {"float32_pass": float(self.bounds.float32_pass.max()),
+                               "angles": float(self.bounds.angles.max()),
+                               "float16_operands": float(self.bounds.float16_operands.max())}}
+        if self.ratio_float32 is not None:
+            out["ratio_without_float16_term"] = self.ratio_float32
+        if self.float32_cache_ratio is not None:
+            out["float32_cache_ratio"] = self.float32_cache_ratio
+        return out
+
+
+@dataclasses.dataclass
+class EngineRun:
+    """One engine on one config: `engine`, `version`, `verdict` ("conforms", "differs", "differs by design",
+    "could not run", "not available", "ropecheck error"), `reason`, `windows`, `attribution`, `design` (the engine's
+    own words for a documented choice), `not_reached` (windows the engine could not be given, and why), `notes`,
+    `load_s`, `run_s`, `wall_s`."""
+
+    engine: str
+    version: str = "not available"
+    verdict: str = "not available"
+    reason: str = ""
+    windows: list[WindowResult] = dataclasses.field(default_factory=list)
+    attribution: Attribution | None = None
+    design: str = ""
+    not_reached: list[str] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    load_s: float = 0.0
+    run_s: float = 0.0
+    wall_s: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"engine": self.engine, "version": self.version, "verdict": self.verdict, "reason": self.reason,
+                "windows": [w.to_json() for w in self.windows],
+                "attribution": self.attribution.to_json() if self.attribution else None, "design": self.design,
+                "not_reached": self.not_reached, "notes": self.notes,
+                "seconds": {"load": self.load_s, "run": self.run_s, "wall": self.wall_s}}
+
+
+@dataclasses.dataclass
+class ConfigRun:
+    """One config: `name`, `files` (the tiny model), `engines`, `reference_s` (seconds for the reference)."""
+
+    name: str
+    files: ModelFiles
+    engines: list[EngineRun]
+    reference_s: float = 0.0
+    reference: Any = dataclasses.field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        table = [{"layer_type": la.layer_type, "layers": list(la.layer_indices), "rope_type": la.rope_type,
+                  "base": la.base, "rotary_dim": la.rotary_dim} for la in self.files.table.layers]
+        return {"config": self.files.source, "name": self.name, "notes": self.files.notes, "table": table,
+                "windows": [w.to_json() for w in self.files.windows], "engines": [e.to_json() for e in self.engines],
+                "reference_s": self.reference_s}
+
+
+class _Reference:
+    """The float64 reference of one config, its passes cached per window."""
+
+    def __init__(self, files: ModelFiles) -> None:
+        self.files = files
+        self.model = float64_model(files.model)
+        self.layers = len(decoder_layers(self.model))
+        self.passes: dict[tuple[int, tuple[int, ...]], Any] = {}
+
+    def rules_at(self, end: int) -> list[Any]:
+        return layer_rules(self.files.table, end, self.layers)
+
+    def window(self, window: Window, rows: int | None) -> Any:
+        key = (window.start, window.tokens)
+        if key not in self.passes:
+            self.passes[key] = reference_pass(self.model, self.rules_at(window.end), list(window.tokens),
+                                              window.start, rows=rows)
+        return self.passes[key]
+
+    def logprobs(self, logits: Any) -> np.ndarray:
+        import torch
+
+        return torch.log_softmax(logits, -1).numpy()
+
+
+def _engine_windows(files: ModelFiles, takes_positions: bool) -> tuple[list[Window], list[str]]:
+    if takes_positions:
+        return files.windows, []
+    kept, skipped = [], []
+    for window in files.windows:
+        if window.end <= PROMPT_REACH:
+            kept.append(Window(window.name, 0, _tokens(window.end, min(files.vocabulary, 40), window.start),
+                               window.regime))
+        else:
+            skipped.append(f"{window.name} (positions {window.start}–{window.end - 1}): the engine takes no "
+                           f"positions, so it needs a {window.end}-token prompt; prompts here stop at {PROMPT_REACH}")
+    return kept, skipped
+
+
+def _compare(reference: _Reference, window: Window, logprobs: list[list[float]], float16: bool,
+             rows: int | None) -> WindowResult:
+    ref = reference.window(window, rows)
+    wanted = reference.logprobs(ref.logits)
+    got = np.asarray(logprobs, dtype=np.float64)[-wanted.shape[0]:]
+    if got.shape != wanted.shape:
+        raise AdapterError(f"the engine answered {got.shape} log-probabilities, the reference has {wanted.shape}")
+    difference = np.where(np.isfinite(got), np.abs(got - wanted), np.inf).max(-1)
+    bounds = token_bounds(ref, reference.files.model.config.get_text_config(), reference.layers, float16)
+    result = WindowResult(window, difference, bounds, float((difference / bounds.total).max()))
+    if float16:
+        result.ratio_float32 = float((difference / bounds.without_float16).max())
+    return result
+
+
+def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]], windows: list[Window],
+           float16: bool) -> None:
+    for window, answer in zip(windows, answers, strict=True):
+        result = _compare(reference, window, answer["logprobs"], float16, None)
+        if "logprobs_float32_cache" in answer:
+            other = _compare(reference, window, answer["logprobs_float32_cache"], False, None)
+            result.float32_cache_ratio = other.ratio
+        run.windows.append(result)
+    failing = [w for w in run.windows if not w.ratio <= 1.0]
+    if not failing:
+        run.verdict = "conforms"
+        if float16 and any((w.ratio_float32 or 0) > 1 for w in run.windows):
+            run.notes.append("float16 KV cache: the difference exceeds the float32 bound and is within the bound "
+                             "with the float16 term (q, k, v rounded to float16); with a float32 cache the largest "
+                             f"ratio is {max(w.float32_cache_ratio or 0 for w in run.windows):.3g}")
+        return
+    run.verdict = "differs"
+    before = max(w.ratio for w in failing)
+
+    def ratio_of(switch: Any) -> float:
+        worst = 0.0
+        for result in failing:
+            window = result.window
+            rules = switch(reference.rules_at(window.end), window.end)
+            switched = reference_pass(reference.model, rules, list(window.tokens), window.start,
+                                      sensitivities=False, rows=len(result.difference))
+            wanted = reference.logprobs(switched.logits)
+            got = next(a for w, a in zip(windows, answers, strict=True) if w is window)["logprobs"]
+            got = np.asarray(got, dtype=np.float64)[-wanted.shape[0]:]
+            worst = max(worst, float((np.abs(got - wanted).max(-1) / result.bounds.total).max()))
+        return worst
+
+    run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before)
+    if run.attribution and run.attribution.explained:
+        design = DESIGN_CHOICES.get((run.engine, run.attribution.key))
+        if design:
+            run.verdict, run.design = "differs by design", design
+
+
+def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) -> list[ConfigRun]:
+    """Build and save the tiny model of each config and compute its reference on every window (engines not run).
+
+    **Arguments:** `configs`, `work` (where the models are saved; a temporary folder by default), `seed`.
+
+    **Returns:** one `ConfigRun` per config, with no engines yet.
+    """
+    folder = Path(work) if work is not None else Path(tempfile.mkdtemp(prefix="ropecheck-engines-"))
+    runs = []
+    for number, config in enumerate(configs):
+        began = time.perf_counter()
+        files = save_tiny_model(config, folder / f"model-{number}", seed=seed)
+        reference = _Reference(files)
+        for window in files.windows:
+            reference.window(window, None)
+        run = ConfigRun(files.name, files, [], time.perf_counter() - began)
+        run.reference = reference
+        runs.append(run)
+    return runs
+
+
+def run_engines(runs: list[ConfigRun], engines: list[str] | None = None, faults: list[str | None] | None = None
+                ) -> list[ConfigRun]:
+    """Run each engine on every prepared config (one subprocess per engine for all of them) and judge it.
+
+    **Arguments:** `runs` (from `prepare`; the same run may be listed more than once, with different faults),
+    `engines` (names of `ENGINES`; all by default), `faults` (per run: a deliberate break injected in the engine's
+    subprocess, for the broken-engine tests; None everywhere by default).
+
+    **Returns:** one new `ConfigRun` per entry of `runs`, with its engines.
+    """
+    faults = faults or [None] * len(runs)
+    out = [ConfigRun(run.name, run.files, [], run.reference_s, run.reference) for run in runs]
+    for name in engines or list(ENGINES):
+        engine = ENGINES[name]
+        entries = [EngineRun(name) for _ in runs]
+        try:
+            version = engine_version(engine)
+        except EngineUnavailable as error:
+            for result, entry in zip(out, entries, strict=True):
+                entry.reason = str(error)
+                result.engines.append(entry)
+            continue
+        jobs, planned = [], []
+        for number, (run, entry, fault) in enumerate(zip(runs, entries, faults, strict=True)):
+            entry.version = version
+            windows, entry.not_reached = _engine_windows(run.files, engine.takes_positions)
+            planned.append(windows)
+            jobs.append({"id": number, "model_dir": str(run.files.directory), "fault": fault,
+                         "windows": [w.to_json() for w in windows]})
+        began = time.perf_counter()
+        try:
+            answer = run_engine(engine, jobs)
+        except (EngineUnavailable, AdapterError) as error:
+            verdict = "not available" if isinstance(error, EngineUnavailable) else "ropecheck error"
+            for result, entry in zip(out, entries, strict=True):
+                entry.verdict, entry.reason = verdict, str(error)
+                result.engines.append(entry)
+            continue
+        wall = time.perf_counter() - began
+        for run, result, entry, job, windows in zip(runs, out, entries, answer["jobs"], planned, strict=True):
+            entry.wall_s = wall / len(runs)
+            entry.load_s, entry.run_s = float(job.get("load_s", 0.0)), float(job.get("run_s", 0.0))
+            entry.notes += list(job.get("notes", []))
+            if "adapter_error" in job:
+                entry.verdict, entry.reason = "ropecheck error", job["adapter_error"]
+            elif "error" in job:
+                entry.verdict, entry.reason = "could not run", job["error"]
+            else:
+                try:
+                    _judge(entry, run.reference, job["windows"], windows, engine.float16_operands)
+                except (AdapterError, ReferenceError) as error:
+                    entry.verdict, entry.reason = "ropecheck error", str(error)
+            result.engines.append(entry)
+    return out
+
+
+def audit_engines(configs: list[str | Path], engines: list[str] | None = None, work: Path | None = None,
+                  seed: int = 0) -> list[ConfigRun]:
+    """Audit each installed engine on the tiny model of each config (`prepare`, then `run_engines`).
+
+    **Arguments:** `configs`, `engines` (names of `ENGINES`; all by default), `work`, `seed`.
+
+    **Returns:** one `ConfigRun` per config.
+
+    **Raises:** `ConfigError` of the attention audit for a config transformers cannot build; `ReferenceError`.
+    """
+    return run_engines(prepare(configs, work, seed), engines)

@@ -1,0 +1,174 @@
+"""The tiny model every engine loads: built once from a config by the attention audit's builder (every field that
+decides positions kept, widths shrunk, one layer of each layer type), saved once in float32 as safetensors with its
+`config.json`, and the position windows that cover each length regime the config defines.
+
+Claims served: ROPE-FREQUENCIES (through the comparison that uses the model).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from ..model_config import ModelConfig, expected_values, load_config
+
+__all__ = ["TOKENS_PER_WINDOW", "ModelFiles", "Window", "save_tiny_model"]
+
+#: Tokens per position window: longer than the builder's largest sliding window (6), so the window mask acts.
+TOKENS_PER_WINDOW = 12
+
+
+@dataclasses.dataclass(frozen=True)
+class Window:
+    """One prompt: `name` (what it covers, in words), `start` (the first position), `tokens` (the ids; positions
+    `start … start + len(tokens) − 1`), `regime` (the length regime of the expected table it exercises)."""
+
+    name: str
+    start: int
+    tokens: tuple[int, ...]
+    regime: str | int
+
+    @property
+    def end(self) -> int:
+        """The largest position + 1 (the sequence length the engines see)."""
+        return self.start + len(self.tokens)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "start": self.start, "tokens": list(self.tokens), "regime": self.regime}
+
+
+@dataclasses.dataclass
+class ModelFiles:
+    """A saved tiny model: `directory` (config.json + model.safetensors), `name`, `source` (the config given),
+    `table` (the parsed tiny config: `ModelConfig`), `windows`, `notes` (what the builder changed), `model` (the
+    float32 torch module, in memory for the reference)."""
+
+    directory: Path
+    name: str
+    source: str
+    table: ModelConfig
+    windows: list[Window]
+    notes: list[str]
+    model: Any
+    vocabulary: int
+
+    def expected(self) -> list[Any]:
+        """The expected table of the tiny config (one `Expected` per layer type and regime)."""
+        return [entry for layer in self.table.layers for entry in expected_values(layer)]
+
+
+def _tokens(count: int, vocabulary: int, seed: int) -> tuple[int, ...]:
+    import random
+
+    generator = random.Random(seed)
+    return tuple(generator.randrange(3, vocabulary) for _ in range(count))
+
+
+def plan_windows(table: ModelConfig, vocabulary: int, length: int = TOKENS_PER_WINDOW,
+                 reach: int | None = None) -> list[Window]:
+    """The position windows of one config: the start (positions 0 …), and per length regime of the expected table
+    a window ending at that regime's length (the LongRoPE switch on both sides, dynamic NTK beyond M), and for fixed
+    spectra a window ending at `max_position_embeddings` (long angles, where scalings act most).
+
+    **Arguments:** `table` (the tiny config, parsed), `vocabulary`, `length` (tokens per window), `reach` (the
+    largest position + 1 an engine can be given; None: any).
+
+    **Returns:** the windows, without repeats.
+    """
+    windows = [Window("start", 0, _tokens(length, vocabulary, 0), "short")]
+    seen = {0}
+    for layer in table.layers:
+        for entry in expected_values(layer):
+            if entry.regime == "any":
+                end, name = layer.max_position_embeddings, "max_position_embeddings"
+            elif entry.regime == "short" and layer.rope_type != "longrope":
+                continue
+            else:
+                end = entry.length
+                name = {"short": "just below the switch", "long": "just past the switch"}.get(
+                    str(entry.regime), f"length {entry.length}")
+            start = max(end - length, 0)
+            if start in seen or (reach is not None and end > reach):
+                continue
+            seen.add(start)
+            windows.append(Window(name, start, _tokens(length, vocabulary, start), entry.regime))
+    return windows
+
+
+def _sharpen(model: Any, seed: int) -> Any:
+    """Weights drawn with unit-variance activations (std 1/√fan-in, q and k twice that), so attention is sharp and
+    the logits are O(1): a rotation error then shows in the logits instead of vanishing under uniform attention."""
+    import torch
+
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if parameter.ndim < 2:
+                continue
+            std = parameter.shape[-1] ** -0.5 * (2.0 if any(k in name for k in ("q_proj", "k_proj")) else 1.0)
+            parameter.copy_(torch.randn(parameter.shape, generator=generator, dtype=torch.float64) * std)
+    return model
+
+
+def _legacy_rope_keys(config: dict[str, Any]) -> None:
+    """transformers 5 writes `rope_parameters` only; released checkpoints (and engines that read them: MLX-LM
+    0.32.2 reads `rope_scaling` and a top-level `rope_theta`) carry the v4 keys. Both are written, with the same
+    values, so every engine reads the config a released checkpoint would give it. Gemma 3's layer pattern is
+    written as `sliding_window_pattern` too (MLX-LM indexes its layers by it)."""
+    params = config.get("rope_parameters")
+    nested = isinstance(params, dict) and params and all(isinstance(v, dict) for v in params.values())
+    if isinstance(params, dict) and params and not nested:
+        config.setdefault("rope_theta", params.get("rope_theta"))
+        if params.get("rope_type", "default") != "default" or "mrope_section" in params:
+            config.setdefault("rope_scaling", {k: v for k, v in params.items() if k != "rope_theta"})
+    types = config.get("layer_types")
+    if str(config.get("model_type", "")).startswith("gemma3") and isinstance(types, list) and types:
+        if types[-1] == "full_attention" and all(t == "sliding_attention" for t in types[:-1]):
+            config["sliding_window_pattern"] = len(types)
+
+
+def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> ModelFiles:
+    """Build the tiny model of `config`, save it in float32 under `directory`, and plan its windows.
+
+    **Arguments:** `config` (a config.json, a directory holding one, or a built-in name of the attention audit),
+    `directory` (created), `seed` (the random initialisation).
+
+    **Returns:** the `ModelFiles`.
+
+    **Raises:** `ConfigError` of the attention audit when transformers cannot build the config.
+    """
+    import torch
+
+    from ..attention import build_tiny_model
+
+    source = Path(config)
+    given = str(source / "config.json") if source.is_dir() else str(config)
+    tiny = build_tiny_model(given, seed=seed)
+    notes = list(tiny.notes)
+    text = tiny.config
+    head = getattr(text, "head_dim", None)
+    if head and int(head) * int(text.num_attention_heads) != int(text.hidden_size) and tiny.model.config is text:
+        # Some engines derive head_dim from the width (MLX-LM's Qwen2 ignores `head_dim`): the tiny model keeps
+        # hidden_size = heads × head_dim, as the released configs do, so every engine reads the same head.
+        from transformers import AutoModelForCausalLM
+
+        text.hidden_size = int(head) * int(text.num_attention_heads)
+        tiny.model = AutoModelForCausalLM.from_config(text).to(torch.float64).eval()
+        notes.append(f"hidden_size = heads × head_dim = {text.hidden_size} (engines that derive head_dim from the "
+                     "width read the same head)")
+    model = _sharpen(tiny.model, seed).to(torch.float32)
+    directory.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(directory, safe_serialization=True)
+    written = json.loads((directory / "config.json").read_text())
+    written.pop("_attn_implementation", None)
+    written.pop("_experts_implementation", None)
+    written["torch_dtype"] = written["dtype"] = "float32"
+    _legacy_rope_keys(written)
+    (directory / "config.json").write_text(json.dumps(written, indent=2))
+    table = load_config(directory / "config.json")
+    vocabulary = int(tiny.config.vocab_size)
+    name = source.name if source.is_dir() else (source.parent.name if source.name == "config.json" else str(config))
+    return ModelFiles(directory, name, given, table, plan_windows(table, min(vocabulary, 40)), notes, model,
+                      vocabulary)

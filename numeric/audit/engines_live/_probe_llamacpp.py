@@ -1,0 +1,134 @@
+"""llama.cpp probe (run in `.venv-engines/llamacpp`, llama-cpp-python built from source): the saved tiny model gets
+a tokenizer trained in the run (a SentencePiece model on a few hundred made-up words; the converter needs one), is
+converted to GGUF in float32 by llama.cpp's own vendored `convert_hf_to_gguf.py` (so the converter's rope metadata
+mapping is part of what is tested), loaded with `llama_cpp.Llama`, and each window decoded as one `llama_batch` with
+explicit positions (start … start + T − 1) in a fresh KV cache. Twice: with llama.cpp's default float16 KV cache,
+and with a float32 one (`type_k = type_v = f32`), so the cache's share of the difference is measured, not assumed.
+`n_ctx` is the largest window end, rounded up to 256 (llama.cpp picks LongRoPE's factor set from it).
+
+Faults (only the broken-engine tests set one), injected into the converter in this process: `base` (the converter
+writes `rope.freq_base` doubled).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import runpy
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
+
+CONVERTER = Path(sys.prefix) / "share" / "llama.cpp" / "convert_hf_to_gguf.py"
+_F32 = 0  # GGML_TYPE_F32
+
+
+def _tokenizer(directory: Path, vocabulary: int) -> None:
+    """A SentencePiece BPE model of at most `vocabulary` pieces, trained here on made-up words."""
+    import sentencepiece
+
+    generator = random.Random(0)
+    words = ["".join(generator.choice("abcdefghij") for _ in range(generator.randint(2, 7))) for _ in range(400)]
+    sentences = [" ".join(generator.sample(words, 8)) for _ in range(200)]
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences), model_writer=model, vocab_size=min(vocabulary, 40), model_type="bpe",
+        character_coverage=1.0, unk_id=0, bos_id=1, eos_id=2, pad_id=-1, hard_vocab_limit=False,
+        minloglevel=2)
+    (directory / "tokenizer.model").write_bytes(model.getvalue())
+
+
+def _convert(model_dir: str, work: Path, fault: str | None) -> Path:
+    import json
+
+    copy = work / "hf"
+    shutil.copytree(model_dir, copy)
+    vocabulary = json.loads((copy / "config.json").read_text()).get("vocab_size", 48)
+    _tokenizer(copy, vocabulary)
+    out = work / "model.gguf"
+    patch = ""
+    if fault == "base":
+        patch = ("import gguf; _o = gguf.GGUFWriter.add_rope_freq_base; "
+                 "gguf.GGUFWriter.add_rope_freq_base = lambda self, v: _o(self, 2 * v); ")
+    code = (f"import runpy, sys; sys.path.insert(0, {str(CONVERTER.parent)!r}); {patch}"
+            f"sys.argv = ['convert_hf_to_gguf.py', {str(copy)!r}, '--outfile', {str(out)!r}, '--outtype', 'f32']; "
+            f"runpy.run_path({str(CONVERTER)!r}, run_name='__main__')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        lines = [line for line in result.stderr.strip().splitlines() if line.strip()]
+        raise common["EngineFailure"](f"convert_hf_to_gguf.py failed: {lines[-1] if lines else 'no output'}"[:300])
+    return out
+
+
+def _decode(llm: Any, tokens: list[int], start: int) -> list[list[float]]:
+    import llama_cpp
+
+    ctx = llm._ctx.ctx
+    llama_cpp.llama_memory_clear(llama_cpp.llama_get_memory(ctx), True)
+    batch = llama_cpp.llama_batch_init(len(tokens), 0, 1)
+    try:
+        for i, token in enumerate(tokens):
+            batch.token[i] = token
+            batch.pos[i] = start + i
+            batch.n_seq_id[i] = 1
+            batch.seq_id[i][0] = 0
+            batch.logits[i] = True
+        batch.n_tokens = len(tokens)
+        status = llama_cpp.llama_decode(ctx, batch)
+        if status != 0:
+            raise common["EngineFailure"](
+                f"llama_decode returned {status} at positions {start}–{start + len(tokens) - 1}")
+        vocabulary = llm.n_vocab()
+        rows = []
+        for i in range(len(tokens)):
+            pointer = llama_cpp.llama_get_logits_ith(ctx, i)
+            rows.append(common["log_softmax"]([float(pointer[j]) for j in range(vocabulary)]))
+        return rows
+    finally:
+        llama_cpp.llama_batch_free(batch)
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    from llama_cpp import Llama
+
+    began = time.perf_counter()
+    work = Path(tempfile.mkdtemp(prefix="ropecheck-gguf-"))
+    try:
+        gguf = _convert(job["model_dir"], work, job.get("fault"))
+        converted = time.perf_counter() - began
+        ends = [w["start"] + len(w["tokens"]) for w in job["windows"]]
+        n_ctx = -(-max(ends) // 256) * 256
+        models = {}
+        for label, kv in (("default", None), ("float32_cache", _F32)):
+            settings = {"type_k": kv, "type_v": kv} if kv is not None else {}
+            models[label] = Llama(model_path=str(gguf), n_ctx=n_ctx, n_batch=64, n_ubatch=64, n_threads=1,
+                                  logits_all=True, verbose=False, **settings)
+        loaded = time.perf_counter() - began
+        windows = []
+        for window in job["windows"]:
+            windows.append({"logprobs": _decode(models["default"], window["tokens"], window["start"]),
+                            "logprobs_float32_cache": _decode(models["float32_cache"], window["tokens"],
+                                                              window["start"])})
+        notes = [f"GGUF f32 by the vendored convert_hf_to_gguf.py ({converted:.1f} s); n_ctx {n_ctx}; default KV "
+                 "cache float16, flash attention off (llama-cpp-python's default); explicit batch positions"]
+        return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows, "notes": notes}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> None:
+    import importlib.metadata as metadata
+
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    common["serve"]("llama.cpp", metadata.version("llama-cpp-python"), run_job)
+
+
+if __name__ == "__main__":
+    main()

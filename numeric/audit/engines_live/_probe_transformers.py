@@ -1,0 +1,100 @@
+"""transformers probe (run by `_engines.py` in the project's environment, through a subprocess like every engine):
+loads the saved tiny model with `from_pretrained` in float32 and runs each window with explicit `position_ids`
+(transformers' API takes positions, so long positions need only a short prompt).
+
+Faults (`fault` in a job; only the broken-engine tests set one): `base` (every rotary module built with
+`rope_theta` × 2: the base's exponent field off by one), `yarn_truncate` (YaRN's `truncate` read inverted),
+`layer_unrotated` (layer 1 applies no rotation), `nope_rotated` (a layer built without RoPE rotates).
+"""
+
+from __future__ import annotations
+
+import runpy
+import time
+from pathlib import Path
+from typing import Any
+
+common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
+
+
+def _inject_yarn_truncate() -> None:
+    from transformers import modeling_rope_utils as rope_utils
+
+    original = rope_utils.ROPE_INIT_FUNCTIONS["yarn"]
+
+    def inverted(config: Any, *args: Any, **kwargs: Any) -> Any:
+        params = config.rope_parameters
+        saved = params.get("truncate", True)
+        params["truncate"] = not saved
+        try:
+            return original(config, *args, **kwargs)
+        finally:
+            params["truncate"] = saved
+    rope_utils.ROPE_INIT_FUNCTIONS["yarn"] = inverted
+
+
+def _load(model_dir: str, fault: str | None) -> Any:
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
+
+    if fault == "yarn_truncate":
+        _inject_yarn_truncate()
+    config = AutoConfig.from_pretrained(model_dir)
+    if fault == "base":
+        params = config.get_text_config().rope_parameters
+        for holder in [params, *[v for v in params.values() if isinstance(v, dict)]]:
+            if "rope_theta" in holder:
+                holder["rope_theta"] = 2 * holder["rope_theta"]
+    builder = AutoModelForImageTextToText if config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl") \
+        else AutoModelForCausalLM
+    model = builder.from_pretrained(model_dir, config=config, dtype=torch.float32).eval()
+    inner = getattr(model, "model", None)
+    inner = getattr(inner, "language_model", inner)
+    if fault == "layer_unrotated":
+        attention = inner.layers[1].self_attn
+        attention.register_forward_pre_hook(_identity_rotation, with_kwargs=True)
+    if fault == "nope_rotated":
+        flagged = [layer.self_attn for layer in inner.layers if getattr(layer.self_attn, "use_rope", True) is False]
+        if not flagged:
+            raise RuntimeError("fault nope_rotated: the model has no layer without RoPE")
+        flagged[0].use_rope = True
+    return model
+
+
+def _identity_rotation(module: Any, args: Any, kwargs: Any) -> Any:
+    import torch
+
+    cos, sin = kwargs["position_embeddings"]
+    return args, {**kwargs, "position_embeddings": (torch.ones_like(cos), torch.zeros_like(sin))}
+
+
+def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    began = time.perf_counter()
+    model = _load(job["model_dir"], job.get("fault"))
+    loaded = time.perf_counter() - began
+    windows = []
+    for window in job["windows"]:
+        tokens = window["tokens"]
+        positions = torch.arange(window["start"], window["start"] + len(tokens))[None]
+        if model.config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl"):
+            positions = positions.expand(3, 1, len(tokens))
+        with torch.no_grad():
+            logits = model(input_ids=torch.tensor([tokens]), position_ids=positions, use_cache=False).logits[0]
+        windows.append({"logprobs": [common["log_softmax"]([float(v) for v in row]) for row in logits]})
+    return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
+            "notes": [f"float32, explicit position_ids, attention {model.config._attn_implementation}"]}
+
+
+def main() -> None:
+    import torch
+    import transformers
+
+    torch.set_num_threads(1)
+    transformers.logging.set_verbosity_error()
+    common["serve"]("transformers", transformers.__version__, run_job)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,268 @@
+"""The float64 reference: the tiny model's own weights, run in float64, with every layer's rotation (θᵢ and the
+attention factor on cos/sin) and softmax scale taken from ropecheck's expected table (`model_config`, 60-digit
+formulas), never from an engine's rotary code; a layer the table marks as not rotating (rope type "none") gets the
+identity. Everything else (embeddings, norms, MLP, masks, sliding windows, sinks) is the transformers module in
+float64, which every engine is meant to agree with.
+
+The same pass gives, by autodiff, the first-order error bound of an engine's float32 forward (`_bounds`): the
+Jacobian of every logit with respect to every cos/sin entry and to q, k and v.
+
+Claims served: ROPE-FREQUENCIES, ROPE-QK-RELATIVE (the rotation each layer applies).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..model_config import Expected, ModelConfig, expected_values
+
+__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "reference_pass"]
+
+
+class ReferenceError(RuntimeError):
+    """ropecheck cannot form the reference for this model (its own failure, never an engine's)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LayerRule:
+    """What one layer applies in the reference: `layer_type`, `rotates`, `inv_freq` (θᵢ, float64), `attention_factor`
+    (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched)."""
+
+    layer_type: str
+    rotates: bool
+    inv_freq: tuple[float, ...]
+    attention_factor: float
+    softmax_scale: float
+    rope_type: str
+    entry: Expected | None = None
+
+
+def _entry_for(entries: list[Expected], end: int) -> Expected:
+    """The table entry a call whose largest position + 1 is `end` uses (see `_expected`'s length regimes)."""
+    if len(entries) == 1:
+        return entries[0]
+    layer = entries[0].layer
+    if layer.rope_type == "longrope":
+        return entries[0] if end <= int(layer.original or 0) else entries[1]
+    if end <= layer.max_position_embeddings:
+        return entries[0]
+    for entry in entries:
+        if entry.length == end:
+            return entry
+    raise ReferenceError(f"no expected spectrum at length {end} for {layer.rope_type} (the table lists "
+                         f"{[e.length for e in entries]})")
+
+
+def layer_rules(table: ModelConfig, end: int, layers: int) -> list[LayerRule]:
+    """One `LayerRule` per layer index for a call whose largest position + 1 is `end`.
+
+    **Arguments:** `table` (the tiny config, parsed), `end`, `layers` (the model's depth).
+
+    **Returns:** the rules in layer order.
+
+    **Raises:** `ReferenceError` when the table does not cover every layer.
+    """
+    rules: list[LayerRule | None] = [None] * layers
+    for layer in table.layers:
+        entry = _entry_for(expected_values(layer), end)
+        rotates = layer.rope_type != "none" and layer.rotary_dim > 0
+        rule = LayerRule(layer.layer_type, rotates, entry.inv_freq, entry.attention_factor, entry.softmax_scale,
+                         layer.rope_type, entry)
+        for index in layer.layer_indices:
+            if index < layers:
+                rules[index] = rule
+    missing = [i for i, r in enumerate(rules) if r is None]
+    if missing:
+        raise ReferenceError(f"the expected table has no entry for layer(s) {missing}")
+    return [r for r in rules if r is not None]
+
+
+def decoder_layers(model: Any) -> list[Any]:
+    """The text decoder's layers of a transformers causal LM (VLMs: the language model's)."""
+    inner = getattr(model, "model", None) or model.transformer
+    inner = getattr(inner, "language_model", inner)
+    return list(inner.layers)
+
+
+def _attention(layer: Any) -> Any:
+    for name in ("self_attn", "attention", "attn"):
+        if hasattr(layer, name):
+            return getattr(layer, name)
+    raise ReferenceError(f"no attention module on {type(layer).__name__}")
+
+
+@dataclasses.dataclass
+class ReferencePass:
+    """The reference for one window: `logits` ([T, V] float64), `rules`, and the sensitivities (per logit row,
+    flattened [T·V]): `angle` (Σ|∂ℓ/∂c|·e(c) over the cos/sin entries, e the float32 entry error bound), `operands`
+    (Σ|∂ℓ/∂x|·|x| over q, k, v after the rotation and the attention output weighted by the attention of |v|: a
+    relative rounding u of them moves ℓ by at most u times this)."""
+
+    logits: Any
+    rules: list[LayerRule]
+    angle: Any = None
+    operands: Any = None
+
+
+def _cos_sin(rule: LayerRule, positions: Any, width: int, entry_error: Any) -> tuple[Any, Any, Any]:
+    """cos and sin ([T, width], float64, half-split layout as transformers' rotary modules hand them over) and the
+    float32 error bound of each entry."""
+    import torch
+    from ropecheck.numeric.reference._rope_bounds import angle_error_bound
+    from ropecheck.numeric.reference.tolerances import trigonometric_error
+
+    count = len(positions)
+    if not rule.rotates:
+        ones = torch.ones(count, width, dtype=torch.float64)
+        return ones, torch.zeros_like(ones), np.zeros((count, width))
+    theta = np.asarray(rule.inv_freq, dtype=np.float64)
+    if width not in (len(theta), 2 * len(theta)):
+        raise ReferenceError(f"the model's rotary width {width} is neither the table's {len(theta)} frequencies nor "
+                             "twice that")
+    halves = 2 if width == 2 * len(theta) else 1  # cat(freqs, freqs), or one half (gpt-oss) for half-split pairs
+    angles = np.outer(np.asarray(positions, dtype=np.float64), theta)
+    factor = rule.attention_factor
+    cos = np.concatenate([np.cos(angles)] * halves, axis=-1) * factor
+    sin = np.concatenate([np.sin(angles)] * halves, axis=-1) * factor
+    # θᵢ formed in float32 by a power, or by a running product θᵢ = θᵢ₋₁·base^(−2/d) (llama.cpp's rope cache):
+    # up to (i + 2)·u₃₂ relative for pair i.
+    units = np.arange(len(theta), dtype=np.float64)[None, :] + 2.0
+    error = angle_error_bound(np.asarray(positions)[:, None], theta[None, :], "float32", theta_error_units=units)
+    entry = factor * trigonometric_error("float32", error)
+    return (torch.tensor(cos), torch.tensor(sin), np.concatenate([entry] * halves, axis=-1) if entry_error else None)
+
+
+@contextlib.contextmanager
+def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: bool) -> Iterator[dict[str, Any]]:
+    """The model with each layer's cos/sin and softmax scale from `rules`; with `record`, zero perturbations that
+    require grad on every cos/sin entry and on q, k, v (for the sensitivities)."""
+    import torch
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+
+    state: dict[str, Any] = {"cs": [], "cs_error": [], "operands": [], "operand_size": []}
+    handles = []
+    saved_scaling = []
+    attentions = [_attention(layer) for layer in decoder_layers(model)]
+    for index, (attention, rule) in enumerate(zip(attentions, rules, strict=True)):
+        def pre_hook(module: Any, args: Any, kwargs: Any, rule: LayerRule = rule) -> Any:
+            given = kwargs.get("position_embeddings")
+            if given is None:
+                return None
+            cos, sin, error = _cos_sin(rule, positions, int(given[0].shape[-1]), record)
+            shape = given[0].shape
+            cos, sin = cos.to(given[0].dtype), sin.to(given[0].dtype)
+            if record:
+                dc = torch.zeros_like(cos, requires_grad=True)
+                ds = torch.zeros_like(sin, requires_grad=True)
+                state["cs"] += [dc, ds]
+                state["cs_error"] += [error, error]
+                cos, sin = cos + dc, sin + ds
+            cos, sin = cos.expand(shape), sin.expand(shape)  # [B, T, D] or M-RoPE's [3, B, T, D] (equal streams)
+            return args, {**kwargs, "position_embeddings": (cos, sin)}
+        handles.append(attention.register_forward_pre_hook(pre_hook, with_kwargs=True))
+        if hasattr(attention, "scaling"):
+            saved_scaling.append((attention, attention.scaling))
+            attention.scaling = rule.softmax_scale
+        elif index == 0:
+            raise ReferenceError(f"{type(attention).__name__} has no `scaling`: the softmax scale cannot be set")
+
+    def wrap(original: Any) -> Any:
+        def attend(module: Any, query: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+            if record:
+                perturbed = []
+                for x in (query, key, value):
+                    delta = torch.zeros_like(x, requires_grad=True)
+                    state["operands"].append(delta)
+                    state["operand_size"].append(x.detach().abs())
+                    perturbed.append(x + delta)
+                query, key, value = perturbed
+            output, weights = original(module, query, key, value, *args, **kwargs)
+            if record:
+                # The probabilities rounded to float16 before they weight v (ggml's f16 matrix product): a relative
+                # u of each pᵢⱼ·vⱼ is at most u·Σⱼ pᵢⱼ|vⱼ|, the attention of |v| (p ≥ 0).
+                with torch.no_grad():
+                    size, _ = original(module, query.detach(), key.detach(), value.detach().abs(), *args, **kwargs)
+                delta = torch.zeros_like(output, requires_grad=True)
+                state["operands"].append(delta)
+                state["operand_size"].append(size.abs())
+                output = output + delta
+            return output, weights
+        return attend
+
+    sources = {sys.modules[type(a).__module__] for a in attentions}
+    eager = [(s, s.eager_attention_forward) for s in sources if hasattr(s, "eager_attention_forward")]
+    mapping = ALL_ATTENTION_FUNCTIONS._global_mapping
+    sdpa = mapping.get("sdpa")
+    for source, original in eager:
+        source.eager_attention_forward = wrap(original)
+    if sdpa is not None:
+        mapping["sdpa"] = wrap(sdpa)
+    try:
+        yield state
+    finally:
+        for handle in handles:
+            handle.remove()
+        for attention, value in saved_scaling:
+            attention.scaling = value
+        for source, original in eager:
+            source.eager_attention_forward = original
+        if sdpa is not None:
+            mapping["sdpa"] = sdpa
+
+
+def float64_model(model: Any) -> Any:
+    """A float64 copy of the float32 model (every weight exactly the one the engines load)."""
+    import torch
+
+    return copy.deepcopy(model).to(torch.float64).eval()
+
+
+def reference_pass(model64: Any, rules: list[LayerRule], tokens: list[int], start: int,
+                   sensitivities: bool = True, rows: int | None = None) -> ReferencePass:
+    """Run the float64 reference on one window.
+
+    **Arguments:** `model64` (`float64_model`), `rules` (one per layer), `tokens`, `start` (the first position),
+    `sensitivities` (also compute the Jacobian-based sensitivities, one batched backward pass), `rows` (only
+    the last `rows` tokens: a prompt from position 0 whose earlier tokens only lead up to them).
+
+    **Returns:** a `ReferencePass`.
+    """
+    import torch
+
+    positions = list(range(start, start + len(tokens)))
+    ids = torch.tensor([tokens])
+    position_ids = torch.tensor([positions])
+    if getattr(model64.config, "model_type", "") in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl"):
+        position_ids = position_ids.expand(3, 1, len(tokens))
+    kwargs = {"input_ids": ids, "position_ids": position_ids, "use_cache": False}
+    with _patched(model64, rules, positions, sensitivities) as state:
+        if not sensitivities:
+            with torch.no_grad():
+                return ReferencePass(model64(**kwargs).logits[0, -(rows or len(tokens)):].double(), rules)
+        with torch.enable_grad():
+            logits = model64(**kwargs).logits[0, -(rows or len(tokens)):].double()
+            rows = logits.reshape(-1)
+            eye = torch.eye(rows.numel(), dtype=rows.dtype)
+            leaves = state["cs"] + state["operands"]
+            grads = torch.autograd.grad(rows, leaves, grad_outputs=eye, is_grads_batched=True, allow_unused=True)
+    count = len(state["cs"])
+    angle = np.zeros(rows.numel())
+    operands = np.zeros(rows.numel())
+    for number, grad in enumerate(grads):
+        if grad is None:
+            continue
+        flat = grad.detach().abs().reshape(grad.shape[0], -1).numpy()
+        if number < count:
+            weight = np.broadcast_to(state["cs_error"][number], grad.shape[1:]).reshape(-1)
+            angle += flat @ weight
+        else:
+            weight = state["operand_size"][number - count].reshape(-1).numpy()
+            operands += flat @ weight
+    return ReferencePass(logits.detach(), rules, angle, operands)

@@ -1,0 +1,121 @@
+"""`ropecheck audit-engines` (issue #38), default tier: transformers and MLX-LM live on three configs (plain RoPE,
+YaRN, Gemma 3's per-layer bases with a sliding window), each engine's log-probabilities against the float64 reference
+of ropecheck's expected table; and each adapter seen failing on a deliberately broken engine (a monkeypatch inside
+the engine's subprocess), attributed to the right key or layer. One subprocess per engine for every job; the tiny
+models and their references are built once for the module.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from ropecheck.numeric.audit.engines_live._audit import prepare, run_engines
+from ropecheck.numeric.audit.engines_live._engines import ENGINES
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = [ROOT / "tests/model_configs" / name for name in ("llama2-7b", "qwen2.5-7b-yarn", "gemma3-1b")]
+# (config index, fault) for the broken-engine jobs, after the three clean ones.
+TRANSFORMERS_FAULTS = [(0, "base"), (1, "yarn_truncate"), (0, "layer_unrotated"), (0, "nope_rotated")]
+MLX_FAULTS = [(0, "base"), (0, "layer_unrotated")]
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> list:
+    return prepare(CONFIGS, tmp_path_factory.mktemp("engines"))
+
+
+def _run(prepared: list, engine: str, faults: list[tuple[int, str]]) -> list:
+    runs = prepared + [prepared[index] for index, _ in faults]
+    return run_engines(runs, [engine], [None] * len(prepared) + [fault for _, fault in faults])
+
+
+@pytest.fixture(scope="module")
+def transformers_runs(prepared: list) -> list:
+    return _run(prepared, "transformers", TRANSFORMERS_FAULTS)
+
+
+@pytest.fixture(scope="module")
+def mlx_runs(prepared: list) -> list:
+    if not ENGINES["mlx-lm"].python().exists():
+        pytest.skip("MLX-LM's environment is missing (bash .ci/bootstrap test makes it)")
+    return _run(prepared, "mlx-lm", MLX_FAULTS)
+
+
+def _engine(run: object) -> object:
+    (engine,) = run.engines  # type: ignore[attr-defined]
+    return engine
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)))
+def test_transformers_matches_the_reference(transformers_runs: list, index: int) -> None:
+    engine = _engine(transformers_runs[index])
+    assert engine.verdict == "conforms", (engine.reason, [w.to_json() for w in engine.windows])
+    assert len(engine.windows) >= 2  # the start and a window at long positions (explicit position_ids)
+    assert max(w.window.start for w in engine.windows) > 1000
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)))
+def test_mlx_lm_matches_the_reference(mlx_runs: list, index: int) -> None:
+    engine = _engine(mlx_runs[index])
+    assert engine.verdict == "conforms", (engine.reason, [w.to_json() for w in engine.windows])
+    assert max(w.window.start for w in engine.windows) > 1000  # positions reached through the rope offset
+
+
+def _fault(runs: list, faults: list[tuple[int, str]], name: str) -> object:
+    return _engine(runs[len(CONFIGS) + [f for _, f in faults].index(name)])
+
+
+@pytest.mark.parametrize("engine_name", ["transformers", "mlx-lm"])
+def test_a_doubled_base_is_found_and_attributed_to_rope_theta(request: pytest.FixtureRequest,
+                                                              engine_name: str) -> None:
+    runs, faults = ((request.getfixturevalue("transformers_runs"), TRANSFORMERS_FAULTS) if engine_name ==
+                    "transformers" else (request.getfixturevalue("mlx_runs"), MLX_FAULTS))
+    engine = _fault(runs, faults, "base")
+    assert engine.verdict == "differs"
+    assert engine.attribution.key == "rope_theta" and engine.attribution.explained
+    kappa = float(re.search(r"× ([0-9.]+)", engine.attribution.words).group(1))
+    assert abs(kappa - 2) < 0.02, engine.attribution.words
+
+
+@pytest.mark.parametrize("engine_name", ["transformers", "mlx-lm"])
+def test_an_unrotated_layer_is_found_and_attributed_to_that_layer(request: pytest.FixtureRequest,
+                                                                  engine_name: str) -> None:
+    runs, faults = ((request.getfixturevalue("transformers_runs"), TRANSFORMERS_FAULTS) if engine_name ==
+                    "transformers" else (request.getfixturevalue("mlx_runs"), MLX_FAULTS))
+    engine = _fault(runs, faults, "layer_unrotated")
+    assert engine.verdict == "differs"
+    assert engine.attribution.explained and engine.attribution.layers == (1,), engine.attribution
+
+
+def test_yarn_truncate_ignored_is_attributed_to_truncate(transformers_runs: list) -> None:
+    engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "yarn_truncate")
+    assert engine.verdict == "differs"
+    assert engine.attribution.key == "truncate" and engine.attribution.explained, engine.attribution
+
+
+def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) -> None:
+    # The probe is asked to rotate a NoPE layer of a model that has none: its own code raises.
+    engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "nope_rotated")
+    assert engine.verdict == "ropecheck error" and "no layer without RoPE" in engine.reason
+
+
+def test_a_missing_engine_is_not_available(prepared: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROPECHECK_VLLM_PYTHON", "/nonexistent/python")
+    (run,) = run_engines(prepared[:1], ["vllm"])
+    engine = _engine(run)
+    assert engine.verdict == "not available"
+    assert engine.reason.startswith("not available: install with bash .ci/bootstrap engines")
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "ropecheck", "audit-engines", str(tmp_path / "missing")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "no config file" in result.stderr

@@ -1,0 +1,61 @@
+"""`ropecheck audit-engines`, opt-in `engines` tier (`pytest -m engines`, after `bash .ci/bootstrap engines`): vLLM
+(CPU) and llama.cpp live on every config in tests/model_configs, the conformance page regenerated from the runs, and
+each of the two adapters seen failing on a deliberately broken engine (vLLM's `RotaryEmbedding` with its base
+doubled; llama.cpp's converter writing `rope.freq_base` doubled). Time: docs/reference.md, "Engines".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.engines
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted(p.parent for p in (ROOT / "tests/model_configs").glob("**/config.json"))
+ENGINES = ["llama.cpp", "vllm"]
+
+
+@pytest.fixture(scope="module")
+def selected(request: pytest.FixtureRequest) -> None:
+    if "engines" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("the engines tier: run with -m engines")
+
+
+@pytest.fixture(scope="module")
+def runs(selected: None, tmp_path_factory: pytest.TempPathFactory) -> list:
+    from ropecheck.numeric.audit.engines_live._audit import prepare, run_engines
+    from ropecheck.numeric.audit.engines_live._engines import ENGINES as TABLE
+
+    for name in ENGINES:
+        if not TABLE[name].python().exists():
+            pytest.skip(f"{name} is not installed (bash .ci/bootstrap engines)")
+    prepared = prepare(CONFIGS, tmp_path_factory.mktemp("engines-live"))
+    llama = [c.name for c in CONFIGS].index("llama2-7b")
+    out = run_engines([*prepared, prepared[llama]], ENGINES, [None] * len(prepared) + ["base"])
+    from ropecheck.numeric.audit.engines_live._report import run_record, update_page
+
+    records = ROOT / "docs/engines-runs"
+    records.mkdir(exist_ok=True)
+    import json
+
+    (records / "engines-tier.json").write_text(json.dumps(run_record(out[:-1]), indent=1) + "\n")
+    update_page(ROOT / "docs/config-conformance.md", records)
+    return out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_config_gets_a_verdict_from_logits(runs: list, engine: str) -> None:
+    for run in runs[:-1]:
+        entry = next(e for e in run.engines if e.engine == engine)
+        assert entry.verdict not in ("not available", "ropecheck error"), (run.name, entry.reason)
+        if entry.verdict in ("conforms", "differs", "differs by design"):
+            assert entry.windows, run.name
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_doubled_base_is_found_and_attributed(runs: list, engine: str) -> None:
+    entry = next(e for e in runs[-1].engines if e.engine == engine)
+    assert entry.verdict == "differs"
+    assert entry.attribution.key == "rope_theta" and entry.attribution.explained, entry.attribution
