@@ -19,6 +19,8 @@ from ropecheck.proofs.claims._source_documents import source_document
 from ropecheck.proofs.engine._statements import Identity
 from ropecheck.proofs.kernel._kernel import is_standard_axiom
 
+from ._scaling_expected import SCALING_EXPECTED
+
 EXPECTED = {
     "ATT-SOFTMAX-PERMUTATION": "proved",
     "ATT-EQUIVARIANCE": "proved",
@@ -80,6 +82,7 @@ EXPECTED = {
     "SPE-ADD-CHANGES-NORM-DIRECTION-004": "proved",
     "APE-PREFIX-STALE-003": "proved",
 }
+EXPECTED.update(SCALING_EXPECTED)  # the context-extension literature (ISSUE #33)
 
 
 def _interval_contains_zero(text: str) -> bool:

@@ -30,7 +30,10 @@ def test_every_source_has_a_stable_key_and_a_record() -> None:
         assert document.title and document.kind and not HASHED_NAME.search(json.dumps(document.to_json()))
         assert bool(document.file) == is_seed(document.key), "a seed has a file, a paper none"
         if not is_seed(document.key):
-            assert document.url.startswith("https://arxiv.org/abs/") and document.author and document.date
+            # a paper by its arXiv page; reference code (ISSUE #33's literature) by its repository
+            code = document.kind.startswith("reference code")
+            prefix = "https://github.com/" if code else "https://arxiv.org/abs/"
+            assert document.url.startswith(prefix) and document.author and document.date
     assert source_document("seed-001").date == "2024-09-08"  # type: ignore[union-attr]
     assert source_document("seed-004").date == "2025-09-09"  # type: ignore[union-attr]
 

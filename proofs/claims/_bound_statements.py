@@ -31,10 +31,10 @@ __all__ = ["BoundTheorem", "all_bound", "bound_theorems", "write_statements"]
 @cache
 def all_bound() -> tuple[BoundTheorem, ...]:
     """Every bound theorem of the registry, in registry order."""
-    from . import _bound_attention, _bound_decay, _bound_rope, _bound_round3, _bound_sinusoidal
+    from . import _bound_attention, _bound_decay, _bound_rope, _bound_round3, _bound_scaling, _bound_sinusoidal
 
     out: list[BoundTheorem] = []
-    tables = (_bound_attention, _bound_sinusoidal, _bound_rope, _bound_decay, _bound_round3)
+    tables = (_bound_attention, _bound_sinusoidal, _bound_rope, _bound_decay, _bound_round3, _bound_scaling)
     for table in (t.BOUND for t in tables):
         for claim_id, entries in table.items():
             out.extend(BoundTheorem(claim_id, m, t, s.strip()) for m, t, s in entries)

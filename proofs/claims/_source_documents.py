@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ._source_literature import LITERATURE_RECORDS
+
 
 @dataclass(frozen=True)
 class SourceDocument:
@@ -142,7 +144,12 @@ PAPER_DOCUMENTS: tuple[SourceDocument, ...] = (
     ),
 )
 
-SOURCE_DOCUMENTS: tuple[SourceDocument, ...] = SEED_DOCUMENTS + PAPER_DOCUMENTS
+LITERATURE_DOCUMENTS: tuple[SourceDocument, ...] = tuple(
+    SourceDocument(*head, **more) for head, more in LITERATURE_RECORDS
+)
+"""The context-extension literature (`_source_literature`)."""
+
+SOURCE_DOCUMENTS: tuple[SourceDocument, ...] = SEED_DOCUMENTS + PAPER_DOCUMENTS + LITERATURE_DOCUMENTS
 
 
 def source_document(key: str) -> SourceDocument | None:

@@ -1,0 +1,64 @@
+"""The literature claims' Coq statements (proofs/coq/Scaling.v, ISSUE #33) are rejected by the kernel once a constant
+or an inequality in them is perturbed: each perturbation below makes the statement false (the reason is beside it),
+so a proof that still went through would prove a false statement. One coqtop session checks them all."""
+
+from __future__ import annotations
+
+import pytest
+from ropecheck.proofs import coq_available
+
+from ._wrong_statements import check_wrong_statements
+
+PERTURBATIONS: dict[str, list[tuple[str, str]]] = {
+    # θ′ at the last pair is θ/s, not θ/(2s)
+    "ntk_endpoints": [("(n - 1) / s", "(n - 1) / (2 * s)")],
+    # i = 0 is not out of bound (θ′₀ = θ₀)
+    "ntk_out_of_bound": [("(0 < i < n - 1)%nat", "(0 <= i < n - 1)%nat")],
+    # (0.1 ln 16 + 1)² ≈ 1.6314
+    "yarn_temperature": [("1631 / 1000 <", "1633 / 1000 <")],
+    # paper and code differ at i = 21; they agree on every i < 21
+    "yarn_ramp_code_correction": [("(i <= 20 \\/ 46 <= i)", "(i <= 21 \\/ 46 <= i)")],
+    "yarn_ramp_code_negation": [("forall i : nat, (i < 64)%nat", "forall i : nat, (i < 21)%nat")],
+    # with f = 1 the rules agree, so the negation is false; the excess is (f − 1)(x − 1)
+    "yarn_dynamic_rule_negation": [("1 <= f ->", "1 = f ->")],
+    "yarn_dynamic_rule_correction": [("(f - 1) * (x - 1)", "(f - 1) * (x + 1)")],
+    # (0.0707 ln 40 + 1)² ≈ 1.5896, (0.1 ln 40 + 1)² ≈ 1.8739
+    "deepseek_v2_mscale": [("1589 / 1000 <", "1591 / 1000 <")],
+    "deepseek_v3_mscale": [("1873 / 1000 <", "1875 / 1000 <")],
+    # doubling s changes the interpolated bands
+    "llama3_band_edges": [("llama3_frequency_closed s lf", "llama3_frequency_closed (2 * s) lf")],
+    "llama3_is_by_parts": [("(L0 / wavelength theta)", "(2 * L0 / wavelength theta)")],
+    # ln 32 / ln 4096 = 5/12
+    "longrope_attention_scale": [("sqrt (17 / 12)", "sqrt (18 / 12)")],
+    # 2^(−2/p) is in neither list; with n = 1 only, the lists agree
+    "alibi_slopes_general_correction": [("Rpower 2 (- 4 /", "Rpower 2 (- 2 /")],
+    "alibi_slopes_general_negation": [("(1 <= n)%nat ->", "(n = 1)%nat ->")],
+    # ids 2p are not position p
+    "mrope_text_reduces": [("pos (section i) = p", "pos (section i) = 2 * p")],
+    # bucket(90) = 14
+    "t5_bucket_saturation": [("(91 <= n)%Z", "(90 <= n)%Z")],
+    # ⌈45.03⌉ = 46
+    "critical_dimension_liu": [("= 92%Z", "= 90%Z")],
+    # on [0, 1] every cos(rθᵢ) decreases: the monotone claim holds there, so its negation is false
+    "xiong_score_decay_negation": [("0 <= r <= r' ->", "0 <= r <= r' <= 1 ->")],
+    "xiong_score_decay_correction": [("all_ones_score b n 0 = 2 * INR n", "all_ones_score b n 0 = INR n")],
+    "xpos_relative_decay": [("xpos_zeta n 0 = 2 / 7", "xpos_zeta n 0 = 3 / 7")],
+    # (2/7)^(3967/512) < 2^-14
+    "xpos_fp16_range": [("(p <= 3966)%nat", "(p <= 3967)%nat")],
+    # without the 1/(8 ln c) the bound holds (Σθ² ≤ n), so the negation is false
+    "pi_interpolation_bound_negation": [("/ (8 * ln c)", "")],
+}
+
+
+@pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
+def test_scaling_statements_rejected_when_a_constant_or_inequality_is_perturbed() -> None:
+    outcomes = check_wrong_statements(PERTURBATIONS)
+    bad = {name: found for name, found in outcomes.items() if found != ["control accepted", "rejected"]}
+    assert not bad, bad
+
+
+def test_every_bound_scaling_theorem_has_a_perturbation() -> None:
+    from ropecheck.proofs.claims import _bound_scaling
+
+    bound = {theorem for entries in _bound_scaling.BOUND.values() for _, theorem, _ in entries}
+    assert bound == set(PERTURBATIONS), bound ^ set(PERTURBATIONS)
