@@ -42,5 +42,6 @@ def test_the_audit_runs_without_jax_sympy_and_matplotlib() -> None:
 
 def test_the_block_is_real() -> None:
     """Meta-test: under the same block an import of the claims side fails."""
-    done = _run(SCRIPT.replace("import ropecheck.numeric.audit.function.pytest_plugin", "import ropecheck.numeric.mirrors"))
+    plugin = "import ropecheck.numeric.audit.function.pytest_plugin"
+    done = _run(SCRIPT.replace(plugin, "import ropecheck.numeric.mirrors"))
     assert done.returncode != 0 and "blocked: audit-only install" in done.stderr, done.stderr[-2000:]

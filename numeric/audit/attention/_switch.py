@@ -52,8 +52,8 @@ def _switching_layer(tiny: TinyModel) -> Any:
 
 
 def _spectrum_at(entry: Any, length: int) -> tuple[float, ...]:
-    from ..model_config import layer_scaling
     from ..function.scaling import scaled_inverse_frequencies_mp
+    from ..model_config import layer_scaling
 
     with mpmath.workdps(60):
         values = scaled_inverse_frequencies_mp(entry.layer.rotary_dim, entry.layer.base, layer_scaling(entry.layer),
