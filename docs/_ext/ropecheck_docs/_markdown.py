@@ -75,16 +75,36 @@ def formula_block(latex: str, whole: str = "`ropecheck claims show ID --json --f
     return display_math(latex)
 
 
+# A Coq name in prose: qualified (`Ropecheck.Decay.x`) or a long snake_case theorem name.
+_IDENTIFIER = re.compile(r"\bRopecheck(?:\.[A-Za-z0-9_']+)+|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9']+){3,}")
+
+
+def prose(text: str) -> str:
+    """Escaped text whose Coq names are code: on a phone a name such as
+    `rope_decay_bound_monotone_literal_every_d_negation` wraps at the edge (code does, ropecheck.css) instead of
+    running off the page."""
+
+    def words(piece: str) -> str:  # `escape` folds the spaces at the ends too
+        return (" " if piece[:1].isspace() else "") + escape(piece) + (" " if piece[-1:].isspace() else "")
+
+    parts, position = [], 0
+    for match in _IDENTIFIER.finditer(text):
+        parts += [words(text[position : match.start()]), literal(match.group(0))]
+        position = match.end()
+    return "".join([*parts, words(text[position:])]).strip()
+
+
 def rich_text(text: str) -> str:
-    """Source text with its `$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]` math kept as math and the rest escaped."""
+    """Source text with its `$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]` math kept as math, its Coq names as code
+    (`prose`) and the rest escaped."""
     out: list[str] = []
     position = 0
     for match in _MATH_IN_TEXT.finditer(text):
-        out.append(escape(text[position : match.start()]))
+        out.append(prose(text[position : match.start()]))
         latex = next(group for group in match.groups() if group is not None)
         out.append(" " + inline_math(latex) + " ")
         position = match.end()
-    out.append(escape(text[position:]))
+    out.append(prose(text[position:]))
     return "".join(out).strip()
 
 
@@ -101,12 +121,18 @@ def claim_ref(claim_id: str) -> str:
     return f"{{claim}}`{claim_id}`"
 
 
-def list_table(header: Sequence[str], rows: Iterable[Sequence[str]], widths: Sequence[int] | None = None) -> str:
-    """A MyST `list-table` whose cells are Markdown (math roles with `|` inside are safe here)."""
+def list_table(
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    widths: Sequence[int] | None = None,
+    css_class: str = "ropecheck-table",
+) -> str:
+    """A MyST `list-table` whose cells are Markdown (math roles with `|` inside are safe here); `css_class` adds
+    `ropecheck-formulas` for a table of long formulas (ropecheck.css)."""
     lines = ["````{list-table}", ":header-rows: 1"]
     if widths:
         lines.append(":widths: " + " ".join(str(w) for w in widths))
-    lines.append(":class: ropecheck-table")
+    lines.append(f":class: {css_class}")
     lines.append("")
     for row in [header, *rows]:
         for index, cell in enumerate(row):

@@ -22,6 +22,7 @@ from ._markdown import (
     inline_math,
     list_table,
     literal,
+    prose,
     rich_text,
     verdict_badge,
 )
@@ -108,25 +109,11 @@ def ledger_page(claims: list[dict[str, Any]]) -> str:
     return "\n".join(parts) + "\n"
 
 
+#: The errata's tables: statements are long formulas, each scrolls in its own cell on a desktop (ropecheck.css).
+FORMULAS = "ropecheck-table ropecheck-formulas"
+
+
 # ------------------------------------------------------------------------------------------------ claim page
-_QUALIFIED_NAME = re.compile(r"\bRopecheck(?:\.[A-Za-z0-9_']+)+")
-
-
-def _reason(text: str) -> str:
-    """A verdict's reason with its qualified Coq names as code: on a phone a name such as
-    `Ropecheck.StatementsDecay.rope_decay_to_zero_negation_verdict` wraps at the edge (code does, ropecheck.css)
-    instead of running off the page."""
-
-    def words(piece: str) -> str:  # `escape` folds the spaces at the ends too
-        return (" " if piece[:1].isspace() else "") + escape(piece) + (" " if piece[-1:].isspace() else "")
-
-    parts, position = [], 0
-    for match in _QUALIFIED_NAME.finditer(text):
-        parts += [words(text[position : match.start()]), literal(match.group(0))]
-        position = match.end()
-    return "".join([*parts, words(text[position:])]).strip()
-
-
 def _steps(steps: list[dict[str, Any]], heading: str, whole: str) -> list[str]:
     out = [f"{heading}", ""]
     for number, step in enumerate(steps, start=1):
@@ -263,7 +250,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         "",
         f"**{rich_text(claim['title'])}**",
         "",
-        f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {_reason(claim.get('verdict_reason', ''))}. "
+        f"Verdict: {verdict_badge(verdict)}{_kernel_badge(claim)} — {prose(claim.get('verdict_reason', ''))}. "
         f"Topic: {escape(TOPIC_TITLES.get(claim['topic'], claim['topic']))}. Test: {literal(claim.get('test', ''))}.",
         "",
         "## Statement",
@@ -279,7 +266,7 @@ def claim_page(claim: dict[str, Any], figures: list[tuple[str, str]]) -> str:
         parts += [f"{label}:", "", "> " + rich_text(source["quote"]), ""]
     if claim.get("interpretation"):
         parts += ["## Interpretation", "", rich_text(claim["interpretation"]), ""]
-    reason = _reason(claim.get("verdict_reason", ""))
+    reason = prose(claim.get("verdict_reason", ""))
     parts += ["## Verdict", "", f"{verdict_badge(verdict)}{_kernel_badge(claim)}: {reason}.", ""]
     if claim.get("literal"):
         literal_reading = claim["literal"]
@@ -408,11 +395,12 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
 
     for document in sorted(by_document):
         parts += ["", f"## {source_label(document)}", ""]
-        parts.append(list_table(["Claim", "As stated", "Corrected"], rows_for(by_document[document]), [20, 40, 40]))
+        rows = rows_for(by_document[document])
+        parts.append(list_table(["Claim", "As stated", "Corrected"], rows, [20, 40, 40], FORMULAS))
     if unsourced:
         parts += ["", "## Claims from papers", ""]
         entries = [(claim, claim["sources"][0]["quote"] if claim["sources"] else "") for claim in unsourced]
-        parts.append(list_table(["Claim", "As stated", "Corrected"], rows_for(entries), [20, 40, 40]))
+        parts.append(list_table(["Claim", "As stated", "Corrected"], rows_for(entries), [20, 40, 40], FORMULAS))
     if not refuted:
         parts += ["", "No claim is refuted."]
     return "\n".join(parts) + "\n"

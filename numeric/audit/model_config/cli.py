@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import json
 import logging
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -89,7 +90,13 @@ def _print_table(audit: ConfigAudit) -> None:
         print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:14]:<14} {layer.rope_type[:8]:<8}"
               f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {base} {last}"
               f" {entry.attention_factor:>7.5g} {entry.softmax_scale:>8.5g}")
+    from ._expected import layer_scaling
+
     for layer in model.layers:
+        scaling = layer_scaling(layer)  # the factor and band parameters read (issue 36)
+        if scaling is not None:
+            spec = re.sub(r"(short|long)=([^,]+)", lambda m: f"{m[1]}=[{m[2].count('/') + 1} values]", scaling.spec())
+            print(f"  scaling ({layer.layer_type}): {spec}")
         for reading in layer.readings:
             print(f"  reading ({layer.layer_type}): {reading}")
     if model.unread_keys:
