@@ -37,6 +37,7 @@ _PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the checkout (or site-
 _BUBBLEWRAP_BROKEN = threading.Event()  # set once bwrap is found unable to start here (no user namespaces…)
 _HIDDEN_UID = 65534
 _MARK = "ROPECHECK_IN_BUBBLEWRAP"
+_LAUNCHER_MEMORY = 8 * 2**30  # the worker lowers it to what it holds plus its own budget
 
 
 def _interpreter() -> list[str]:
@@ -85,13 +86,24 @@ def bubblewrap_command(extra_paths: Sequence[str] = ()) -> list[str] | None:
     return [*command, "--remount-ro", "/", "--"]
 
 
-def worker_command(extra_paths: Sequence[str] = ()) -> list[str]:
-    """The full command line that starts one worker (inside bubblewrap when it is available)."""
-    return [*(bubblewrap_command(extra_paths) or []), *_interpreter()]
+def _launcher(seconds: int) -> list[str]:
+    """`proofs/prove/_sandbox.py` as a launcher: the parent-death signal is armed *before* bwrap (or the worker)
+    starts, so that a `prove` killed at any moment takes the sandbox with it (bwrap arms its own only later)."""
+    for root in (_PACKAGE_ROOT / "ropecheck", _PACKAGE_ROOT):  # a wheel, a source checkout
+        launcher = root / "proofs" / "prove" / "_sandbox.py"
+        if launcher.is_file():
+            return [sys.executable, "-I", str(launcher), str(_LAUNCHER_MEMORY), str(seconds), str(os.getpid()), "--"]
+    return []
+
+
+def worker_command(extra_paths: Sequence[str] = (), seconds: int = 3600) -> list[str]:
+    """The full command line that starts one worker (inside bubblewrap when it is available), whose CPU time is
+    capped at `seconds`."""
+    return [*_launcher(seconds), *(bubblewrap_command(extra_paths) or []), *_interpreter()]
 
 
 def _start(request: bytes, extra_paths: Sequence[str], timeout: float) -> tuple[int | None, bytes, bytes]:
-    command = worker_command(extra_paths)
+    command = worker_command(extra_paths, int(timeout) + 5)
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                close_fds=True, cwd="/")
     try:
