@@ -221,3 +221,11 @@ def test_dynamic_base_bucketed_by_m_fails_switch_point_between_multiples(monkeyp
     model = _dynamic_base_at(monkeypatch, lambda n: -(-n // 32) * 32)
     message = _switch_failure(model)
     assert "at length 33" in message and "at length 48" in message and "at length 64" not in message, message
+
+
+def test_position_offset_is_evaluated_on_llama4s_complex_rotary_table() -> None:
+    """Llama 4 hands its layers one complex table e^{iφ} instead of (cos, sin): the sensitivity behind the offset
+    bound perturbs its real and imaginary parts (before, the probe raised and the property could not be called)."""
+    from ropecheck.numeric.audit.attention._offset import check_position_offset
+
+    assert check_position_offset(build_tiny_model(LLAMA4)).status == "ok"

@@ -14,10 +14,13 @@ report.verdict, report.failed()              # "pass" / "fail", and the failing 
 print(report.to_text())
 ```
 
-Layout: `_configs` (built-in configs, shrinking), `_model` (the tiny model and its `step`), `_spectrum` (the
-declared spectrum and softmax scale, computed here), `_sensitivity` (∂logits/∂cos-sin by autodiff), one module
-per property group (`_cache`, `_padding`, `_offset`, `_layers`, `_mrope`), `_mrope_index` (3-D position ids
-against reference tables), `_report`, `_audit` (the runner) and `cli`.
+Layout: `_configs` (built-in configs, shrinking: one layer of each type, NoPE kept), `_model` (the tiny model, its
+`step`, the per-layer expected table of `audit-config`, a user's model factory), `_applied` (q and k before and
+after the rotation inside each layer: rope-presence, per-layer-spectrum, attention-factor, softmax-scale),
+`_switch` (switch-point across the lengths of a length-dependent spectrum), `_sensitivity` (∂logits/∂cos-sin by
+autodiff), one module per property group (`_cache`, `_padding`, `_offset`, `_layers`, `_mrope`), `_mrope_index`
+(3-D position ids against reference tables), `_report`, `_audit` (the runner) and `cli`. Every expected value
+(θᵢ, attention factor, softmax scale, which layers rotate) comes from `ropecheck.numeric.audit.model_config`.
 """
 
 from __future__ import annotations

@@ -31,7 +31,6 @@ from ._model import TinyModel
 from ._offset import ROWS, attention_factor
 from ._report import AttentionFinding, numeric_finding
 from ._sensitivity import logit_sensitivity
-from ._spectrum import expected_spectrum, rotary_dim
 
 __all__ = ["check_mrope_section_map", "check_mrope_stream_relative", "check_mrope_text_reduction",
            "declared_streams", "mrope_sections"]
@@ -63,6 +62,13 @@ def _interleaved(tiny: TinyModel) -> bool:
     return bool(rope.get("mrope_interleaved")) or str(tiny.config.model_type).startswith("qwen3_vl")
 
 
+def _declared_theta(tiny: TinyModel) -> np.ndarray:
+    """θⱼ of the (first) layer from `audit-config`'s expected table."""
+    if not tiny.expected:
+        raise ValueError(f"no expected spectrum: {tiny.expected_error}")
+    return np.asarray(tiny.expected[0].inv_freq, dtype=np.float64)
+
+
 def _not_mrope(name: str, claims: tuple[str, ...]) -> AttentionFinding:
     return AttentionFinding(name, claims, "not applicable", "1-D RoPE (no mrope_section)")
 
@@ -79,7 +85,7 @@ def _pair_angles(tiny: TinyModel, positions: Any, ids: Any) -> np.ndarray:
 
     moved = _first_layer_query(tiny, positions, ids)
     still = _first_layer_query(tiny, torch.zeros_like(positions), ids)
-    half = rotary_dim(tiny.config) // 2
+    half = len(_declared_theta(tiny))
     a1, a2 = still[..., :half], still[..., half:2 * half]
     b1, b2 = moved[..., :half], moved[..., half:2 * half]
     return np.arctan2(a1 * b2 - a2 * b1, a1 * b1 + a2 * b2)
@@ -99,8 +105,7 @@ def check_mrope_text_reduction(tiny: TinyModel) -> AttentionFinding:
     ids = tokens(1, LENGTH, seed=10)
     p = torch.arange(LENGTH) * 37
     angles = _pair_angles(tiny, p.view(1, 1, -1).expand(3, 1, -1), ids)
-    theta, _ = expected_spectrum(next(iter(tiny.rope.values())), rotary_dim(tiny.config),
-                                 int(tiny.config.max_position_embeddings))
+    theta = _declared_theta(tiny)
     exact = _wrapped(p.numpy()[:, None].astype(np.float64) * theta[None, :])
     bound = 2 * trigonometric_error("float32", angle_error_bound(p.numpy()[:, None], theta[None, :], "float32",
                                                                  theta_error_units=4 + np.log(1e7)))
@@ -119,9 +124,9 @@ def check_mrope_section_map(tiny: TinyModel) -> AttentionFinding:
     sections = mrope_sections(tiny)
     if sections is None:
         return _not_mrope("mrope-section-map", claims)
-    half = rotary_dim(tiny.config) // 2
+    theta = _declared_theta(tiny)
+    half = len(theta)
     ids = tokens(1, 4, seed=11)
-    theta, _ = expected_spectrum(next(iter(tiny.rope.values())), 2 * half, int(tiny.config.max_position_embeddings))
     bound = 2 * trigonometric_error("float32", angle_error_bound(1, theta, "float32",
                                                                  theta_error_units=4 + np.log(1e7)))
     turned = np.zeros((3, half), dtype=bool)

@@ -35,7 +35,12 @@ def _perturbable(tiny: TinyModel) -> Iterator[list[Any]]:
 
         def forward(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
             with torch.enable_grad():
-                cos, sin = _original(*args, **kwargs)
+                out = _original(*args, **kwargs)
+                if torch.is_tensor(out):  # Llama 4: one complex table e^{iφ}; its real and imaginary parts
+                    delta = torch.zeros_like(out, requires_grad=True)
+                    deltas.append(delta)
+                    return out + delta
+                cos, sin = out
                 dc = torch.zeros_like(cos, requires_grad=True)
                 ds = torch.zeros_like(sin, requires_grad=True)
                 deltas.extend([dc, ds])
@@ -75,5 +80,7 @@ def logit_sensitivity(tiny: TinyModel, input_ids: Any, position_ids: Any, attent
     total = torch.zeros(logits.numel(), dtype=torch.float64)
     for grad in grads:
         if grad is not None:
-            total += grad.reshape(grad.shape[0], -1).abs().sum(-1)
+            flat = grad.reshape(grad.shape[0], -1)
+            # A complex entry's real and imaginary parts are two entries (each carries the entry error).
+            total += (flat.real.abs() + flat.imag.abs()).sum(-1) if flat.is_complex() else flat.abs().sum(-1)
     return float(total.max())

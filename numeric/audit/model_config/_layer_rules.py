@@ -13,6 +13,8 @@ implies, read from the modeling code of the transformers the project pins (5.3.0
   `models/exaone4/configuration_exaone4.py:150`).
 - `cohere2`: the layer is `sliding_attention` and `sliding_window` is not null (default 4096): global layers are
   NoPE (`models/cohere2/modeling_cohere2.py:212,244`, `models/cohere2/configuration_cohere2.py:141`).
+- Llama 4's `interleave_moe_layer_step` / `moe_layers` choose which layers carry experts, not which rotate
+  (`configuration_llama4.py:342-352`): they do not enter this table.
 - every other type, Gemma 3n included (q and k of every layer rotate, `models/gemma3n/modeling_gemma3n.py:1232,1244`):
   every layer.
 
