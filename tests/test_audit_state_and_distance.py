@@ -59,3 +59,34 @@ def test_xpos_scale_split_differently_from_the_pairs_fails_relative_far_apart() 
     fixed = audit(real_rotary_embedding_torch.FixedXposScores(64), **options)
     assert fixed.verdict == "pass", fixed.summary
     assert any("4001 positions apart" in f.detail for f in fixed.findings if f.property == "relative")
+
+
+class _TableCastInPlace:
+    """A RoPE whose cached float32 cos/sin table is converted in place to each input's dtype (ESPnet's pattern)."""
+
+    def __init__(self, head_dim: int = 64, base: float = 10000.0) -> None:
+        import torch
+
+        inv_freq = 1.0 / base ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
+        angles = torch.arange(4096, dtype=torch.float64)[:, None] * inv_freq[None, :]
+        self.cos, self.sin = angles.cos().float(), angles.sin().float()
+
+    def __call__(self, x: Any, positions: Any) -> Any:
+        import torch
+
+        if self.cos.dtype != x.dtype:
+            self.cos, self.sin = self.cos.to(x.dtype), self.sin.to(x.dtype)
+        cos, sin = self.cos[positions], self.sin[positions]
+        half = x.shape[-1] // 2
+        x1, x2 = x[..., :half], x[..., half:]
+        return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
+
+
+def test_a_rope_table_converted_in_place_to_each_dtype_fails_state() -> None:
+    # The contract's bfloat16 call already converted the shared table: the float32 sweep measures bfloat16 rounding,
+    # which is the state defect's consequence, not a precision class of the target's own.
+    report = audit(_TableCastInPlace, base=10000, head_dim=64, max_position=4096, dtypes="float32,bfloat16")
+    assert [root["property"] for root in report.root_causes] == ["state"], report.summary
+    assert "after one call in bfloat16, the same instance's float32 output changed" in report.summary
+    precision = next(f for f in report.findings if f.property == "precision" and f.dtype == "float32")
+    assert precision.status == "explained" and precision.explained_by == "state"

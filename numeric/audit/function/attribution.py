@@ -63,6 +63,10 @@ SWITCH_PREFIX = "The switch point of the scaling is wrong:"
 #: rule, not the switch point (treated as `SWITCH_PREFIX` by the attribution).
 RULE_PREFIX = "The scaling's rule differs on both sides of the switch:"
 
+#: What the state property says of a cached table converted in place to each call's dtype (`properties.state`):
+#: the dtype audited first then carries a later dtype's rounding, which its precision sweep measured.
+IN_PLACE_DTYPE = "a cached table is converted to the input's dtype in place"
+
 #: How the sweep's non-finite contract finding begins (`properties.precision`): it explains nothing else (the other
 #: properties were judged on the finite positions) and nothing explains it.
 NONFINITE_PREFIX = "Non-finite output (inf or NaN) at"
@@ -115,6 +119,19 @@ def attribute_root_causes(report: AuditReport) -> None:
     # A wrong switch point means the sweep measured the target against a rule it does not follow at any long call
     # (dynamic NTK's base changes with every length): a precision class named there is not the target's.
     switched = {f.dtype for f in failing if f.detail.startswith((SWITCH_PREFIX, RULE_PREFIX))}
+    # A table converted in place to each call's dtype: the earlier dtype's precision finding measured the later
+    # dtype's rounding; state is the root cause (fixing it removes the precision failure).
+    converted = next((f for f in failing if f.property == "state" and IN_PLACE_DTYPE in f.detail), None)
+    if converted is not None:
+        roots.append(converted)
+        failing = [f for f in failing if f is not converted]
+        for finding in failing:
+            if finding.property == "precision" and f"the same instance's {finding.dtype} output changed" in (
+                    converted.detail):
+                finding.status, finding.ok, finding.explained_by = "explained", True, "state"
+                finding.detail = f"see state: {finding.detail}"
+                finding.fix = None
+        failing = [f for f in failing if f.status == "fail"]
     for finding in failing:
         if (
             finding.property == "precision"

@@ -6,6 +6,7 @@ import dataclasses
 
 import numpy as np
 from ropecheck.numeric.audit.function import policy
+from ropecheck.numeric.audit.function.attribution import IN_PLACE_DTYPE
 from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, one_line
 from ropecheck.numeric.audit.function.context import AuditContext
 from ropecheck.numeric.audit.function.extract import (
@@ -291,8 +292,7 @@ def dtype_interleaving(ctx: AuditContext, ideal: Ideal, dtypes: list[str], probl
             if np.any(bound_ratio(gap, loose) > 1):
                 problems.append(
                     f"after one call in {other}, the same instance's {first} output changed (by {largest(gap):.3g}):"
-                    f" a cached table is converted to the input's dtype in place, so {first} results carry {other}"
-                    " rounding from then on"
+                    f" {IN_PLACE_DTYPE}, so {first} results carry {other} rounding from then on"
                 )
                 break
     except CallFailed as error:

@@ -70,11 +70,23 @@ def certified_text(report: AuditReport, dtype: str) -> str:
     if failing:
         names = ", ".join(dict.fromkeys(f.property for f in failing))
         return f"not certified: {names} fails (fix the root cause first)"
+    if report.verdict == "fail":
+        # A failing report certifies a dtype only when every per-dtype property ran there (and held).
+        per_dtype = dict.fromkeys(f.property for f in report.findings if f.dtype is not None)
+        ran = {f.property for f in report.findings if f.dtype == dtype and not _not_evaluated(f)}
+        missing = [prop for prop in per_dtype if prop not in ran]
+        if missing:
+            causes = ", ".join(dict.fromkeys(f.property for f in report.failures()))
+            return f"not certified: {', '.join(missing)} not evaluated in {dtype} ({causes} fails; fix it first)"
     if largest < 0:
         return "no position within the budget"
     if largest == report.max_position - 1:
         return f"every audited position (0…{largest})"
     return f"positions 0…{largest} (of 0…{report.max_position - 1} audited)"
+
+
+def _not_evaluated(finding: Finding) -> bool:
+    return finding.status in ("explained", "could not call") and "not evaluated" in finding.detail
 
 
 def _claims(finding: Finding) -> str:
