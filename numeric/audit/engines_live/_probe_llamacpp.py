@@ -26,7 +26,9 @@ from typing import Any
 
 common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
 
-CONVERTER = Path(sys.prefix) / "share" / "llama.cpp" / "convert_hf_to_gguf.py"
+# Where `bash .ci/bootstrap engines` puts the vendored converter (ROPECHECK_LLAMACPP_CONVERTER names another).
+CONVERTER = Path(os.environ.get("ROPECHECK_LLAMACPP_CONVERTER")
+                 or Path(sys.prefix) / "share" / "llama.cpp" / "convert_hf_to_gguf.py")
 _F32 = 0  # GGML_TYPE_F32
 
 
@@ -124,10 +126,10 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    import importlib.metadata as metadata
+    import llama_cpp
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    common["serve"]("llama.cpp", metadata.version("llama-cpp-python"), run_job)
+    common["serve"]("llama.cpp", llama_cpp.__version__, run_job)
 
 
 if __name__ == "__main__":

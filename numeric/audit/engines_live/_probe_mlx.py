@@ -32,7 +32,8 @@ class _Shifted:
         return self.rope(x, offset=offset + self.start)
 
 
-def _double_base() -> None:
+def _double_base() -> Any:
+    """Patch the kernel; returns the original (restored after the job, so a fault never leaks into the next)."""
     import mlx.core as mx
 
     kernel = mx.fast.rope
@@ -45,9 +46,20 @@ def _double_base() -> None:
             base = 2 * base
         return kernel(x, dims, traditional=traditional, base=base, scale=scale, offset=offset, freqs=freqs, **rest)
     mx.fast.rope = doubled
+    return kernel
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    import mlx.core as mx
+
+    kernel = mx.fast.rope
+    try:
+        return _run(job)
+    finally:
+        mx.fast.rope = kernel
+
+
+def _run(job: dict[str, Any]) -> dict[str, Any]:
     import mlx.core as mx
     from mlx_lm.utils import load_model
 

@@ -69,6 +69,17 @@ def _identity_rotation(module: Any, args: Any, kwargs: Any) -> Any:
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
+    from transformers import modeling_rope_utils as rope_utils
+
+    saved = dict(rope_utils.ROPE_INIT_FUNCTIONS)
+    try:
+        return _run(job)
+    finally:  # a fault never leaks into the next job
+        rope_utils.ROPE_INIT_FUNCTIONS.clear()
+        rope_utils.ROPE_INIT_FUNCTIONS.update(saved)
+
+
+def _run(job: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     began = time.perf_counter()
