@@ -13,7 +13,7 @@ from ropecheck.numeric.audit.model_config import load_config
 from ropecheck.numeric.audit.model_config._literature import literature_lines
 from ropecheck.proofs import claim_ids
 
-CONFIGS = sorted(p.parent for p in Path(__file__).with_name("model_configs").glob("*/config.json"))
+CONFIGS = sorted(p.parent for p in Path(__file__).with_name("model_configs").rglob("config.json"))
 
 
 def _hf_correction_dim(rotations: float, dim: int, base: float, length: int) -> float:
