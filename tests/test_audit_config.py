@@ -243,7 +243,7 @@ def test_partial_rotary_factor_sets_the_rotary_dim():
 def test_json_has_the_fields_the_issue_names(capsys):
     assert main([str(CONFIGS / "gpt-oss-20b"), "--json", "--engine", "none"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"config", "layers", "per_layer", "engines"}
+    assert set(report) == {"config", "layers", "per_layer", "engines", "literature"}  # literature: ISSUE #33
     for layer in report["layers"]:
         assert {"layer_type", "layer_indices", "rope_type", "regime", "rotary_dim", "inv_freq", "attention_factor",
                 "softmax_scale"} <= set(layer)

@@ -40,7 +40,7 @@ PERTURBATIONS: dict[str, list[tuple[str, str]]] = {
     # ⌈45.03⌉ = 46
     "critical_dimension_liu": [("= 92%Z", "= 90%Z")],
     # on [0, 1] every cos(rθᵢ) decreases: the monotone claim holds there, so its negation is false
-    "xiong_score_decay_negation": [("0 <= r <= r' ->", "0 <= r <= r' <= 1 ->")],
+    "xiong_score_decay_negation": [("0 <= r <= r' ->", "0 <= r <= r' -> r' <= 1 ->")],
     "xiong_score_decay_correction": [("all_ones_score b n 0 = 2 * INR n", "all_ones_score b n 0 = INR n")],
     "xpos_relative_decay": [("xpos_zeta n 0 = 2 / 7", "xpos_zeta n 0 = 3 / 7")],
     # (2/7)^(3967/512) < 2^-14

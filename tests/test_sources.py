@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from ropecheck.proofs import all_claims
 from ropecheck.proofs.claims._source_documents import SOURCE_DOCUMENTS, is_seed, seed_file, source_document
+from ropecheck.proofs.claims._source_literature import LITERATURE_RECORDS
 
 from ropecheck.cli import _main as _cli
 from ropecheck.cli._claims_view import print_claim
@@ -21,6 +22,7 @@ SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 KEYS = (
     *("seed-000", "seed-001", "seed-002", "seed-003", "seed-004"),
     *("roformer-2021", "vaswani-2017", "shaw-2018", "katharopoulos-2020"),
+    *(head[0] for head, _ in LITERATURE_RECORDS),  # the context-extension literature (ISSUE #33)
 )
 
 

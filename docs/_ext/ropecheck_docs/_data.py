@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-TOPICS = ("attention", "sinusoidal", "relative", "rope", "decay", "cache", "linear-attention")
+TOPICS = ("attention", "sinusoidal", "relative", "rope", "decay", "cache", "linear-attention", "scaling")
 TOPIC_TITLES = {
     "attention": "Attention and permutation equivariance",
     "sinusoidal": "Sinusoidal positional encoding",
@@ -22,6 +22,7 @@ TOPIC_TITLES = {
     "decay": "Long-term decay",
     "cache": "KV cache",
     "linear-attention": "Linear attention",
+    "scaling": "Context extension (rope_scaling)",
 }
 DTYPES = ("float16", "bfloat16", "float32", "float64", "mpmath")
 _REQUIRED = ("id", "title", "topic", "statement", "sources", "verdict", "method", "certificate")

@@ -13,6 +13,7 @@ from ropecheck.cli._claims_topics import TOPICS, answer_paragraph
 from ropecheck.cli._claims_view import WHO_DECIDES
 
 from ._data import DTYPES, TOPIC_TITLES, is_seed, short_source, source_title, topics_in_order
+from ._literature_errata import is_literature, literature_sections
 from ._markdown import (
     claim_ref,
     display_math,
@@ -363,7 +364,7 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
         seeds = [source for source in claim["sources"] if is_seed(source["key"])]
         for source in seeds:
             by_document[source["key"]].append((claim, source["quote"]))
-        if not seeds:
+        if not seeds and not is_literature(claim):
             unsourced.append(claim)
     parts = [
         GENERATED_NOTE,
@@ -403,6 +404,7 @@ def errata_page(claims: list[dict[str, Any]]) -> str:
         parts.append(list_table(["Claim", "As stated", "Corrected"], rows_for(entries), [20, 40, 40], FORMULAS))
     if not refuted:
         parts += ["", "No claim is refuted."]
+    parts += literature_sections(claims, source_label)
     return "\n".join(parts) + "\n"
 
 

@@ -126,6 +126,7 @@ def _quiet() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-config` command; returns the exit code."""
+    from ._literature import literature_lines, literature_markdown
     from ._run import audit_config
 
     engines = [] if args.engines and "none" in args.engines else args.engines
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from ..._json import finite_json  # strict JSON, as every other command prints it
 
-        documents = [a.to_json() for a in audits]
+        documents = [{**a.to_json(), "literature": literature_lines(a.model)} for a in audits]
         json.dump(finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
                   ensure_ascii=False)
         sys.stdout.write("\n")
@@ -150,11 +151,15 @@ def run(args: argparse.Namespace) -> int:
         from ._conformance import conformance_markdown
 
         sys.stdout.write(conformance_markdown(audits))
+        for audit in audits:  # what the literature's claims imply for each config (ISSUE #33)
+            sys.stdout.write(literature_markdown(audit.model))
     else:
         for number, audit in enumerate(audits):
             if number:
                 print()
             _print_table(audit)
+            for line in literature_lines(audit.model):  # ISSUE #33: findings about the config, not the engines
+                print(f"  {line['claim']}: {line['text']}")
     failed = any(e.verdict in ("differs", "could not be built") for a in audits for e in a.engines)
     return EXIT_DIFFERS if failed else EXIT_OK
 

@@ -1,0 +1,63 @@
+"""Numeric mirrors of the literature claims (ISSUE #33 item 3): every format against mpmath within the error model,
+and the kernel-checked conclusions recomputed in each format (numeric/mirrors/_scaling.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from ropecheck.numeric.mirrors._scaling import (
+    SCALING_MIRRORED,
+    _check,
+    evaluate_formula,
+    scaling_evidence,
+    yarn_gammas,
+)
+from ropecheck.numeric.reference.tolerances import DTYPES
+from ropecheck.proofs.claims import _scaling_formulas as formulas
+
+# What the kernel decided (Scaling.v / ScalingSizes.v), recomputed in float64 and mpmath.
+KERNEL = {
+    "YARN-TEMPERATURE": True,
+    "DEEPSEEK-V2-MSCALE": True,
+    "DEEPSEEK-V3-MSCALE": True,
+    "LONGROPE-ATTENTION-SCALE": True,
+    "CRITICAL-DIMENSION-LIU": [92, 64, 62],
+    "XIONG-SCORE-DECAY": True,
+    "PI-INTERPOLATION-BOUND": True,
+    "NTK-OUT-OF-BOUND": 62,
+}
+
+
+@pytest.mark.parametrize("claim_id", SCALING_MIRRORED)
+def test_scaling_mirror_within_the_error_model(claim_id: str) -> None:
+    evidence = scaling_evidence(claim_id)
+    if claim_id in KERNEL:
+        for fmt in ("float64", "mpmath"):
+            assert evidence[fmt]["conclusion"] == KERNEL[claim_id], (fmt, evidence[fmt])
+        for fmt in DTYPES:
+            assert evidence[fmt]["max_error"] <= evidence[fmt]["bound"], (fmt, evidence[fmt])
+    elif claim_id == "YARN-RAMP-CODE":
+        agree = [*range(21), *range(46, 64)]
+        for fmt in ("float32", "float64", "mpmath"):
+            assert (evidence[fmt]["lo"], evidence[fmt]["hi"], evidence[fmt]["agree"]) == (20, 46, agree), fmt
+        # bfloat16 rounds i_c(32) ≈ 20.94 and i_c(1) ≈ 45.03 across the integers: the band edges move
+        assert (evidence["bfloat16"]["lo"], evidence["bfloat16"]["hi"]) == (21, 45)
+    else:  # XPOS-FP16-RANGE: exact thresholds from Coq; float16 loses one and two positions to rounding
+        assert evidence["mpmath"] == {"normal_until": 3966, "finite_until": 4532}
+        assert evidence["float16"] == {"normal_until": 3965, "finite_until": 4530}
+
+
+def test_the_mirror_check_fails_on_a_wrong_formula() -> None:
+    """A mirror that evaluates a perturbed formula (0.11 instead of 0.1 in YaRN's mscale) is out of the bound."""
+    right = formulas.mscale() ** 2
+    wrong = (formulas.mu * 11 * formulas.sp.log(formulas.s) / 100 + 1) ** 2
+    inputs = {formulas.s: [16.0], formulas.mu: [1.0]}
+    _, check = _check(right, inputs, "float32")
+    computed_wrong = evaluate_formula(wrong, inputs, "float32")
+    exact = evaluate_formula(right, inputs, "mpmath")
+    assert check.ok and not np.all(np.abs(computed_wrong - exact) <= check.bound)
+
+
+def test_the_ramp_mirror_sees_a_code_ramp_with_other_band_edges() -> None:
+    """yarn_gammas at another length moves the code's band, and the agreement set with it (the set is computed)."""
+    assert yarn_gammas("float64", length=8192)["agree"] != yarn_gammas("float64")["agree"]
