@@ -79,7 +79,11 @@ def ledger_key(with_numeric: bool) -> str:
 
 
 def claim_entries(
-    ids: Sequence[str], with_numeric: bool, progress: Callable[[int, int, str], None] | None = None
+    ids: Sequence[str],
+    with_numeric: bool,
+    progress: Callable[[int, int, str], None] | None = None,
+    *,
+    use_cache: bool = True,
 ) -> list[dict[str, Any]]:
     """The ledger entries of `ids` (all claims when empty), each from the cache or computed and then stored.
 
@@ -88,6 +92,7 @@ def claim_entries(
     - `ids`: ledger IDs (already resolved), or empty for every claim.
     - `with_numeric`: add `numeric` (the mirrors' evidence in four dtypes and mpmath) to each entry.
     - `progress`: called as `progress(done, total, claim_id)` before each claim is looked up or computed.
+    - `use_cache`: False computes every entry (nothing is read from the cache; the fresh entries are stored).
 
     **Returns:** one JSON-ready dictionary per claim, in ledger order (`Claim.to_json()` fields).
     """
@@ -104,8 +109,8 @@ def claim_entries(
             if progress is not None:
                 progress(number, len(selected), claim.id)
             path = folder / f"{claim.id}.json"
-            cached = _cached(path, fuller, claim.id)
-            if cached is None and lock.take():  # first entry to compute: wait for whoever computes, then re-read
+            cached = _cached(path, fuller, claim.id) if use_cache else None
+            if cached is None and lock.take() and use_cache:  # first to compute: wait for whoever computes, re-read
                 cached = _cached(path, fuller, claim.id)
             entries.append(cached if cached is not None else _compute(claim, path, with_numeric))
     if progress is not None:
@@ -113,7 +118,7 @@ def claim_entries(
     return entries
 
 
-def numeric_tables() -> dict[str, Any]:
+def numeric_tables(use_cache: bool = True) -> dict[str, Any]:
     """The ledger's numeric tables (`mirrors.ledger_numeric_tables()`: `decay` and `precision_limits`), from the
     cache or computed once and stored — under the key of the entries with numeric evidence, so any change to the
     code, the libraries or the kernel recomputes them like every entry.
@@ -122,8 +127,8 @@ def numeric_tables() -> dict[str, Any]:
     """
     path = cache_root() / ledger_key(True) / "_tables.json"
     with _ComputeLock() as lock:
-        cached = _read(path)
-        if cached is None and lock.take():  # wait for whoever computes them, then re-read
+        cached = _read(path) if use_cache else None
+        if cached is None and lock.take() and use_cache:  # wait for whoever computes them, then re-read
             cached = _read(path)
         if cached is not None:
             return cached

@@ -50,13 +50,22 @@ __all__ = ["AuditReport", "Claim", "Decision", "Finding", "Verdict", "audit", "c
            "prove"]
 
 
-def ledger() -> tuple[Claim, ...]:
+def ledger(use_cache: bool = True) -> tuple[Claim, ...]:
     """Every claim of the ledger, in ledger order (verdicts are decided when asked: `claim.to_json()`).
+
+    **Arguments:** `use_cache`: False decides everything again from nothing in this process — the Coq development
+    is compiled and checked (coqchk, `Print Assumptions`, the pinned elaborated terms) without reading the kernel's
+    cache, now (minutes), as `ropecheck claims --recheck` does.
 
     **Returns:** a tuple of `Claim`.
     """
     from .proofs import all_claims
 
+    if not use_cache:
+        from .proofs.claims._verdicts import kernel_report, recheck
+
+        recheck()
+        kernel_report()
     return all_claims()
 
 

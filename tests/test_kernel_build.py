@@ -55,8 +55,8 @@ def test_only_clean_theorems_are_checked(scratch: Path, monkeypatch: pytest.Monk
     status = {name: t.status for name, t in report.theorems.items()}
     assert status["sq_nonneg"] == status["demo_claim"] == status["other_claim_negation"] == "checked"
     assert status["admitted_claim"] == "failed"  # forbidden command (and an axiom)
-    assert status["sneaky_claim"] == "failed"  # the scanner misses `Variable`; Print Assumptions does not
-    assert "cheat" in report.theorems["sneaky_claim"].message
+    assert status["sneaky_claim"] == "failed"  # a `Variable` outside a section: the scanner names it
+    assert "Variable outside a section (line 3)" in report.theorems["sneaky_claim"].message
     assert status["broken_claim"] == "failed" and status["after_claim"] == "failed"
     assert "requires a file that failed" in report.files["Ropecheck.AfterBroken"].message
 

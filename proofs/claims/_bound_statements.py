@@ -10,8 +10,7 @@ the proof lemma by its fully qualified name:
 
     Definition rope_qk_relative_statement : Prop := <registry statement>.   (before Rope is loaded)
     From Ropecheck Require Rope.
-    Theorem rope_qk_relative_verdict : rope_qk_relative_statement.
-    Proof. exact Ropecheck.Rope.rope_qk_relative. Qed.
+    Definition rope_qk_relative_verdict : rope_qk_relative_statement := Ropecheck.Rope.rope_qk_relative.
 
 Coq then rejects a proof lemma whose type is not (convertible to) the registry's statement: a restated lemma,
 a `~ False` negation or a definition shadowed inside a `Section` fails to bind, and the claim is *unknown*.

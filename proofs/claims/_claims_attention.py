@@ -17,7 +17,7 @@ from ..engine._formulas import (
 )
 from ..engine._statements import AllOf, Derivation, Identity, Witness
 from ._claim import Claim
-from ._sources import NOTE_000, NOTE_001, VASWANI, quote
+from ._sources import BLOG_004, NOTE_000, NOTE_001, SUMMARY_002, VASWANI, quote
 
 # Index-level objects for the general-n argument: σ is the permutation, (PAPᵀ)_ij = A_{σ(i)σ(j)}.
 _A = sp.IndexedBase("A", real=True)
@@ -170,6 +170,15 @@ CLAIMS = [
             quote(
                 NOTE_001,
                 "$$\\text{Attn}(PX) = P.\\text{Attn}(X)$$ This shows that attention is permutation equivariant",
+            ),
+            quote(
+                SUMMARY_002,
+                "Attention mechanism cannot understand word order by itself. It does not know the position of tokens.",
+            ),
+            quote(
+                BLOG_004,
+                "Transformers (GPT, BERT, etc.) process tokens in parallel, so they have no built‑in sense of word "
+                "order.",
             ),
         ),
         interpretation="The seeds write Q ∈ ℝ^{3×d_k}; read as n tokens, any width d and any projections W^Q, "

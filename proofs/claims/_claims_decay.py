@@ -22,7 +22,7 @@ from ..engine._formulas import (
 )
 from ..engine._statements import AllOf, Claimed, Derivation, Identity, Induction, NonPositive, Refutation, Witness
 from ._claim import Claim, Correction
-from ._sources import BLOG_004, EXPLAINER_003, KATHAROPOULOS, NOTE_000, NOTE_001, ROFORMER, quote
+from ._sources import BLOG_004, EXPLAINER_003, KATHAROPOULOS, NOTE_000, NOTE_001, ROFORMER, SUMMARY_002, quote
 
 _SPECTRUM_128 = rope_frequencies(128)
 _distance = sp.Symbol("Delta", integer=True)
@@ -349,6 +349,7 @@ CLAIMS = [
         assumptions=("φ(q), φ(k) arbitrary real vectors (any feature map)", "3 keys in the linear-time check"),
         sources=(
             quote(ROFORMER, "Eq. (19): Attention(Q,K,V)_m = Σ_n (R_m φ(q_m))ᵀ(R_n φ(k_n)) v_n / Σ_n φ(q_m)ᵀφ(k_n)"),
+            quote(SUMMARY_002, 'Compatible with linear attention (unlike additive methods).'),
         ),
         interpretation="The denominator keeps un-rotated features (RoFormer does this to avoid division by "
         "zero); the claim concerns the numerator.",

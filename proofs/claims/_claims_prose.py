@@ -209,6 +209,7 @@ CLAIMS = [
                 NOTE_001,
                 "sinusoidal positional encoding assigns a unique, deterministic vector to each token position",
             ),
+            quote(BLOG_004, 'ensuring each position gets a unique multi-frequency “signature.”'),
         ),
         interpretation="Read as: no two positions share an encoding vector. Decided for every even d other than "
         "2, 4, 8 (d = 128 included), base 10000, for every real position (integers included): equal pairs 0 and "

@@ -353,6 +353,11 @@ CLAIMS = [
             quote(NOTE_001, "So RoPE does not explode or vanish. It rotates, keeping the norm constant."),
             quote(NOTE_000, "So RoPE does not explode or vanish. It rotates, keeping the norm constant."),
             quote(
+                EXPLAINER_003,
+                "Rotary Position Embedding rotates each 2D slice of query and key vectors by a position-dependent "
+                "angle. That keeps content intact",
+            ),
+            quote(
                 BLOG_004,
                 "rotation matrices are orthonormal (they preserve vector length), so RoPE doesn’t "
                 "distort the embedding norms",

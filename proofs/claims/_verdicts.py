@@ -27,7 +27,9 @@ from ..kernel._coq_sources import role_of
 from ..kernel._kernel import COQ_ROOT_NAME, coq_version
 from ..kernel._kernel_build import DevelopmentReport, TheoremStatus, build_command, check_development
 from ..kernel._kernel_coqchk import PRIMITIVE_PREFIXES, STANDARD_AXIOMS_QUALIFIED
+from ..kernel._kernel_terms import PIN_COMMAND
 from ._bound_statements import BoundTheorem, all_bound, bound_theorems
+from ._pins import load_pins
 
 ENGINE_ONLY = "engine only (kernel not run)"
 
@@ -111,13 +113,28 @@ class KernelVerdict:
     literal: str | None = None
 
 
+_RECHECK = [False]
+
+
+def recheck() -> None:
+    """Decide everything again from nothing in this process: the kernel's caches (compiled files, coqchk, axioms,
+    elaborated terms, the report) are neither read nor trusted; fresh results are written back. For `ropecheck
+    claims --recheck` and `ropecheck.ledger(use_cache=False)`."""
+    _RECHECK[0] = True
+    kernel_report.cache_clear()
+
+
 @functools.cache
 def kernel_report() -> DevelopmentReport:
-    """The development's report for the ledger's theorems, computed once per process (cached on disk)."""
+    """The development's report for the ledger's theorems, computed once per process (cached on disk unless
+    `recheck()` was called); every bound statement is compared with its pinned elaborated form (`_pins`)."""
     bound = all_bound()
     ids = {item.claim_id for item in bound}  # a claim with no bound statement is unknown, its instances unasked
     return check_development(
-        wanted=lambda name: any(role_of(claim_id, name) == "instance" for claim_id in ids), bound=bound
+        wanted=lambda name: any(role_of(claim_id, name) == "instance" for claim_id in ids),
+        bound=bound,
+        pins=load_pins(),
+        use_cache=not _RECHECK[0],
     )
 
 
@@ -272,6 +289,8 @@ def kernel_info() -> dict[str, Any]:
         "definitions": sorted(m for m in report.files if m.split(".")[-1].startswith("Defs")),
         "environment_digest": report.environment,
         "cache_key": report.key,
+        "pinned_terms": "proofs/claims/pinned_terms.json",
+        "pin_command": PIN_COMMAND,
         "verdict_rule": "proved: the bound verdict theorem is checked; refuted: the bound negation and every bound "
         "correction are checked; otherwise unknown with the reason (exit 1 unless the development documents it)",
     }

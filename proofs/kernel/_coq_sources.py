@@ -12,11 +12,26 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ._defs_policy import refusals
+
 ROLES = ("verdict", "negation", "correction", "literal")
 """The roles a kernel theorem plays for its claim (the `role` field of `kernel_theorems`)."""
 
 FORBIDDEN = ("Admitted", "admit", "Axiom", "Axioms", "Parameter", "Parameters", "Conjecture", "give_up")
 """Commands and tactics that would let a file state something without proving it."""
+
+FORBIDDEN_PHRASES = {
+    "Admit Obligations": re.compile(r"(?<![\w'])Admit\s+Obligations(?![\w'])"),
+    "Declare Module": re.compile(r"(?<![\w'])Declare\s+Module(?![\w'])"),
+    "#[bypass_check]": re.compile(r"#\[[^\]]*bypass_check"),
+}
+"""Multi-word commands and attributes that state something unproved or switch a kernel check off for one sentence."""
+
+_HYPOTHESIS = re.compile(
+    r"(?:^|(?<=\.\s)|(?<=\.))\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)?"
+    r"(Context|Hypothesis|Hypotheses|Variable|Variables)(?![\w'])"
+)
+"""A section variable: a project axiom when it is declared outside every `Section`."""
 
 _DECLARATION = re.compile(
     r"(?:^|(?<=[.\s]))(Theorem|Lemma|Example|Corollary|Fact|Proposition|Remark)\s+([A-Za-z_][A-Za-z0-9_']*)"
@@ -30,15 +45,16 @@ _UNKNOWN = re.compile(r"\(\*\s*UNKNOWN\s+([A-Z0-9-]+)\s*:\s*(.*?)\*\)", re.DOTAL
 _REQUIRE = re.compile(r"Ropecheck\.([A-Z][A-Za-z0-9_]*)|From\s+Ropecheck\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.")
 
 
-def strip_comments(text: str) -> str:
-    """The text with (nested) comments and string literals replaced by spaces (line structure kept)."""
+def strip_comments(text: str, keep_strings: bool = False) -> str:
+    """The text with (nested) comments and (unless `keep_strings`) string literals replaced by spaces (line
+    structure kept)."""
     out, depth, i, in_string = [], 0, 0, False
     while i < len(text):
         pair = text[i : i + 2]
         if in_string:
             if text[i] == '"':
                 in_string = False
-            out.append(text[i] if text[i] == "\n" else " ")
+            out.append(text[i] if text[i] == "\n" or keep_strings else " ")
             i += 1
         elif pair == "(*":
             depth += 1
@@ -96,6 +112,7 @@ class SourceFile:
     - `unknown`: `claim ID → reason` from `(* UNKNOWN X: reason *)` comments.
     - `requires`: the project modules it loads (short names: `Defs`, `Rope`).
     - `texts`: theorem name → `(statement, proof script)` as written (comments removed), for display.
+    - `refused`: for a definitions file (`Defs*.v`), the sentences `_defs_policy` does not allow, with their lines.
     """
 
     module: str
@@ -105,6 +122,7 @@ class SourceFile:
     unknown: dict[str, str]
     requires: tuple[str, ...]
     texts: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False)
+    refused: tuple[str, ...] = ()
 
 
 def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
@@ -113,10 +131,23 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
     code = strip_comments(text)
     theorems = tuple(dict.fromkeys(_qualified_declarations(code)))
     forbidden = []
+    sections: list[str] = []
     for number, line in enumerate(code.splitlines(), start=1):
         for word in FORBIDDEN:
             if re.search(rf"(?<![A-Za-z0-9_']){word}(?![A-Za-z0-9_'])", line):
                 forbidden.append(f"{word} (line {number})")
+        for phrase, pattern in FORBIDDEN_PHRASES.items():
+            if pattern.search(line):
+                forbidden.append(f"{phrase} (line {number})")
+        for scope in _SCOPE.finditer(line):
+            if scope.group(1):
+                sections.append(scope.group(1))
+            elif sections:
+                sections.pop()
+        found = _HYPOTHESIS.search(line)
+        if found and "Section" not in sections:
+            forbidden.append(f"{found.group(1)} outside a section (line {number})")
+    refused = refusals(strip_comments(text, keep_strings=True), path.name) if path.stem.startswith("Defs") else ()
     unknown = {m.group(1): " ".join(m.group(2).split()) for m in _UNKNOWN.finditer(text)}
     requires: list[str] = []
     for match in _REQUIRE.finditer(code):
@@ -134,6 +165,7 @@ def read_source(path: Path, root_name: str = "Ropecheck") -> SourceFile:
         unknown=unknown,
         requires=tuple(dict.fromkeys(requires)),
         texts=texts,
+        refused=refused,
     )
 
 

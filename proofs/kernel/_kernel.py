@@ -10,6 +10,8 @@ Public for the `prove` command: `coq_available()` and `check_identity(lhs, rhs, 
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -17,6 +19,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import sympy as sp
 
@@ -70,6 +73,32 @@ def write_atomically(path: Path, text: str) -> None:
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
+
+
+def write_verified(path: Path, payload: object) -> None:
+    """Write `payload` as JSON with its SHA-256 beside it (`{"sha256": …, "payload": …}`), atomically.
+
+    The digest catches a damaged or hand-edited cache file (`read_verified` treats it as a miss); it is no
+    protection against someone who rewrites both (docs/trusted.md: what a cache is trusted for).
+    """
+    body = json.dumps(payload, sort_keys=True)
+    record = {"sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(), "payload": json.loads(body)}
+    write_atomically(path, json.dumps(record))
+
+
+def read_verified(path: Path) -> Any:
+    """The payload `write_verified` stored at `path`, or None when the file is missing, damaged or its digest
+    does not match (the caller then computes it again)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or set(record) != {"sha256", "payload"}:
+        return None
+    body = json.dumps(record["payload"], sort_keys=True)
+    if hashlib.sha256(body.encode("utf-8")).hexdigest() != record["sha256"]:
+        return None
+    return record["payload"]
 
 
 def store(source: Path, destination: Path) -> None:

@@ -14,7 +14,6 @@ from a clean build in ≤ 90 s) for every claim.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,7 +21,15 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ._coq_sources import SourceFile
-from ._kernel import COQ_ROOT_NAME, error_excerpt, is_standard_axiom, parse_assumptions, run_coqc, write_atomically
+from ._kernel import (
+    COQ_ROOT_NAME,
+    error_excerpt,
+    is_standard_axiom,
+    parse_assumptions,
+    read_verified,
+    run_coqc,
+    write_verified,
+)
 from ._kernel_report import FileStatus, TheoremStatus
 
 __all__ = ["assumptions_cached"]
@@ -60,8 +67,8 @@ def assumptions_cached(
     ask: list[SourceFile] = []
     for source in sources:
         path = cache / f"{keys[source.path.stem]}.json" if cache is not None and keys is not None else None
-        if path is not None and path.exists() and files[source.module].compiled:
-            cached = json.loads(path.read_text(encoding="utf-8"))
+        cached = read_verified(path) if path is not None and files[source.module].compiled else None
+        if isinstance(cached, dict):
             if set(source.theorems) <= set(cached):
                 for name in source.theorems:
                     result[name] = TheoremStatus(**{**cached[name], "axioms": tuple(cached[name]["axioms"])})
@@ -77,8 +84,8 @@ def assumptions_cached(
         answers = {name: asdict(fresh[name]) for name in source.theorems if name in fresh}
         path = cache / f"{keys[source.path.stem]}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
-        previous = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        write_atomically(path, json.dumps({**previous, **answers}))
+        previous = read_verified(path)
+        write_verified(path, {**(previous if isinstance(previous, dict) else {}), **answers})
     return result
 
 

@@ -3,11 +3,15 @@
 `check_development()` returns a `DevelopmentReport`: per file whether it compiled (and why not), per
 theorem `checked` / `failed` / `not-run` with its axioms. The registry's bound statements are printed into
 `Statements<Module>.v` (`_binding`) and compiled after the proof files, one rejected binding at a time
-(`_kernel_statements`); coqchk re-checks every compiled project module and names the axioms (`_kernel_coqchk`).
+(`_kernel_statements`); coqchk re-checks every compiled project module and names the axioms and unsafe constants
+(`_kernel_coqchk`, cached per module: after an edit only the modules whose keys changed are checked again); every
+bound statement's fully elaborated term is printed and compared with its pin (`_kernel_terms`). A definitions file
+the allow-list refuses (`_defs_policy`) counts as not compiled.
 Each file's `.vo` is cached under a key made of the `coqc` version, the Coq environment (`_kernel_env`: flags,
 `COQPATH`, library `.vo` files), the file's text and its dependencies' keys, so editing one `.v` file recompiles
 only it and what requires it; the whole report is cached under the key of the whole development, so a warm run
-starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cache/ropecheck/kernel`.
+starts no Coq process at all. Cache: `$ROPECHECK_KERNEL_CACHE`, default `~/.cache/ropecheck/kernel`; each JSON
+record carries its SHA-256 (`write_verified`), a damaged one is a miss; `use_cache=False` reads nothing.
 """
 
 from __future__ import annotations
@@ -22,20 +26,30 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from ._binding import BoundTheorem, statements_file
 from ._coq_sources import SourceFile, read_development, read_source
-from ._kernel import COQ_ROOT_NAME, DEVELOPMENT, coq_version, error_excerpt, run_coqc, store, write_atomically
+from ._kernel import (
+    COQ_ROOT_NAME,
+    DEVELOPMENT,
+    coq_version,
+    error_excerpt,
+    read_verified,
+    run_coqc,
+    store,
+    write_verified,
+)
 from ._kernel_assumptions import assumptions_cached
 from ._kernel_coqchk import CoqchkResult, judge_axioms, run_coqchk
 from ._kernel_env import environment_digest
 from ._kernel_report import DevelopmentReport, FileStatus, TheoremStatus, dump_report, load_report
 from ._kernel_statements import compile_statements, load_cached, save_cached
+from ._kernel_terms import PRINTING, ElaboratedTerms, compare_with_pins, elaborate_terms, project_constants
 
 FILE_TIMEOUT = 600.0  # seconds for one file; running out means the file failed, never that it passed
-CACHE_FORMAT = "4"
+CACHE_FORMAT = "5"
 COQC_FLAGS = f"-q -R . {COQ_ROOT_NAME}"
 
 
@@ -59,7 +73,8 @@ def _file_keys(sources: list[SourceFile], version: str) -> dict[str, str]:
     keys: dict[str, str] = {}
     for source in sources:  # dependency order: a file's requirements already have keys
         dependencies = [keys[d] for d in source.requires if d in keys]
-        keys[source.path.stem] = _digest(CACHE_FORMAT, version, source.path.read_text(encoding="utf-8"), *dependencies)
+        text = source.path.read_text(encoding="utf-8")  # and the policy's refusals: a changed policy is a miss
+        keys[source.path.stem] = _digest(CACHE_FORMAT, version, text, *source.refused, *dependencies)
     return keys
 
 
@@ -70,6 +85,7 @@ def check_development(
     use_cache: bool = True,
     wanted: Callable[[str], bool] | None = None,
     bound: Sequence[BoundTheorem] = (),
+    pins: dict[str, Any] | None = None,
 ) -> DevelopmentReport:
     """Compile every `.v` in `root` and the generated statements files (cached); read every theorem's axioms.
 
@@ -82,6 +98,9 @@ def check_development(
       `_verdict` theorems of the statements files are always asked).
     - `bound`: the bound statements to check (the ledger passes `proofs.claims._bound_statements.all_bound()`;
       default none), printed into `Statements<Module>.v` (see `_binding`).
+    - `pins`: the pinned fully elaborated forms (`proofs/claims/pinned_terms.json`; see `_kernel_terms`); a bound
+      theorem whose term or reached definitions differ from its pin, or that has none, fails. None: not compared
+      (the terms are still printed into the report, which is how the pins are generated).
 
     **Returns:** a `DevelopmentReport`; a bound theorem appears as `<theorem>_verdict` of `Statements<Module>`.
     """
@@ -115,14 +134,17 @@ def check_development(
         environment = environment_digest([s.path.read_text(encoding="utf-8") for s in sources], COQC_FLAGS)
         keys = _file_keys(everything, version + environment)
         asked = [t for s in everything for t in s.theorems]
-        key = _digest(CACHE_FORMAT, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked)
+        pinned = json.dumps(pins, sort_keys=True) if pins is not None else "no pins"
+        key = _digest(CACHE_FORMAT, *PRINTING, *(f"{name}={k}" for name, k in sorted(keys.items())), *asked, pinned)
         report_path = cache_root() / "reports" / f"{key}.json"
-        if use_cache and report_path.exists():
-            return dataclasses.replace(load_report(report_path, unknown), texts=texts)
+        cached_report = load_report(report_path, unknown) if use_cache else None
+        if cached_report is not None:
+            return dataclasses.replace(cached_report, texts=texts)
         if use_cache:  # one build per cache at a time (pytest-xdist workers, two commands): the others wait, then read
             held.enter_context(_cache_lock())
-            if report_path.exists():
-                return dataclasses.replace(load_report(report_path, unknown), texts=texts)
+            cached_report = load_report(report_path, unknown)
+            if cached_report is not None:
+                return dataclasses.replace(cached_report, texts=texts)
         for source in sources + statements:
             shutil.copy2(source.path, build / source.path.name)
         files = _compile_all(everything, keys, build, jobs, use_cache, owners)
@@ -132,7 +154,7 @@ def check_development(
             )
             for s in statements
         ]
-        checker = _coqchk_cached([s for s in everything if files[s.module].compiled], keys, build)
+        checker = _coqchk_cached([s for s in everything if files[s.module].compiled], keys, build, use_cache)
         claim_of = {b.verdict_name: b.claim_id for b in bound}
         theorems = assumptions_cached(
             sources + statements,
@@ -145,12 +167,67 @@ def check_development(
             lambda axioms: judge_axioms(axioms, checker)[1] is None,
         )
         theorems = {**_judge(theorems, checker), **missing, **_rejected(statements, files)}
+        terms = _terms_cached(sources, statements, files, list(bound), keys, build, use_cache)
+        if pins is not None:
+            theorems = _compare_with_pins(theorems, list(bound), terms, pins)
         report = DevelopmentReport(
-            version, files, theorems, unknown, key, texts, checker.message, definitions, environment
+            version, files, theorems, unknown, key, texts, checker.message, definitions, environment, terms.to_json()
         )
         report_path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(report_path, json.dumps(dump_report(report)))
+        write_verified(report_path, dump_report(report))
     return report
+
+
+def _terms_cached(
+    sources: list[SourceFile],
+    statements: list[SourceFile],
+    files: dict[str, FileStatus],
+    bound: list[BoundTheorem],
+    keys: dict[str, str],
+    build: Path,
+    use_cache: bool,
+) -> ElaboratedTerms:
+    """The fully elaborated terms of the bound statements (`_kernel_terms`), cached under the statements' keys."""
+    compiled = [s for s in statements if files[s.module].compiled]
+    modules = {s.module for s in compiled}
+    definitions = {
+        b.theorem: f"{COQ_ROOT_NAME}.{b.statements_module}.{b.statement_name}"
+        for b in bound
+        if f"{COQ_ROOT_NAME}.{b.statements_module}" in modules
+        and b.theorem not in files[f"{COQ_ROOT_NAME}.{b.statements_module}"].rejected
+    }
+    constants = project_constants(sources)
+    key = _digest(
+        CACHE_FORMAT,
+        *PRINTING,
+        *(keys[s.path.stem] for s in compiled),
+        *(f"{k}={v}" for k, v in sorted(definitions.items())),
+        *constants,
+    )
+    path = cache_root() / "terms" / f"{key}.json"
+    cached = read_verified(path) if use_cache else None
+    if isinstance(cached, dict):
+        return ElaboratedTerms.from_json(cached)
+    terms = elaborate_terms(build, [s.module for s in compiled], definitions, constants)
+    if not terms.error:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_verified(path, terms.to_json())
+    return terms
+
+
+def _compare_with_pins(
+    theorems: dict[str, TheoremStatus], bound: list[BoundTheorem], terms: ElaboratedTerms, pins: dict[str, Any]
+) -> dict[str, TheoremStatus]:
+    """Every checked bound theorem whose fully elaborated statement is not its pinned form fails, with the reason."""
+    out = dict(theorems)
+    for item in bound:
+        status = out.get(item.verdict_name)
+        if status is None or status.status != "checked":
+            continue
+        reason = compare_with_pins(item.theorem, terms, pins)
+        if reason is not None:
+            out[item.verdict_name] = dataclasses.replace(status, status="failed", message=reason)
+    return out
 
 
 @contextlib.contextmanager
@@ -194,7 +271,8 @@ def _generate_statements(
         text, owner = statements_file(module, mine, defs)
         path = generated / f"Statements{module}.v"
         path.write_text(text, encoding="utf-8")
-        out.append(read_source(path, COQ_ROOT_NAME))
+        generated_source = read_source(path, COQ_ROOT_NAME)
+        out.append(dataclasses.replace(generated_source, theorems=tuple(b.verdict_name for b in mine)))
         owners[path.stem] = owner
     return out, owners, missing
 
@@ -210,7 +288,7 @@ def _rejected(statements: list[SourceFile], files: dict[str, FileStatus]) -> dic
                 name,
                 "failed",
                 message="the kernel rejected the bound "
-                f"statement (Proof. exact {COQ_ROOT_NAME}.{source.path.stem[10:]}.{theorem}): " + message,
+                f"statement ({name} : … := {COQ_ROOT_NAME}.{source.path.stem[10:]}.{theorem}): " + message,
             )
         if not status.compiled:
             for name in source.theorems:
@@ -233,17 +311,40 @@ def _judge(theorems: dict[str, TheoremStatus], checker: CoqchkResult) -> dict[st
     return out
 
 
-def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path) -> CoqchkResult:
-    """coqchk on every compiled project module, cached under their keys."""
-    key = _digest(CACHE_FORMAT, *(keys[s.path.stem] for s in compiled))
-    path = cache_root() / "coqchk" / f"{key}.json"
-    if path.exists():
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return CoqchkResult(data["ok"], tuple(data["axioms"]), data["message"])
-    result = run_coqchk(build, [s.module for s in compiled], COQ_ROOT_NAME)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(asdict(result)))
-    return result
+def _coqchk_cached(compiled: list[SourceFile], keys: dict[str, str], build: Path, use_cache: bool) -> CoqchkResult:
+    """coqchk on the compiled project modules, cached per module under the module's key: after an edit only the
+    modules whose keys changed (the edited file and what requires it) are checked again, in one coqchk run.
+
+    A module's record holds its own project names (axioms and unsafe constants are fully qualified, so each is
+    filed under its module) and the library axioms coqchk listed with it; the result is the union of the records.
+    A failed run is never cached.
+    """
+    folder = cache_root() / "coqchk"
+    records: dict[str, dict[str, object]] = {}
+    missing: list[SourceFile] = []
+    for source in compiled:
+        record = read_verified(folder / f"{keys[source.path.stem]}.json") if use_cache else None
+        if record is None:
+            missing.append(source)
+        else:
+            records[source.module] = record
+    if missing:
+        result = run_coqchk(build, [s.module for s in missing], COQ_ROOT_NAME)
+        if not result.ok:
+            return result
+        for source in missing:
+            mine = source.module + "."
+            record = {
+                "axioms": [a for a in result.axioms if a.startswith(mine) or not a.startswith(COQ_ROOT_NAME + ".")],
+                "unsafe": [list(u) for u in result.unsafe if u[0].startswith(mine)],
+            }
+            records[source.module] = record
+            folder.mkdir(parents=True, exist_ok=True)
+            write_verified(folder / f"{keys[source.path.stem]}.json", record)
+    axioms = tuple(dict.fromkeys(a for r in records.values() for a in r["axioms"]))  # type: ignore[attr-defined]
+    unsafe = tuple(dict.fromkeys(tuple(u) for r in records.values() for u in r["unsafe"]))  # type: ignore[attr-defined]
+    message = f"coqchk accepted every project module ({len(missing)} of {len(compiled)} checked now, the rest cached)"
+    return CoqchkResult(True, axioms, message, unsafe)
 
 
 def materialise(dest: Path, root: Path = DEVELOPMENT, *, jobs: int = 2) -> dict[str, FileStatus]:
@@ -295,7 +396,10 @@ def _compile_one(
 
     broken = [d for d in source.requires if d in by_stem and not done[by_stem[d].module].compiled]
     if broken:
-        return FileStatus(source.module, False, "requires a file that failed: " + ", ".join(broken), source.forbidden)
+        why = "; ".join(f"{d} ({done[by_stem[d].module].message[:300]})" for d in broken)
+        return FileStatus(source.module, False, "requires a file that failed: " + why, source.forbidden)
+    if source.refused:
+        return FileStatus(source.module, False, "refused: " + "; ".join(source.refused), source.forbidden)
     stem = source.path.stem
     cached = cache_root() / "vo" / keys[stem]
     if stem in owners:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = ["DevelopmentReport", "FileStatus", "TheoremStatus", "dump_report", "load_report"]
 
@@ -50,6 +50,7 @@ class DevelopmentReport:
     - `coqchk`: coqchk's message on the compiled development.
     - `definitions_digest`: digest of the definition-only files (`Defs*.v`), the trusted definitions.
     - `environment`: digest of coqc, flags, `COQPATH` and the library `.vo` files (`_kernel_env`).
+    - `terms`: the fully elaborated terms of the bound statements (`_kernel_terms.ElaboratedTerms.to_json`).
     """
 
     version: str | None
@@ -61,6 +62,7 @@ class DevelopmentReport:
     coqchk: str = ""
     definitions_digest: str = ""
     environment: str = ""
+    terms: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ran(self) -> bool:
@@ -74,13 +76,19 @@ def dump_report(report: DevelopmentReport) -> dict[str, object]:
         "coqchk": report.coqchk,
         "definitions_digest": report.definitions_digest,
         "environment": report.environment,
+        "terms": report.terms,
         "files": {k: asdict(v) for k, v in report.files.items()},
         "theorems": {k: asdict(v) for k, v in report.theorems.items()},
     }
 
 
-def load_report(path: Path, unknown: dict[str, str]) -> DevelopmentReport:
-    data = json.loads(path.read_text(encoding="utf-8"))
+def load_report(path: Path, unknown: dict[str, str]) -> DevelopmentReport | None:
+    """The report cached at `path` (`write_verified`), or None when it is missing, damaged or fails its digest."""
+    from ._kernel import read_verified
+
+    data = read_verified(path)
+    if not isinstance(data, dict):
+        return None
     files = {k: FileStatus(**{**v, "forbidden": tuple(v["forbidden"])}) for k, v in data["files"].items()}
     theorems = {k: TheoremStatus(**{**v, "axioms": tuple(v["axioms"])}) for k, v in data["theorems"].items()}
     return DevelopmentReport(
@@ -93,4 +101,5 @@ def load_report(path: Path, unknown: dict[str, str]) -> DevelopmentReport:
         data["coqchk"],
         data["definitions_digest"],
         data["environment"],
+        data.get("terms", {}),
     )

@@ -9,13 +9,12 @@ statement the ledger shows.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from ._binding import failing_line
-from ._kernel import store, write_atomically
+from ._kernel import read_verified, store, write_verified
 
 Compile = Callable[[str], tuple[bool, str]]
 
@@ -86,14 +85,13 @@ def statement_of(check_output: str) -> str:
 def save_cached(cached: Path, stem: str, build: Path, rejected: dict[str, str], elaborated: dict[str, str]) -> None:
     """Keep the `.vo` with what the run learnt (rejections, elaborated statements) under the file's key."""
     cached.mkdir(parents=True, exist_ok=True)
-    write_atomically(cached / "statements.json", json.dumps({"rejected": rejected, "elaborated": elaborated}))
+    write_verified(cached / "statements.json", {"rejected": rejected, "elaborated": elaborated})
     store(build / f"{stem}.vo", cached / f"{stem}.vo")  # last: a reader takes the .vo as "the record is there"
 
 
 def load_cached(cached: Path) -> tuple[dict[str, str], dict[str, str]] | None:
     """`(rejected, elaborated)` from a cached statements build, or None when there is none."""
-    record = cached / "statements.json"
-    if not record.exists():
+    data = read_verified(cached / "statements.json")
+    if not isinstance(data, dict):
         return None
-    data = json.loads(record.read_text(encoding="utf-8"))
     return dict(data["rejected"]), dict(data["elaborated"])

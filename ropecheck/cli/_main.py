@@ -107,6 +107,12 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
     claims.add_argument(
         "--wide", action="store_true", help="every column in full (sources, kernel status), wider than 80 columns"
     )
+    claims.add_argument(
+        "--recheck",
+        action="store_true",
+        help="decide everything again from nothing: compile the Coq development, run coqchk and Print Assumptions "
+        "and compute every entry without reading the kernel's or the ledger's cache (minutes; for CI and reviewers)",
+    )
 
     add_prove_parser(commands)
 
@@ -142,10 +148,12 @@ def _version() -> str:
 
 
 # ---------------------------------------------------------------------------------------------- claims
-def _claims_json(ids: Sequence[str], with_numeric: bool, progress: Any = None) -> list[dict[str, Any]]:
+def _claims_json(
+    ids: Sequence[str], with_numeric: bool, progress: Any = None, use_cache: bool = True
+) -> list[dict[str, Any]]:
     from ..numeric._ledger_cache import claim_entries
 
-    return claim_entries(ids, with_numeric, progress)
+    return claim_entries(ids, with_numeric, progress, use_cache=use_cache)
 
 
 # An engine statement longer than this is cut in the JSON unless --full is given (one was 174,509 characters).
@@ -197,8 +205,14 @@ def _run_claims(args: argparse.Namespace) -> int:
     from ._claims_terminal import Progress, print_lines, summary_line
 
     progress = Progress()
-    progress.note("loading the kernel's verdicts (the first run compiles the Coq development)")
-    entries = _claims_json(ids, args.numeric, progress)
+    if args.recheck:
+        from ropecheck.proofs.claims._verdicts import recheck
+
+        recheck()
+        progress.note("--recheck: compiling and checking the Coq development from nothing (no cache is read)")
+    else:
+        progress.note("loading the kernel's verdicts (the first run compiles the Coq development)")
+    entries = _claims_json(ids, args.numeric, progress, use_cache=not args.recheck)
     if args.json:
         if not args.full:
             _trim_engine_statements(entries)
@@ -211,7 +225,8 @@ def _run_claims(args: argparse.Namespace) -> int:
         if args.numeric and not ids:
             from ..numeric._ledger_cache import numeric_tables
 
-            document.update(numeric_tables())  # "decay" and "precision_limits", cached like the entries
+            # "decay" and "precision_limits", cached like the entries
+            document.update(numeric_tables(use_cache=not args.recheck))
         json.dump(finite_json(document), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.view == "show":
