@@ -6,6 +6,7 @@ SCALING_EXPECTED = {
     "NTK-OUT-OF-BOUND": "proved",
     "YARN-TEMPERATURE": "proved",
     "YARN-RAMP-CODE": "refuted",
+    "YARN-EQ17-BASE": "refuted",
     "YARN-DYNAMIC-RULE": "refuted",
     "DEEPSEEK-V2-MSCALE": "proved",
     "DEEPSEEK-V3-MSCALE": "proved",

@@ -19,6 +19,9 @@ PERTURBATIONS: dict[str, list[tuple[str, str]]] = {
     # paper and code differ at i = 21; they agree on every i < 21
     "yarn_ramp_code_correction": [("(i <= 20 \\/ 46 <= i)", "(i <= 21 \\/ 46 <= i)")],
     "yarn_ramp_code_negation": [("forall i : nat, (i < 64)%nat", "forall i : nat, (i < 21)%nat")],
+    # with s = 1 the base is b; with i = 0 the readings agree
+    "yarn_eq17_base_negation": [("1 < s ->", "1 = s ->")],
+    "yarn_eq17_base_correction": [("<-> i = 0%nat", "<-> (i <= 1)%nat")],
     # with f = 1 the rules agree, so the negation is false; the excess is (f − 1)(x − 1)
     "yarn_dynamic_rule_negation": [("1 <= f ->", "1 = f ->")],
     "yarn_dynamic_rule_correction": [("(f - 1) * (x - 1)", "(f - 1) * (x + 1)")],

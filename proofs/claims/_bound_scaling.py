@@ -40,6 +40,17 @@ forall i : nat, (i < 64)%nat ->
    (i <= 20 \/ 46 <= i)%nat)
 """),
     ),
+    "YARN-EQ17-BASE": (
+        ("Scaling", "yarn_eq17_base_negation", r"""
+~ (forall (L b s : R) (n i : nat), 0 < L -> 1 < b -> 1 < s -> (2 <= n)%nat -> (i < n)%nat ->
+     yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i)
+"""),
+        ("Scaling", "yarn_eq17_base_correction", r"""
+forall (L b s : R) (n i : nat), 0 < L -> 1 < b -> 1 < s -> (2 <= n)%nat ->
+  yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i * Rpower s (- INR i / (INR n - 1)) /\
+  (yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i <-> i = 0%nat)
+"""),
+    ),
     "YARN-DYNAMIC-RULE": (
         ("Scaling", "yarn_dynamic_rule_negation", r"""
 ~ (forall f x : R, 1 <= f -> 1 <= x -> dynamic_alpha_hf f x = dynamic_alpha_paper x)

@@ -126,6 +126,23 @@ CLAIMS = [
         mirror={"kind": "yarn_ramp", "sizes": {"d": 128, "base": 10000.0, "length": 4096, "factor": 16.0}},
     ),
     Claim(
+        id="YARN-EQ17-BASE",
+        title="YaRN's Eq. 17 as printed (with b′) is not Eq. 13's r = L/λ: they agree only at the first pair",
+        topic="scaling",
+        latex=r"\frac{L}{2\pi b'^{2i/d}} = \frac{L}{2\pi b^{2i/d}},\quad b' = b\,s^{d/(d-2)}",
+        statement=Claimed("r(i) computed with the NTK base b′ equals L/λᵢ with the model's base b"),
+        assumptions=("every even d = 2n ≥ 4, b > 1, s > 1, L > 0, pairs i < n",),
+        sources=(quote(PENG_2024, "r(d) = L/λ_d = L/(2π b′^{2d/|D|})"),),
+        interpretation="Eq. 17 is printed with b′ while Eq. 13 defines λ_d with b; the implementations use b. Read "
+        "as: both readings give the same ratio r for every pair. Refuted (d = 4, b = 10⁴, s = 2, pair 1).",
+        correction=Correction(
+            latex=r"r_{b'}(i) = r_b(i)\,s^{-i/(n-1)};\quad r_{b'}(i) = r_b(i) \iff i = 0",
+            statement=Claimed("with b′ every ratio is divided by s^(i/(n−1)); the readings agree only at i = 0"),
+            explanation="With b′ the ramp's band moves to lower pairs; the implementations (and this ledger's "
+            "YARN-RAMP-CODE) read Eq. 17 with the model's base b.",
+        ),
+    ),
+    Claim(
         id="YARN-DYNAMIC-RULE",
         title="'Dynamic' scaling in HF and vLLM is not the paper's s = max(1, l′/L)",
         topic="scaling",

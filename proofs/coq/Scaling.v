@@ -460,3 +460,49 @@ Proof.
       * rewrite Rpower_O by exact Hb. rewrite Rmult_1_r. pose proof (cos_lt_1 r H). lra.
       * unfold Rdiv. ring.
 Qed.
+
+(** ** YARN-EQ17-BASE: Eq. 17 printed with b' is not Eq. 13's r = L / lambda *)
+
+Lemma yarn_ratio_ntk (L b s : R) (n i : nat) : 0 < b -> 0 < s -> (2 <= n)%nat ->
+  yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i * Rpower s (- INR i / (INR n - 1)).
+Proof.
+  intros Hb Hs Hn. unfold yarn_ratio, wavelength. rewrite ntk_ratio by assumption.
+  assert (0 < rope_frequency b (2 * n) i) by (unfold rope_frequency, Rpower; apply exp_pos).
+  assert (0 < Rpower s (- INR i / (INR n - 1))) by (unfold Rpower; apply exp_pos).
+  pose proof PI_RGT_0. field. split; lra.
+Qed.
+
+Theorem yarn_eq17_base_negation :
+  ~ (forall (L b s : R) (n i : nat), 0 < L -> 1 < b -> 1 < s -> (2 <= n)%nat -> (i < n)%nat ->
+       yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i).
+Proof.
+  intro H. specialize (H 1 10000 2 2%nat 1%nat ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lia) ltac:(lia)).
+  rewrite yarn_ratio_ntk in H by (lra || lia).
+  assert (Hr : 0 < yarn_ratio 1 10000 2 1) by
+    (unfold yarn_ratio, wavelength, rope_frequency, Rpower; pose proof PI_RGT_0;
+     apply Rdiv_lt_0_compat; [lra|apply Rdiv_lt_0_compat; [lra|apply exp_pos]]).
+  assert (Hp : Rpower 2 (- INR 1 / (INR 2 - 1)) < 1).
+  { simpl INR. unfold Rpower. interval. }
+  nra.
+Qed.
+
+Theorem yarn_eq17_base_correction : forall (L b s : R) (n i : nat), 0 < L -> 1 < b -> 1 < s -> (2 <= n)%nat ->
+  yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i * Rpower s (- INR i / (INR n - 1)) /\
+  (yarn_ratio L (ntk_base b s n) n i = yarn_ratio L b n i <-> i = 0%nat).
+Proof.
+  intros L b s n i HL Hb Hs Hn. rewrite yarn_ratio_ntk by (lra || lia). split; [reflexivity|].
+  assert (Hn' : 1 < INR n) by (replace 1 with (INR 1) by reflexivity; apply lt_INR; lia).
+  assert (Hr : 0 < yarn_ratio L b n i) by
+    (unfold yarn_ratio, wavelength, rope_frequency, Rpower; pose proof PI_RGT_0;
+     apply Rdiv_lt_0_compat; [lra|apply Rdiv_lt_0_compat; [lra|apply exp_pos]]).
+  split.
+  - intro E. destruct i as [|i]; [reflexivity|exfalso].
+    assert (Hi : 0 < INR (S i)) by apply lt_0_INR, Nat.lt_0_succ.
+    assert (Rpower s (- INR (S i) / (INR n - 1)) < 1).
+    { apply Rlt_le_trans with (Rpower s 0); [|rewrite Rpower_O; lra]. apply Rpower_lt; [lra|].
+      unfold Rdiv. rewrite Ropp_mult_distr_l_reverse.
+      assert (0 < INR (S i) * / (INR n - 1)) by (apply Rmult_lt_0_compat; [lra|apply Rinv_0_lt_compat; lra]).
+      lra. }
+    nra.
+  - intros ->. simpl INR. replace (- 0 / (INR n - 1)) with 0 by (field; lra). rewrite Rpower_O by lra. ring.
+Qed.
