@@ -122,7 +122,7 @@ def attribute_root_causes(report: AuditReport) -> None:
     # A table converted in place to each call's dtype: the earlier dtype's precision finding measured the later
     # dtype's rounding; state is the root cause (fixing it removes the precision failure).
     converted = next((f for f in failing if f.property == "state" and IN_PLACE_DTYPE in f.detail), None)
-    if converted is not None:
+    if converted is not None and not any(f.property == "contract" for f in failing):
         roots.append(converted)
         failing = [f for f in failing if f is not converted]
         for finding in failing:

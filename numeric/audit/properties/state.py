@@ -283,11 +283,14 @@ def dtype_interleaving(ctx: AuditContext, ideal: Ideal, dtypes: list[str], probl
     positions = np.arange(min(SMALL_POSITIONS, ctx.n))
     x = round_to(state_probes(ideal, positions, "float64"), "bfloat16")  # exact in every audited dtype
     try:
-        before = caller.call(x, positions, first)[0]
+        # A copy per call: a target that writes into x (a contract finding) must not move the probe itself.
+        before = caller.call(x.copy(), positions, first)[0]
         _, loose = ctx.loose_bound(x, positions, first)
+        if np.any(bound_ratio(np.abs(caller.call(x.copy(), positions, first)[0] - before), loose) > 1):
+            return ""  # a repeated call already differs: contract's finding, not the dtype order's
         for other in others:
-            caller.call(x, positions, other)
-            after = caller.call(x, positions, first)[0]
+            caller.call(x.copy(), positions, other)
+            after = caller.call(x.copy(), positions, first)[0]
             gap = np.abs(after - before)
             if np.any(bound_ratio(gap, loose) > 1):
                 problems.append(
