@@ -155,6 +155,15 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             given = kwargs.get("position_embeddings")
             if given is None:
                 return None
+            if not isinstance(given, tuple) and given.is_complex():  # DeepSeek-V2: one tensor a·e^{iθp}, [B, T, d/2]
+                cos, sin, error = _cos_sin(rule, positions, int(given.shape[-1]), record)
+                if record:
+                    dc = torch.zeros_like(cos, requires_grad=True)
+                    ds = torch.zeros_like(sin, requires_grad=True)
+                    state["cs"] += [dc, ds]
+                    state["cs_error"] += [error, error]
+                    cos, sin = cos + dc, sin + ds
+                return args, {**kwargs, "position_embeddings": torch.complex(cos, sin).expand(given.shape)}
             cos, sin, error = _cos_sin(rule, positions, int(given[0].shape[-1]), record)
             shape = given[0].shape
             cos, sin = cos.to(given[0].dtype), sin.to(given[0].dtype)

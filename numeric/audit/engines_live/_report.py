@@ -62,15 +62,16 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
     **Returns:** Markdown.
     """
     cells: dict[str, dict[str, dict[str, Any]]] = {}
-    versions: dict[str, tuple[str, str, str]] = {}
+    versions: dict[str, list[tuple[str, str, str]]] = {}
     for record in records:
         for config in record["configs"]:
             for engine in config["engines"]:
                 if engine["verdict"] == "not available" and engine["engine"] in cells.get(config["name"], {}):
                     continue
                 cells.setdefault(config["name"], {})[engine["engine"]] = {**engine, "config": config}
-                if engine["verdict"] != "not available":
-                    versions[engine["engine"]] = (engine["version"], record["date"], record["machine"])
+                run = (engine["version"], record["date"], record["machine"])
+                if engine["verdict"] != "not available" and run not in versions.setdefault(engine["engine"], []):
+                    versions[engine["engine"]].append(run)
     names = list(ENGINES)
     lines = ["| config | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for config in sorted(cells):
@@ -80,10 +81,9 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
     lines.append("Runs:")
     lines.append("")
     for name in names:
-        if name in versions:
-            version, date, where = versions[name]
+        for version, date, where in versions.get(name, []):
             lines.append(f"- **{name}** {version}: run {date} on {where}.")
-        else:
+        if not versions.get(name):
             lines.append(f"- **{name}**: not run here.")
     findings = [(c, n, e) for c, row in sorted(cells.items()) for n, e in row.items()
                 if e["verdict"] not in ("conforms", "not available")]
