@@ -129,3 +129,26 @@ def test_check_assumptions_fails_on_a_project_hypothesis_and_an_unsafe_fixpoint(
     assert "NOT A STANDARD AXIOM: Ropecheck.Boom.boom" in attacked.stdout
     assert "unsafe: guard checking disabled for Ropecheck.Boom.loop" in attacked.stdout
     assert "harmless" not in attacked.stdout  # a section variable is discharged, never an axiom
+
+
+@pytest.mark.skipif(
+    not (_kernel.coq_available() and _kernel_coqchk.coqchk_path()), reason="coqc/coqchk are not installed"
+)
+def test_a_theorem_on_an_unsafe_fixpoint_is_reported_unsafe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the whole build: `Print Assumptions` says "loop is assumed to be guarded", coqchk lists it under
+    unsafe (co)fixpoints, and the theorem fails as *unsafe*, not as resting on an axiom (seen failing: the message
+    was "non-standard axioms: loop")."""
+    from ropecheck.proofs.kernel._kernel_build import check_development
+
+    monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "coq"
+    root.mkdir()
+    (root / "Loop.v").write_text(
+        "Unset Guard Checking.\nFixpoint loop (n : nat) : False := loop n.\nSet Guard Checking.\n"
+        "Theorem demo_claim : False. Proof. exact (loop 0). Qed.\n",
+        encoding="utf-8",
+    )
+    (root / "_CoqProject").write_text("-R . Ropecheck\nLoop.v\n", encoding="utf-8")
+    status = check_development(root).theorems["demo_claim"]
+    assert status.status == "failed"
+    assert status.message == "unsafe: guard checking disabled for Ropecheck.Loop.loop", status.message

@@ -62,7 +62,7 @@ def write_pins(path: Path = PINS_FILE) -> tuple[int, str]:
         "statements": statements,
         "constants": dict(sorted(terms["constants"].items())),
     }
-    path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
     return len(statements), ""
 
 

@@ -29,7 +29,6 @@ from ..kernel._kernel_build import DevelopmentReport, TheoremStatus, build_comma
 from ..kernel._kernel_coqchk import PRIMITIVE_PREFIXES, STANDARD_AXIOMS_QUALIFIED
 from ..kernel._kernel_terms import PIN_COMMAND
 from ._bound_statements import BoundTheorem, all_bound, bound_theorems
-from ._pins import load_pins
 
 ENGINE_ONLY = "engine only (kernel not run)"
 
@@ -128,6 +127,8 @@ def recheck() -> None:
 def kernel_report() -> DevelopmentReport:
     """The development's report for the ledger's theorems, computed once per process (cached on disk unless
     `recheck()` was called); every bound statement is compared with its pinned elaborated form (`_pins`)."""
+    from ._pins import load_pins  # here, so that `python -m ropecheck.proofs.claims._pins` runs it once
+
     bound = all_bound()
     ids = {item.claim_id for item in bound}  # a claim with no bound statement is unknown, its instances unasked
     return check_development(

@@ -300,9 +300,10 @@ def _judge(theorems: dict[str, TheoremStatus], checker: CoqchkResult) -> dict[st
     """Every checked theorem's axioms named by coqchk and judged (`_kernel_coqchk.judge_axioms`)."""
     out = {}
     for name, status in theorems.items():
-        if status.status != "checked":
+        by_short_name = status.status == "failed" and status.axioms and status.message.startswith("non-standard")
+        if status.status != "checked" and not by_short_name:
             out[name] = status
-            continue
+            continue  # failed for another reason (a file that did not compile, a forbidden command)
         qualified, reason = judge_axioms(status.axioms, checker)
         if reason is None:
             out[name] = dataclasses.replace(status, axioms=qualified, message="standard axioms only (coqchk)")
