@@ -27,9 +27,9 @@ WRONG = {
     "spe_dot_averages_out": [("D <> 0 ->", ""), ("Rabs (window_mean h p M n)", "Rabs (window_mean h p M n - INR h)")],
     # an entry one real shorter than d + d_v.
     "rope_kv_cache_size": [("(2 * h + dv)%nat", "(2 * h + dv - 1)%nat")],
-    # Round3.v: an offset one short of the window, one offset too many, equal indices, half the Lipschitz constant
-    # squared, the 8-bit reading, a table one row off, d = 0 (nothing stored), cosine for sine, one more in the
-    # norm, d = 8.
+    # ISSUE #18 point 9 (Relative.v, Sinusoidal.v, Binary.v, Cache.v, Rope.v): an offset one short of the window,
+    # one offset too many, equal indices, half the Lipschitz constant squared, the 8-bit reading, a table one row
+    # off, d = 0 (nothing stored), cosine for sine, one more in the norm, d = 8.
     "rpe_clip_indistinguishable": [("(K <= j' - i')%Z", "(K - 1 <= j' - i')%Z")],
     "rpe_offset_count": [("= 2 * L - 1)%Z", "= 2 * L)%Z")],
     "spe_frequencies_decreasing": [("(i < j)%nat", "(i <= j)%nat")],
@@ -38,7 +38,7 @@ WRONG = {
     "binary_3_to_4_flips_004": [("flipped_bits 3 3 4 = 3%nat", "flipped_bits 8 3 4 = 8%nat")],
     "binary_table_004": [("seq 0 12", "seq 1 12")],
     "rope_cached_key_positional_003": [("(1 <= h)%nat", "(0 <= h)%nat")],
-    "rope_sine_term_whole_score_003": [("Rope.cross_pair q k i * sin", "Rope.cross_pair q k i * cos")],
+    "rope_sine_term_whole_score_003": [("cross_pair q k i * sin", "cross_pair q k i * cos")],
     "spe_add_changes_norm_direction_004": [("+ INR h", "+ INR h + 1")],
     "ape_prefix_stale_003": [("spe 64", "spe 4")],
     # LinearBias.v: an affine bias (second difference 0), a window of 0 (every offset reads row 0), and the

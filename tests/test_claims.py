@@ -68,7 +68,7 @@ EXPECTED = {
     "ROPE-ABS-AND-REL": "proved",  # every even d but 2, 4, 8 (Positions.v); those would need π irrational
     "SPE-UNIQUE-POSITION": "proved",  # likewise
     "SPE-LINEAR-ATTENTION-INCOMPATIBLE": "refuted",
-    # ISSUE #18 point 9 (proofs/claims/_claims_round3.py, proofs/coq/Round3.v)
+    # ISSUE #18 point 9 (proofs/claims/_claims_{relative,sinusoidal,binary,cache,rope}.py and their topics' .v files)
     "RPE-CLIP-INDISTINGUISHABLE": "proved",
     "RPE-OFFSET-COUNT": "proved",
     "RPE-BREAKS-LINEAR-ATTENTION": "proved",  # proofs/coq/LinearBias.v

@@ -269,4 +269,17 @@ forall h : nat,
  m = m')
 """),
     ),
+    "ROPE-SINE-TERM-WHOLE-SCORE-003": (
+        ("Rope", "rope_sine_term_whole_score_003", r"""
+(forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+ (forall i : nat, (i < h)%nat -> DefsRope.dot_pair q k i = 0) ->
+ dot (2 * h) (rope theta h m q) (rope theta h n k) =
+ sum h
+   (fun i : nat => DefsRope.cross_pair q k i * sin ((m - n) * theta i))) /\
+(forall (h : nat) (theta : nat -> R) (m n : R),
+ (1 <= h)%nat ->
+ dot (2 * h) (rope theta h m (basis 0)) (rope theta h n (basis 1)) =
+ sin ((m - n) * theta 0%nat))
+"""),
+    ),
 }

@@ -206,4 +206,45 @@ h <> 4%nat ->
 p = q
 """),
     ),
+    "SPE-FREQUENCIES-DECREASING": (
+        ("Sinusoidal", "spe_frequencies_decreasing", r"""
+forall h i j : nat,
+(1 <= h)%nat ->
+(i < j)%nat -> rope_spectrum 10000 h j < rope_spectrum 10000 h i
+"""),
+    ),
+    "SPE-DISTINCT-WAVELENGTHS": (
+        ("Sinusoidal", "spe_distinct_wavelengths", r"""
+forall h i j : nat,
+(1 <= h)%nat ->
+i <> j ->
+DefsSinusoidal.wavelength (2 * h) i <>
+DefsSinusoidal.wavelength (2 * h) j
+"""),
+    ),
+    "SPE-SMOOTHNESS-004": (
+        ("Sinusoidal", "spe_smoothness_004", r"""
+forall (h : nat) (w : nat -> R) (p q : R),
+norm2 (2 * h)
+  (fun j : nat => DefsSinusoidal.pe w p j - DefsSinusoidal.pe w q j) <=
+sum h (fun i : nat => w i * w i) * ((p - q) * (p - q))
+"""),
+    ),
+    "SPE-ADD-CHANGES-NORM-DIRECTION-004": (
+        ("Sinusoidal", "spe_add_changes_norm_direction_004", r"""
+forall (h : nat) (p : R) (x : vec),
+norm2 (2 * h) (DefsSinusoidal.vadd x (DefsSinusoidal.spe h p)) =
+norm2 (2 * h) x + 2 * dot (2 * h) x (DefsSinusoidal.spe h p) + INR h /\
+((1 <= h)%nat ->
+ 0 <= dot (2 * h) x (DefsSinusoidal.spe h p) ->
+ norm2 (2 * h) x <
+ norm2 (2 * h) (DefsSinusoidal.vadd x (DefsSinusoidal.spe h p))) /\
+(forall c : R,
+ (forall j : nat,
+  (j < 2 * h)%nat ->
+  DefsSinusoidal.vadd x (DefsSinusoidal.spe h p) j = c * x j) ->
+ forall j : nat,
+ (j < 2 * h)%nat -> DefsSinusoidal.spe h p j = (c - 1) * x j)
+"""),
+    ),
 }

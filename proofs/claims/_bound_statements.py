@@ -1,9 +1,9 @@
 """Statement binding: the registry's Coq statement of every verdict theorem, printed into `Statements<Module>.v`.
 
-A verdict follows a statement, never a theorem's name (ISSUE #18). For each claim the registry (`_bound_rope`,
-`_bound_attention`, `_bound_decay`, `_bound_sinusoidal`, `_bound_round3`) holds `(module, theorem, statement)` for
-its verdict, negation, correction and literal-reading theorems. At build time every module's entries are printed into a
-generated file that imports only the reviewed definitions (`Defs.v`, `Defs<Module>.v`) and the libraries,
+A verdict follows a statement, never a theorem's name (ISSUE #18). For each claim the registry (`_bound_<topic>`:
+`_bound_rope`, `_bound_attention`, …) holds `(module, theorem, statement)` for its verdict, negation, correction and
+literal-reading theorems. At build time every module's entries are printed into a generated file that imports only
+the reviewed definitions (`Defs.v`, `Defs<Module>.v`) and the libraries,
 elaborates every statement as a definition *before* the proof module is loaded (nothing a proof file declares can
 change how a statement reads), then `Require`s (never imports) the proof module and closes each bound theorem with
 the proof lemma by its fully qualified name:
@@ -30,10 +30,28 @@ __all__ = ["BoundTheorem", "all_bound", "bound_theorems", "write_statements"]
 @cache
 def all_bound() -> tuple[BoundTheorem, ...]:
     """Every bound theorem of the registry, in registry order."""
-    from . import _bound_attention, _bound_decay, _bound_rope, _bound_round3, _bound_scaling, _bound_sinusoidal
+    from . import (
+        _bound_attention,
+        _bound_binary,
+        _bound_cache,
+        _bound_decay,
+        _bound_relative,
+        _bound_rope,
+        _bound_scaling,
+        _bound_sinusoidal,
+    )
 
     out: list[BoundTheorem] = []
-    tables = (_bound_attention, _bound_sinusoidal, _bound_rope, _bound_decay, _bound_round3, _bound_scaling)
+    tables = (
+        _bound_attention,
+        _bound_sinusoidal,
+        _bound_rope,
+        _bound_decay,
+        _bound_relative,
+        _bound_binary,
+        _bound_cache,
+        _bound_scaling,
+    )
     for table in (t.BOUND for t in tables):
         for claim_id, entries in table.items():
             out.extend(BoundTheorem(claim_id, m, t, s.strip()) for m, t, s in entries)

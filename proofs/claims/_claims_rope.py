@@ -25,7 +25,7 @@ from ..engine._formulas import (
     sinusoidal_frequency,
     theta,
 )
-from ..engine._statements import AllOf, BlockInstances, Derivation, Identity, Statement
+from ..engine._statements import AllOf, BlockInstances, Claimed, Derivation, Identity, Statement
 from ._claim import Claim, Correction
 from ._sources import BLOG_004, EXPLAINER_003, NOTE_000, NOTE_001, ROFORMER, SUMMARY_002, quote
 
@@ -393,5 +393,25 @@ CLAIMS = [
             quote(SUMMARY_002, "$$ \\theta_i = 10000^{-2(i-1)/d} $$ (same spectrum as sinusoidal PE)"),
         ),
         interpretation="001 writes '10000−2(i−1)/d' (the caret was lost); read as the power 10000^{−2(i−1)/d}.",
+    ),
+    Claim(
+        id="ROPE-SINE-TERM-WHOLE-SCORE-003",
+        title="The sine term is not a negligible correction: for q ⟂ k it is the whole score",
+        topic="rope",
+        latex=r"\langle q_i, k_i\rangle = 0\ \forall i \implies \langle R_m q, R_n k\rangle = \sum_i "
+        r"(q_{i,1}k_{i,2} - q_{i,2}k_{i,1})\sin((m-n)\theta_i)",
+        statement=Claimed("with each query pair orthogonal to its key pair the score is the sine term"),
+        assumptions=("every even d, every spectrum, real positions",),
+        sources=(
+            quote(
+                EXPLAINER_003,
+                "The sine term is the phase-sensitive part: it tracks the oriented relationship between the two "
+                r"coordinates in pair \(i\), so it is part of the real positional signal, not just a negligible "
+                "correction.",
+            ),
+        ),
+        interpretation="Read as: the sine term can carry the whole positional signal — when each query pair is "
+        "orthogonal to its key pair the score is exactly the sine term (e₀ against e₁ scores sin((m − n)θ₀)). "
+        "Proved for every even d.",
     ),
 ]

@@ -225,6 +225,8 @@ _rpe_cache = Identity(
     name="scores at step t from cached keys + table lookups R_{j−t} = full recomputation",
 )
 
+_DISTINCT = "each pair of dimensions corresponds to a sinusoid at a distinct wavelength"
+
 CLAIMS = [
     Claim(
         id="SPE-DOT-RELATIVE",
@@ -532,5 +534,73 @@ CLAIMS = [
             explanation="Keys and values are cached as usual; only the bias term Q_t R_{j−t} is formed per step "
             "from the new query and the fixed table, O(t·d) work — the same order as Q_t Kᵀ.",
         ),
+    ),
+    Claim(
+        id="SPE-FREQUENCIES-DECREASING",
+        title="Smaller indices wiggle fast: ωᵢ strictly decreases with i",
+        topic="sinusoidal",
+        latex=r"i < j < \tfrac d2 \implies \omega_j < \omega_i,\quad \omega_i = 10000^{-2i/d}",
+        statement=Claimed("the sinusoidal frequencies strictly decrease with the pair index"),
+        assumptions=("every even d ≥ 2, base 10000",),
+        sources=(
+            quote(
+                BLOG_004,
+                "Smaller indices wiggle fast to capture local order (“who’s next to whom”), while larger indices "
+                "change slowly to capture global position",
+            ),
+        ),
+        interpretation="Read as: the frequency of pair i strictly decreases as i grows (faster oscillation at "
+        "smaller indices). Proved for every even d.",
+    ),
+    Claim(
+        id="SPE-DISTINCT-WAVELENGTHS",
+        title="Each pair of dimensions has its own wavelength",
+        topic="sinusoidal",
+        latex=r"i \ne j \implies \lambda_i \ne \lambda_j,\quad \lambda_i = 2\pi/\omega_i",
+        statement=Claimed("no two pairs share a wavelength"),
+        assumptions=("every even d ≥ 2, base 10000, pair indices i, j (any natural numbers)",),
+        sources=(quote(NOTE_000, _DISTINCT), quote(NOTE_001, _DISTINCT)),
+        interpretation="Read as: two different pairs never have the same wavelength. Proved for every even d "
+        "(the frequencies strictly decrease).",
+    ),
+    Claim(
+        id="SPE-SMOOTHNESS-004",
+        title="Small position shifts cause small encoding shifts",
+        topic="sinusoidal",
+        latex=r"\|\mathrm{PE}(p) - \mathrm{PE}(q)\| \le \sqrt{\textstyle\sum_i \omega_i^2}\,|p - q|",
+        statement=Claimed("the encoding is Lipschitz in the position with constant √(Σωᵢ²)"),
+        assumptions=("every even d, every spectrum ωᵢ (the seeds' one included), real p, q",),
+        sources=(
+            quote(
+                BLOG_004,
+                "Because sine and cosine are continuous, the encoding changes smoothly as $p$ increments, "
+                "satisfying the desire for small position shifts to cause small encoding shifts.",
+            ),
+        ),
+        interpretation="Read quantitatively: the encoding moves by at most √(Σᵢωᵢ²)·|p − q| — each (sin, cos) "
+        "pair moves by at most the angle ωᵢ|p − q| it turns through. Proved (squared norms) for every even d "
+        "and spectrum; with ωᵢ ≤ 1 the constant is at most √(d/2).",
+    ),
+    Claim(
+        id="SPE-ADD-CHANGES-NORM-DIRECTION-004",
+        title="Adding a position vector changes a token's norm and direction",
+        topic="sinusoidal",
+        latex=r"\|x + \mathrm{PE}(p)\|^2 = \|x\|^2 + 2\langle x, \mathrm{PE}(p)\rangle + \tfrac d2,\quad "
+        r"x + \mathrm{PE}(p) = c\,x \implies \mathrm{PE}(p) = (c-1)\,x",
+        statement=Claimed("adding PE changes the norm and, unless x is parallel to PE(p), the direction"),
+        assumptions=("every even d ≥ 2, base 10000, real p, every token x",),
+        sources=(
+            quote(
+                BLOG_004,
+                "the position vector gets added to the token embedding. This changes the direction of the "
+                "embedding and slightly warps its meaning.",
+            ),
+            quote(
+                BLOG_004, "The magnitude is preserved, so no semantic information loss unlike the sinusoidal encoding."
+            ),
+        ),
+        interpretation="Read as the contrast with RoPE the blog draws: adding PE(p) changes the norm — "
+        "‖x + PE(p)‖² = ‖x‖² + 2⟨x, PE(p)⟩ + d/2, larger whenever ⟨x, PE(p)⟩ ≥ 0 — and keeps the direction only "
+        "for tokens parallel to PE(p). Proved for every even d (RoPE keeps the norm: ROPE-NORM-PRESERVING).",
     ),
 ]

@@ -12,17 +12,28 @@ def all_claims() -> tuple[Claim, ...]:
     """Every claim in the ledger, grouped by topic (built on first use: SymPy objects are not free)."""
     from . import (
         _claims_attention,
+        _claims_binary,
+        _claims_cache,
         _claims_decay,
         _claims_prose,
+        _claims_relative,
         _claims_rope,
-        _claims_round3,
         _claims_scaling,
         _claims_sinusoidal,
     )
 
     claims: list[Claim] = []
-    modules = (_claims_attention, _claims_sinusoidal, _claims_rope, _claims_decay, _claims_prose, _claims_round3)
-    for module in (*modules, _claims_scaling):
+    for module in (
+        _claims_attention,
+        _claims_sinusoidal,
+        _claims_rope,
+        _claims_decay,
+        _claims_prose,
+        _claims_relative,
+        _claims_binary,
+        _claims_cache,
+        _claims_scaling,
+    ):
         claims.extend(module.CLAIMS)
     ids = [c.id for c in claims]
     duplicates = {i for i in ids if ids.count(i) > 1}

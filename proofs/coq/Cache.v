@@ -1,7 +1,8 @@
 (** * Cache.v: what a KV cache stores per token, with and without RoPE.
 
-    Seed 003: "0% smaller KV cache in normal decoding" and "vanilla RoPE does
-    not make cached keys and values position-free".  The cache of one layer
+    Seed 003: "0% smaller KV cache in normal decoding", "vanilla RoPE does
+    not make cached keys and values position-free" and, for additive
+    positions, "the cached vectors still contain the old absolute position".  The cache of one layer
     and one head is modelled as what it stores for each token: a list of reals
     — the key as the scores will read it (d = 2h numbers) followed by the value
     (dv numbers).  Without RoPE the stored key is k_n; with RoPE it is R_n k_n,
@@ -10,7 +11,7 @@
 
 From Coq Require Import Reals Lia Lra List.
 From Ropecheck Require Import Defs DefsCache.
-From Ropecheck Require Decay.
+From Ropecheck Require Decay Rope Sinusoidal Positions.
 
 Import ListNotations.
 Open Scope R_scope.
@@ -103,6 +104,42 @@ Proof.
     + replace j with (2 * h + (j - 2 * h))%nat by lia.
       rewrite !kv_entry_value by lia; apply Hv; lia.
   - exact (fun t => proj2 (Decay.rope_cached_key_determined theta h) t).
+Qed.
+
+(** ** ROPE-CACHED-KEY-POSITIONAL-003 *)
+
+(* "vanilla RoPE does not make cached keys and values position-free": no
+   function of the key alone gives the cached R_n k at every position, for
+   every even d >= 2 with the RoFormer spectrum (e_0 at positions 0 and 1). *)
+Theorem rope_cached_key_positional_003 : forall h : nat, (1 <= h)%nat ->
+  ~ exists store : vec -> vec,
+      forall (n : R) (k : vec) (j : nat), (j < 2 * h)%nat -> rope (rope_spectrum 10000 h) h n k j = store k j.
+Proof.
+  intros h Hh [store Hstore].
+  pose proof (Hstore 0 (basis 0) 0%nat ltac:(lia)) as E0.
+  pose proof (Hstore 1 (basis 0) 0%nat ltac:(lia)) as E1.
+  rewrite <- E1, Decay.rope_zero in E0 by lia.
+  pose proof (rope_even (rope_spectrum 10000 h) h 1 (basis 0) 0 Hh) as R1; simpl Nat.mul in R1.
+  rewrite R1, Rope.rope_spectrum_first in E0; unfold rot, basis in E0; cbn [fst snd Nat.eqb] in E0.
+  pose proof Decay.cos_1_bounds; rewrite Rmult_1_r in E0; lra.
+Qed.
+
+(** ** APE-PREFIX-STALE-003 *)
+
+(* "Move the same prefix to a new location and the cached vectors still
+   contain the old absolute position, so they no longer match the new block
+   location": at d = 128, base 10000, a token cached as x + PE(n) is not the
+   token x + PE(n + delta) it must be at the new location, for every real
+   shift delta <> 0 (RoPE re-phases instead: ROPE-PREFIX-REPHASE). *)
+Theorem ape_prefix_stale_003 : forall (x : vec) (n delta : R), delta <> 0 ->
+  ~ (forall j, (j < 128)%nat ->
+       Sinusoidal.vadd x (Sinusoidal.spe 64 n) j = Sinusoidal.vadd x (Sinusoidal.spe 64 (n + delta)) j).
+Proof.
+  intros x n delta Hdelta Hsame; apply Hdelta.
+  assert (E : n = n + delta).
+  { apply Positions.spe_unique_position_instance_d128; intros j Hj; specialize (Hsame j Hj).
+    unfold Sinusoidal.vadd in Hsame; lra. }
+  lra.
 Qed.
 
 (* The definitions live in DefsCache.v; these abbreviations keep `Cache.name` working for importers. *)

@@ -3,6 +3,7 @@
 
 From Coq Require Import Reals Lia Lra List.
 From Ropecheck Require Import Defs.
+From Ropecheck Require DefsSinusoidal.  (* qualified only: APE-PREFIX-STALE-003 is stated with DefsSinusoidal.spe *)
 Import ListNotations.
 Open Scope R_scope.
 

@@ -241,3 +241,13 @@ Lemma rpe_breaks_linear_attention_printed :
 Proof.
   interval.
 Qed.
+
+(* NOT PRINTED yarn_ramp_code_correction_printed (YARN-RAMP-CODE): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED yarn_eq17_base_correction_printed (YARN-EQ17-BASE): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED yarn_dynamic_rule_correction_printed (YARN-DYNAMIC-RULE): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED alibi_slopes_general_correction_printed (ALIBI-SLOPES-GENERAL): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED xiong_score_decay_correction_printed (XIONG-SCORE-DECAY): cannot print: Claimed is not an identity *)

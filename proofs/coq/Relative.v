@@ -1,4 +1,5 @@
-(** * Relative.v: the RPE-* claims of proofs/claims/_claims_sinusoidal.py.
+(** * Relative.v: the RPE-* claims of proofs/claims/_claims_sinusoidal.py and _claims_relative.py
+    (RPE-BREAKS-LINEAR-ATTENTION is in LinearBias.v).
 
     Relative position representations as seeds 000/001 write them after Shaw et
     al.: the score of the query at position i against the key at position j is
@@ -138,6 +139,40 @@ Proof.
   intros [d [K [RK [WQ [WK [WV Himpossible]]]]]].
   destruct (Himpossible (attend_from_cache d K RK)) as [x [t [c Hdiff]]].
   apply Hdiff, (proj2 (rpe_kv_cache_impossible_correction d K RK WQ WK WV x t)).
+Qed.
+
+(** ** RPE-CLIP-INDISTINGUISHABLE (000, 001) *)
+
+(* "for |j - i| > k, relative position is undefined so we either clip or mask
+   zero": with Shaw's clipping at K, every offset at or beyond K (and every
+   offset at or below -K) reads the same table row, so two token pairs at
+   such offsets score alike whatever their distance. *)
+Theorem rpe_clip_indistinguishable :
+  forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j i' j' : Z), (0 <= K)%Z ->
+    ((K <= j - i)%Z /\ (K <= j' - i')%Z \/ (j - i <= - K)%Z /\ (j' - i' <= - K)%Z) ->
+    shaw_score d K RK q k i j = shaw_score d K RK q k i' j'.
+Proof.
+  intros d K RK q k i j i' j' HK Hfar; unfold shaw_score.
+  replace (clip K (j - i)) with (clip K (j' - i')); [reflexivity|].
+  unfold clip; lia.
+Qed.
+
+(** ** RPE-OFFSET-COUNT (000, 001) *)
+
+(* "R^K in R^{(2L - 1) x d_z} ... indexed by relative distance
+   r = j - i in [-L+1, L-1]": the offsets of L positions are exactly the
+   2L - 1 integers of that range. *)
+Theorem rpe_offset_count : forall L : Z, (1 <= L)%Z ->
+  (forall i j : Z, (0 <= i < L)%Z -> (0 <= j < L)%Z -> (- (L - 1) <= j - i <= L - 1)%Z)
+  /\ (forall r : Z, (- (L - 1) <= r <= L - 1)%Z -> exists i j : Z, (0 <= i < L)%Z /\ (0 <= j < L)%Z /\ (j - i = r)%Z)
+  /\ ((L - 1) - (- (L - 1)) + 1 = 2 * L - 1)%Z.
+Proof.
+  intros L HL; split; [|split].
+  - intros i j Hi Hj; lia.
+  - intros r Hr; destruct (Z_le_gt_dec 0 r) as [Hpos|Hneg].
+    + exists 0%Z, r; lia.
+    + exists (- r)%Z, 0%Z; lia.
+  - lia.
 Qed.
 
 (* The definitions live in DefsRelative.v; these abbreviations keep `Relative.name` working for importers. *)

@@ -763,6 +763,26 @@ Example rope_kv_cos_only_correction_instance_d8 :
                       + cross_pair q k i * sin ((m - n) * roformer_theta 4 i)).
 Proof. intros; apply (rope_kv_cos_only_correction 4). Qed.
 
+(** ** ROPE-SINE-TERM-WHOLE-SCORE-003 *)
+
+(* "The sine term is the phase-sensitive part ... not just a negligible
+   correction": when each query pair is orthogonal to its key pair the whole
+   score is the sine term, for every even d and spectrum; e_0 against e_1
+   scores sin((m - n) theta_0). *)
+Theorem rope_sine_term_whole_score_003 :
+  (forall (h : nat) (theta : nat -> R) (q k : vec) (m n : R),
+      (forall i, (i < h)%nat -> dot_pair q k i = 0) ->
+      dot (2 * h) (rope theta h m q) (rope theta h n k)
+      = sum h (fun i => cross_pair q k i * sin ((m - n) * theta i)))
+  /\ (forall (h : nat) (theta : nat -> R) (m n : R), (1 <= h)%nat ->
+      dot (2 * h) (rope theta h m (basis 0)) (rope theta h n (basis 1)) = sin ((m - n) * theta 0%nat)).
+Proof.
+  split.
+  - intros h theta q k m n Horth; rewrite rope_kv_cos_only_correction.
+    apply sum_ext; intros i Hi; rewrite (Horth i Hi); ring.
+  - intros; apply rope_score_e0_e1; assumption.
+Qed.
+
 (* The definitions live in DefsRope.v; these abbreviations keep `Rope.name` working for importers. *)
 Notation cis := DefsRope.cis (only parsing).
 Notation hdot := DefsRope.hdot (only parsing).

@@ -477,6 +477,111 @@ Proof.
   destruct Hdiff as [H|H]; contradiction.
 Qed.
 
+(** ** SPE-FREQUENCIES-DECREASING (004) and SPE-DISTINCT-WAVELENGTHS (000, 001) *)
+
+(* "Smaller indices wiggle fast ... while larger indices change slowly":
+   w_i = 10000^(-2i/d) strictly decreases with i, for every even d. *)
+Theorem spe_frequencies_decreasing : forall h i j : nat, (1 <= h)%nat -> (i < j)%nat ->
+  rope_spectrum 10000 h j < rope_spectrum 10000 h i.
+Proof.
+  intros h i j Hh Hij; unfold rope_spectrum, rope_frequency.
+  apply Rpower_lt; [lra|].
+  assert (0 < INR (2 * h)) by (apply lt_0_INR; lia).
+  assert (INR i < INR j) by (apply lt_INR; exact Hij).
+  unfold Rdiv; apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat; lra|lra].
+Qed.
+
+(* "each pair of dimensions corresponds to a sinusoid at a distinct
+   wavelength": two different pairs never share a wavelength 2 pi / w_i. *)
+Theorem spe_distinct_wavelengths : forall h i j : nat, (1 <= h)%nat -> i <> j ->
+  wavelength (2 * h) i <> wavelength (2 * h) j.
+Proof.
+  intros h i j Hh Hij E; unfold wavelength in E.
+  assert (Hpos : forall n, 0 < rope_frequency 10000 (2 * h) n)
+    by (intros n; unfold rope_frequency, Rpower; apply exp_pos).
+  assert (Hw : rope_frequency 10000 (2 * h) i = rope_frequency 10000 (2 * h) j).
+  { pose proof PI_RGT_0; unfold Rdiv in E.
+    apply Rmult_eq_reg_l in E; [|lra].
+    rewrite <- (Rinv_inv (rope_frequency 10000 (2 * h) i)), <- (Rinv_inv (rope_frequency 10000 (2 * h) j)), E.
+    reflexivity. }
+  assert (Hcases : (i < j \/ j < i)%nat) by lia; destruct Hcases as [Hlt|Hgt].
+  - pose proof (spe_frequencies_decreasing h i j Hh Hlt); unfold rope_spectrum in *; lra.
+  - pose proof (spe_frequencies_decreasing h j i Hh Hgt); unfold rope_spectrum in *; lra.
+Qed.
+
+(** ** SPE-ADD-CHANGES-NORM-DIRECTION-004 *)
+
+(* "the position vector gets added to the token embedding.  This changes the
+   direction of the embedding" and, against RoPE, "The magnitude is preserved,
+   so no semantic information loss unlike the sinusoidal encoding": for every
+   even d >= 2, |x + PE(p)|^2 = |x|^2 + 2 <x, PE(p)> + d/2, so the norm grows
+   whenever <x, PE(p)> >= 0, and x + PE(p) points along x only when PE(p)
+   itself does. *)
+Theorem spe_add_changes_norm_direction_004 :
+  forall (h : nat) (p : R) (x : vec),
+    norm2 (2 * h) (vadd x (spe h p))
+      = norm2 (2 * h) x + 2 * dot (2 * h) x (spe h p) + INR h
+    /\ ((1 <= h)%nat -> 0 <= dot (2 * h) x (spe h p) ->
+        norm2 (2 * h) x < norm2 (2 * h) (vadd x (spe h p)))
+    /\ (forall c : R, (forall j, (j < 2 * h)%nat -> vadd x (spe h p) j = c * x j) ->
+          forall j, (j < 2 * h)%nat -> spe h p j = (c - 1) * x j).
+Proof.
+  intros h p x.
+  assert (E : norm2 (2 * h) (vadd x (spe h p))
+              = norm2 (2 * h) x + 2 * dot (2 * h) x (spe h p) + INR h).
+  { rewrite <- (dot_spe_self h p); unfold norm2, dot, vadd.
+    rewrite <- sum_scal_l, <- !sum_plus; apply sum_ext; intros; ring. }
+  split; [exact E|split].
+  - intros Hh Hdot; rewrite E; assert (0 < INR h) by (apply lt_0_INR; lia); lra.
+  - intros c Hc j Hj; specialize (Hc j Hj); unfold vadd in Hc; lra.
+Qed.
+
+(** ** SPE-SMOOTHNESS-004 *)
+
+(* |sin y| <= |y|, squared: from sin y < y for y > 0. *)
+Lemma sin_sq_le_sq_pos (y : R) : 0 < y -> sin y * sin y <= y * y.
+Proof.
+  intros Hy; pose proof (sin_lt_x y Hy); pose proof (SIN_bound y).
+  destruct (Rle_or_lt 1 y) as [Hbig|Hsmall]; [nra|].
+  assert (0 < sin y) by (apply sin_gt_0; [lra|pose proof PI2_3_2; lra]).
+  nra.
+Qed.
+
+Lemma sin_sq_le_sq (y : R) : sin y * sin y <= y * y.
+Proof.
+  destruct (Rtotal_order y 0) as [Hn|[Hz|Hp]].
+  - pose proof (sin_sq_le_sq_pos (- y) ltac:(lra)) as H; rewrite sin_neg in H; nra.
+  - subst; rewrite sin_0; lra.
+  - apply sin_sq_le_sq_pos; exact Hp.
+Qed.
+
+(* One (sin, cos) pair moves by at most the angle it turns through. *)
+Lemma pair_step_le (a b : R) :
+  (sin a - sin b) * (sin a - sin b) + (cos a - cos b) * (cos a - cos b) <= (a - b) * (a - b).
+Proof.
+  replace ((sin a - sin b) * (sin a - sin b) + (cos a - cos b) * (cos a - cos b))
+    with (2 - 2 * cos (a - b))
+    by (rewrite cos_minus; pose proof (sin2_cos2 a); pose proof (sin2_cos2 b); unfold Rsqr in *; nra).
+  replace (a - b) with (2 * ((a - b) / 2)) at 1 by field; rewrite cos_2a_sin.
+  pose proof (sin_sq_le_sq ((a - b) / 2)); nra.
+Qed.
+
+(* "Because sine and cosine are continuous, the encoding changes smoothly as p
+   increments, satisfying the desire for small position shifts to cause small
+   encoding shifts": |PE(p) - PE(q)|^2 <= (sum_i w_i^2) (p - q)^2, for every
+   even d, every spectrum and every real p, q (a Lipschitz bound). *)
+Theorem spe_smoothness_004 : forall (h : nat) (w : nat -> R) (p q : R),
+  norm2 (2 * h) (fun j => pe w p j - pe w q j)
+  <= sum h (fun i => w i * w i) * ((p - q) * (p - q)).
+Proof.
+  intros h w p q; unfold norm2; rewrite dot_pairs, <- sum_scal_r.
+  apply sum_le; intros i _.
+  rewrite !pe_even, !pe_odd.
+  pose proof (pair_step_le (p * w i) (q * w i)) as H.
+  replace ((p * w i - q * w i) * (p * w i - q * w i)) with (w i * w i * ((p - q) * (p - q))) in H by ring.
+  lra.
+Qed.
+
 (* The definitions live in DefsSinusoidal.v; these abbreviations keep `Sinusoidal.name` working for importers. *)
 Notation pe := DefsSinusoidal.pe (only parsing).
 Notation spe := DefsSinusoidal.spe (only parsing).

@@ -1,8 +1,8 @@
-(** * DefsRound3: the definitions Round3.v states its claims with (definition-only, reviewed:
-    see docs/trusted.md).  Nothing here is proved; the proofs are in Round3.v. *)
+(** * DefsBinary: the definitions Binary.v states its claims with (definition-only, reviewed:
+    see docs/trusted.md).  Nothing here is proved; the proofs are in Binary.v. *)
 
 From Coq Require Import ZArith Reals Lia Lra List Bool.
-From Ropecheck Require Import Defs DefsRope DefsSinusoidal DefsRelative.
+From Ropecheck Require Import Defs.
 Import ListNotations.
 Local Open Scope nat_scope.
 
