@@ -43,7 +43,8 @@ EXIT_CODES = {
     "prove": "0 proved (kernel-checked) · 4 proved by the engine only · 1 refuted · 3 unknown · 2 bad input",
     "audit": "0 conforms · 1 a property fails · 2 bad usage, or a target that cannot be loaded or called",
     "audit-attention": "0 every property holds · 1 a property fails · 2 bad usage, or a config that cannot be read",
-    "audit-config": "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input",
+    "audit-config": "0 every available engine conforms (or does not know the model type) · 1 an engine differs or "
+    "cannot build the config · 2 bad input, or an error in ropecheck's own adapter",
     "audit-engines": "0 every engine that ran conforms (or differs by design) · 1 an engine differs or could not run · "
     "2 bad input · 3 ropecheck's adapter failed",
 }
@@ -55,6 +56,7 @@ def commands_table() -> str:
 
     **Returns:** a Markdown table, one row per command.
     """
+    from ..numeric.audit.attention.cli import build_parser as build_attention_parser
     from ..numeric.audit.function.cli import build_parser as build_audit_parser
 
     parser = _build_parser(with_epilog=False)
@@ -62,8 +64,9 @@ def commands_table() -> str:
     helps = {choice.dest: choice.help for choice in subparsers._choices_actions}
     parsers = {name: sub for name, sub in subparsers.choices.items()}
     parsers["audit"] = build_audit_parser()
+    parsers["audit-attention"] = build_attention_parser()
     rows = ["| command | what it does | exit codes |", "|---|---|---|"]
-    for name in ("claims", "prove", "audit", "audit-config"):
+    for name in ("claims", "prove", "audit", "audit-config", "audit-attention", "audit-engines"):
         usage = " ".join(parsers[name].format_usage().split())
         usage = usage.removeprefix("usage: ").replace(" [-h]", "").replace("|", "\\|")
         rows.append(f"| `{usage}` | {helps[name]} | {EXIT_CODES[name]} |")

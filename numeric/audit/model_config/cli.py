@@ -31,8 +31,14 @@ if TYPE_CHECKING:
 __all__ = ["EXIT_CODES", "add_parser", "build_parser", "main", "run"]
 
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
-EXIT_CODES = "0 every available engine conforms · 1 an engine differs or cannot build the config · 2 bad input"
-_HELP = "a model's config.json: expected per-layer spectrum, attention factor, softmax scale; a verdict per engine"
+EXIT_CODES = (
+    "0 every available engine conforms (or does not know the model type) · 1 an engine differs or cannot build the"
+    " config · 2 bad input, or an error in ropecheck's own adapter"
+)
+_HELP = (
+    "a model's config.json: expected per-layer spectrum (layers without RoPE included), attention factor, softmax"
+    " scale by the family's rule, length sweeps; a verdict per engine"
+)
 
 
 class _Parser(argparse.ArgumentParser):
