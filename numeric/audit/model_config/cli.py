@@ -86,16 +86,17 @@ def _ranges(indices: tuple[int, ...]) -> str:
 def _print_table(audit: ConfigAudit) -> None:
     model = audit.model
     print(f"config: {model.path} ({model.model_type})")
-    print(f"{'layer type':<17} {'layers':<14} {'rope':<8} {'regime':<7} {'d':>4} {'base':>8} {'θ last':>9}"
-          f" {'attn':>7} {'softmax':>8}")
+    # 80 columns (issue 36): a terminal's default width
+    print(f"{'layer type':<17} {'layers':<9} {'rope':<8} {'regime':<6} {'d':>4} {'base':>7} {'θ last':>8}"
+          f" {'attn':>6} {'softmax':>7}")
     for entry in audit.expected:
         layer = entry.layer
         rotates = layer.rope_type != "none"
-        base = f"{layer.base:>8.3g}" if rotates else f"{'—':>8}"
-        last = f"{entry.inv_freq[-1]:>9.3g}" if entry.inv_freq else f"{'—':>9}"
-        print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:14]:<14} {layer.rope_type[:8]:<8}"
-              f" {str(entry.regime)[:7]:<7} {layer.rotary_dim:>4} {base} {last}"
-              f" {entry.attention_factor:>7.5g} {entry.softmax_scale:>8.5g}")
+        base = f"{layer.base:>7.3g}" if rotates else f"{'—':>7}"
+        last = f"{entry.inv_freq[-1]:>8.3g}" if entry.inv_freq else f"{'—':>8}"
+        print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:9]:<9} {layer.rope_type[:8]:<8}"
+              f" {str(entry.regime)[:6]:<6} {layer.rotary_dim:>4} {base} {last}"
+              f" {entry.attention_factor:>6.4g} {entry.softmax_scale:>7.4g}")
     from ._expected import layer_scaling
 
     for layer in model.layers:
@@ -165,9 +166,20 @@ def run(args: argparse.Namespace) -> int:
                 print()
             _print_table(audit)
             for line in literature_lines(audit.model):  # ISSUE #33: findings about the config, not the engines
-                print(f"  {line['claim']}: {line['text']}")
+                print(_wrapped(f"{line['claim']} ({line['layer']}): {line['text']}"))
     failed = any(e.verdict in ("differs", "could not be built") for a in audits for e in a.engines)
     return EXIT_DIFFERS if failed else EXIT_OK
+
+
+def _wrapped(text: str) -> str:
+    """`text` indented by two spaces and, on a terminal, wrapped to its width (continuation lines by four)."""
+    if not sys.stdout.isatty():
+        return f"  {text}"
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns)
+    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="    ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
