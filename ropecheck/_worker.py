@@ -50,10 +50,17 @@ def _interpreter() -> list[str]:
     return [*command, "-m", "ropecheck._worker"]
 
 
+def _package_folders() -> list[str]:
+    """The caller's package folders outside its environment (a `.pth` line or `--system-site-packages` can add
+    another environment's site-packages): the worker imports SymPy from where the caller does. Only folders named
+    site-packages or dist-packages — never the caller's working directory or home."""
+    return [entry for entry in sys.path if Path(entry).name in ("site-packages", "dist-packages")]
+
+
 def _visible_folders(extra: Sequence[str]) -> list[str]:
     """What the worker may read: the system's libraries, the interpreter and its environment, the package."""
     folders = ["/usr", "/etc/ld.so.cache", sys.base_prefix, sys.prefix, str(_PACKAGE_ROOT),
-               *extra]
+               *_package_folders(), *extra]
     if sys.pycache_prefix:
         folders.append(sys.pycache_prefix)
     real = Path(sys.executable).resolve().parent.parent
