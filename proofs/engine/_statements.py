@@ -227,7 +227,8 @@ class Derivation:
 
 
 # TeX's special characters in text mode, as MathJax's textmacros (and LaTeX) accept them.
-_TEXT_ESCAPES = {"_": "\\_", "&": "\\&", "%": "\\%", "#": "\\#", "$": "\\$", "{": "\\{", "}": "\\}"}
+_TEXT_ESCAPES = {"_": "\\_", "&": "\\&", "%": "\\%", "#": "\\#", "$": "\\$", "{": "\\{", "}": "\\}", "^": "\\^{}",
+                 "~": "\\~{}"}
 
 
 @dataclass(frozen=True)

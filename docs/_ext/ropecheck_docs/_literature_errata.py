@@ -47,7 +47,8 @@ def _holds(claim: dict[str, Any]) -> str:
 
 def literature_sections(claims: list[dict[str, Any]], source_label: Any) -> list[str]:
     """Markdown lines: for each non-seed source that the literature claims cite first, a section with one row per
-    claim (proved, refuted or unknown alike: a paper's errata say what holds as well as what fails).
+    claim the kernel did not prove as stated (refuted, with the proved correction, or unknown with its reason):
+    errata list what fails; what holds as stated is on the ledger and the claim pages.
 
     **Arguments:**
 
@@ -58,7 +59,8 @@ def literature_sections(claims: list[dict[str, Any]], source_label: Any) -> list
     """
     by_source: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for claim in claims:
-        if is_literature(claim) and not any(is_seed(source["key"]) for source in claim["sources"]):
+        stated_holds = claim["verdict"] == "proved" and not claim.get("correction")
+        if is_literature(claim) and not stated_holds and not any(is_seed(s["key"]) for s in claim["sources"]):
             by_source[claim["sources"][0]["key"]].append(claim)
     parts: list[str] = []
     if not by_source:
@@ -67,10 +69,10 @@ def literature_sections(claims: list[dict[str, Any]], source_label: Any) -> list
         "",
         "## The context-extension literature",
         "",
-        "What the papers and reference implementations behind `rope_scaling` state, decided by the Coq kernel: "
-        "each row quotes the statement, gives the verdict, what holds (the proved correction of a refuted statement, "
-        "or the statement itself when proved) and the theorems with their `file:line`. Each claim page has a BibTeX "
-        "entry to cite it.",
+        "What the papers and reference implementations behind `rope_scaling` state and the Coq kernel did not prove "
+        "as stated: each row quotes the statement, gives the verdict, what holds (the proved correction of a refuted "
+        "statement, or why it is undecided) and the theorems with their `file:line`. Each claim page has a BibTeX "
+        "entry to cite it; the statements that hold as written are on the ledger.",
     ]
     for key in sorted(by_source):
         rows = []
@@ -87,6 +89,7 @@ def literature_sections(claims: list[dict[str, Any]], source_label: Any) -> list
             )
         parts += ["", f"### {source_label(key)}", ""]
         parts.append(
-            list_table(["Claim", "As stated", "Verdict", "What holds", "Theorems"], rows, [16, 26, 10, 28, 20])
+            list_table(["Claim", "As stated", "Verdict", "What holds", "Theorems"], rows, [13, 24, 9, 28, 26],
+                       "ropecheck-table ropecheck-formulas")
         )
     return parts

@@ -22,6 +22,20 @@ def escape(text: str) -> str:
     return "".join("\\" + ch if ch in _PUNCTUATION else ch for ch in folded)
 
 
+def escape_with_names(text: str) -> str:
+    """`text` as literal Markdown (`escape`), except that file paths, repository names, identifiers and addresses
+    (a word holding `/` or `_`, such as `fairseq/models/transformer.py` or `get_slopes`) are inline code: a phone
+    wraps code at its edge, while a prose word that long runs off the page (issue 36)."""
+    parts = []
+    for word in " ".join(text.split()).split(" "):
+        core = word.rstrip(",;:")
+        if ("/" in core or "_" in core) and len(core) > 1:
+            parts.append(literal(core) + escape(word[len(core):]))
+        else:
+            parts.append(escape(word))
+    return " ".join(parts)
+
+
 def _fence_for(text: str, minimum: int = 1) -> str:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     return "`" * max(minimum, longest + 1)

@@ -18,6 +18,7 @@ from ._markdown import (
     claim_ref,
     display_math,
     escape,
+    escape_with_names,
     format_number,
     formula_block,
     inline_math,
@@ -49,7 +50,7 @@ def _sources_cell(claim: dict[str, Any]) -> str:
 
 def source_label(key: str) -> str:
     """A source as pages cite it: its title, author, date and URL as the document gives them (never a file name)."""
-    return escape(source_title(key))
+    return escape_with_names(source_title(key))
 
 
 # What the site describes (set by the extension from `conf.py` before pages are written).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._markdown import claim_ref, escape, list_table, rich_text, verdict_badge
+from ._markdown import claim_ref, escape, escape_with_names, list_table, rich_text, verdict_badge
 
 
 def sources_page(claims: list[dict[str, Any]]) -> str:
@@ -40,11 +40,11 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
     for key in [*registered_keys, *unregistered]:
         registered = source_document(key)
         title = registered.title if registered is not None else key
-        parts += [f"## {escape(title)}", ""]
+        parts += [f"## {escape_with_names(title)}", ""]
         if registered is not None:
             parts += [f"- kind: {escape(registered.kind)}", f"- covers: {escape(registered.covers)}"]
             parts += [
-                f"- {name}: {escape(value)}"
+                f"- {name}: {escape_with_names(value)}"
                 for name, value in (
                     ("author", registered.author),
                     ("date", registered.date),
@@ -52,7 +52,7 @@ def sources_page(claims: list[dict[str, Any]]) -> str:
                 )
                 if value
             ]
-            parts += [f"- cite as: {escape(registered.citation)}", ""]
+            parts += [f"- cite as: {escape_with_names(registered.citation)}", ""]
         rows = [
             [claim_ref(claim["id"]), rich_text(claim["title"]), verdict_badge(claim["verdict"])]
             for claim in citing.get(key, [])

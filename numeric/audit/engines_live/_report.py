@@ -10,6 +10,7 @@ import datetime
 import json
 import os
 import platform
+import re
 from pathlib import Path
 from typing import Any
 
@@ -100,9 +101,20 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
                      f"; closest suspect {attribution['words']} leaves ratio {attribution['ratio']:.3g}"
                      if attribution else "")
         design = f". Differs by design: {engine['design']}" if engine.get("design") else ""
-        reason = f": {engine['reason']}" if engine.get("reason") else ""
+        reason = f": {_as_code(engine['reason'])}" if engine.get("reason") else ""
         lines.append(f"- **{name}**, `{config}`: {engine['verdict']}{reason}{measured}{explained}{design}")
     return "\n".join(lines) + "\n"
+
+
+def _as_code(message: str, limit: int = 400) -> str:
+    """An engine's message as inline code (it is the engine's text, and a phone wraps code at its edge), without
+    the recording machine's folders (`…/site-packages/x.py` keeps from the package on) and cut at `limit`."""
+    message = re.sub(r"/\S*/site-packages/", "", message)
+    message = re.sub(r"/\S*/(numeric|ropecheck|proofs)/", r"\1/", message)
+    if len(message) > limit:
+        message = message[: limit - 1] + "…"
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", message)), default=0) + 1)
+    return f"{fence} {message} {fence}"
 
 
 def _engine_text(engine: EngineRun) -> list[str]:
