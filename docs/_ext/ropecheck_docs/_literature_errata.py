@@ -80,16 +80,15 @@ def literature_sections(claims: list[dict[str, Any]], source_label: Any) -> list
             quote = next((s["quote"] for s in claim["sources"] if s["key"] == key), "")
             rows.append(
                 [
-                    f"{claim_ref(claim['id'])}\n\n{rich_text(claim['title'])}",
+                    f"{claim_ref(claim['id'])}\n\n{verdict_badge(claim['verdict'])}\n\n{rich_text(claim['title'])}",
                     f"> {rich_text(quote)}" if quote else "",
-                    verdict_badge(claim["verdict"]),
                     _holds(claim),
                     _theorems(claim),
                 ]
             )
         parts += ["", f"### {source_label(key)}", ""]
         parts.append(
-            list_table(["Claim", "As stated", "Verdict", "What holds", "Theorems"], rows, [13, 24, 9, 28, 26],
+            list_table(["Claim", "As stated", "What holds", "Theorems"], rows, [16, 26, 31, 27],
                        "ropecheck-table ropecheck-formulas")
         )
     return parts

@@ -100,10 +100,15 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
                      f"{attribution['ratio']:.3g})" if attribution.get("explained") else
                      f"; closest suspect {attribution['words']} leaves ratio {attribution['ratio']:.3g}"
                      if attribution else "")
-        design = f". Differs by design: {engine['design']}" if engine.get("design") else ""
+        design = f". Differs by design: {_names_as_code(engine['design'])}" if engine.get("design") else ""
         reason = f": {_as_code(engine['reason'])}" if engine.get("reason") else ""
         lines.append(f"- **{name}**, `{config}`: {engine['verdict']}{reason}{measured}{explained}{design}")
     return "\n".join(lines) + "\n"
+
+
+def _names_as_code(text: str) -> str:
+    """`text` with its file paths and identifiers (words holding `/` or `_`) as code spans (a phone wraps them)."""
+    return re.sub(r"(?<![`\w])([\w.\-]*[/_][\w./:\-]*\w)", r"`\1`", text)
 
 
 def _as_code(message: str, limit: int = 400) -> str:
