@@ -28,6 +28,16 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernel_report() -> Any:
+    """`kernel_report` is cached per process: what these tests compute from a small copy of the development must
+    not stay behind for the next test in this worker (every other claim would read 'the binding was not
+    checked')."""
+    _verdicts.kernel_report.cache_clear()
+    yield
+    _verdicts.kernel_report.cache_clear()
+
+
 def _claims(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict[str, Any]]:
     _verdicts.kernel_report.cache_clear()
     code = main(["claims", "--id", CLAIM, "--no-numeric", "--json", *extra])

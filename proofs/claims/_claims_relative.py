@@ -1,9 +1,9 @@
 """Claims about relative position representations (RPE-*): clipped offsets, the offset table, linear attention.
 
-Decided in proofs/coq/Relative.v and proofs/coq/LinearBias.v (bound in `_bound_relative`). RPE-SHIFT-INVARIANCE
-and RPE-KV-CACHE-IMPOSSIBLE, which the SymPy engine also checks, are registered with the sinusoidal claims
-(`_claims_sinusoidal`). None of the claims here has a formula the SymPy engine decides on its own, so each statement
-is `Claimed` (or a `Witness` the kernel's proof generalises): the Coq kernel decides it under the reading written in
+Decided in proofs/coq/Relative.v and proofs/coq/LinearBias.v (bound in `_bound_relative`); RPE-SHIFT-INVARIANCE
+and RPE-KV-CACHE-IMPOSSIBLE, whose identities the SymPy engine also searches, in proofs/coq/Rope.v (bound in
+`_bound_rope`). The other claims here have no formula the SymPy engine decides on its own, so each statement is
+`Claimed` (or a `Witness` the kernel's proof generalises): the Coq kernel decides it under the reading written in
 `interpretation`, and the numeric mirrors report it as not numerically tested.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..engine._statements import Claimed, Witness
-from ._claim import Claim
+from ..engine._formulas import delta, dot, real_matrix, real_vector
+from ..engine._statements import Claimed, Identity, Refutation, Witness
+from ._claim import Claim, Correction
 from ._sources import BLOG_004, NOTE_000, NOTE_001, SHAW, quote
 
 _CLIP = (
@@ -30,7 +31,90 @@ _FULL_MATRICES = (
 # would make this 2 × 2 minor zero.
 _CLIPPED_TABLE = {-1: sp.Integer(0), 0: sp.Integer(1), 1: sp.Integer(0)}
 _BIAS_MINOR = sp.Matrix(2, 2, lambda i, j: sp.exp(_CLIPPED_TABLE[j - i])).det()
+# The Shaw-style score and the cached keys (RPE-SHIFT-INVARIANCE, RPE-KV-CACHE-IMPOSSIBLE).
+_query = real_vector("q", 2)
+_key = real_vector("k", 2)
+_table = [sp.Function("r1"), sp.Function("r2")]
+_i_pos, _j_pos = sp.symbols("i j", integer=True)
+_scale = sp.Symbol("s", positive=True)  # 1/sqrt(d_z)
+
+
+def _relative_score(query: sp.Matrix, key: sp.Matrix, row: sp.Expr, col: sp.Expr) -> sp.Expr:
+    """`e_ij = (q·k + q·R_{j−i}) / √d_z` with a learned table `R_r = (r1(r), r2(r))` (Shaw et al.)."""
+    bias = sp.Matrix([f(col - row) for f in _table])
+    return _scale * (dot(query, key) + dot(query, bias))
+
+
+def _cached_keys(tokens: list[sp.Matrix], w_k: sp.Matrix) -> list[sp.Matrix]:
+    """Keys computed once, when each token arrived (they do not depend on the later step t)."""
+    return [w_k * x for x in tokens]
+
+
+def _rpe_step_scores(query: sp.Matrix, keys: list[sp.Matrix], step: int) -> sp.Matrix:
+    return sp.Matrix([_relative_score(query, key, sp.Integer(step), sp.Integer(j)) for j, key in enumerate(keys)])
+
+
+_rpe_tokens = [real_vector(f"x{j}_", 2) for j in range(3)]
+_rpe_wq, _rpe_wk = real_matrix("Wq", 2, 2), real_matrix("Wk", 2, 2)
+_rpe_cache = Identity(
+    # step t = 2 recomputed from scratch vs. from keys cached at steps 0 and 1 plus the fixed table
+    _rpe_step_scores(_rpe_wq * _rpe_tokens[2], [_rpe_wk * x for x in _rpe_tokens], 2),
+    _rpe_step_scores(_rpe_wq * _rpe_tokens[2], [*_cached_keys(_rpe_tokens[:2], _rpe_wk), _rpe_wk * _rpe_tokens[2]], 2),
+    name="scores at step t from cached keys + table lookups R_{j−t} = full recomputation",
+)
+
+
 CLAIMS = [
+    Claim(
+        id="RPE-SHIFT-INVARIANCE",
+        title="Shifting both positions by δ leaves the relative-bias score unchanged",
+        topic="relative",
+        latex=r"e_{i+\delta,\,j+\delta} = e_{ij},\quad e_{ij} = \tfrac{1}{\sqrt{d_z}}\big(q^\top k + "
+        r"q^\top R^K_{j-i}\big)",
+        statement=Identity(
+            _relative_score(_query, _key, _i_pos + delta, _j_pos + delta),
+            _relative_score(_query, _key, _i_pos, _j_pos),
+        ),
+        assumptions=("q, k fixed (the same two tokens)", "R^K an arbitrary learned table", "i, j, δ integers"),
+        sources=(
+            quote(NOTE_001, "Which means $e_{ij}$ is shift-invariant, preserving the relative structure."),
+            quote(SHAW, "relative position representations a^K_{ij}"),
+        ),
+        interpretation="The seed's argument is about the positional term ('the relative bias term depends "
+        "only on the relative offset … preserving the relative structure'), so a referee reads it as: the same "
+        "two tokens moved together by δ keep their score — proved. The seed's formula writes Q_{i+δ}, K_{j+δ} "
+        "(the tokens found at the new positions); taken at its word that compares different tokens.",
+        literal="Another reading, the formula as written: e_{i+δ,j+δ} = e_{ij} for every sequence, with the tokens "
+        "found at the shifted positions — false (the kernel refutes it).",
+    ),
+    Claim(
+        id="RPE-KV-CACHE-IMPOSSIBLE",
+        title="With relative position biases, KV caching is impossible",
+        topic="relative",
+        latex=r"\text{step-}t\text{ scores } e_{tj} \text{ cannot be computed from cached } K_j, V_j",
+        statement=Refutation(
+            inner=Claimed("step-t attention cannot be computed from cached keys and values"),
+            against=_rpe_cache,
+        ),
+        assumptions=("Shaw-style bias q_tᵀR_{j−t} with a fixed learned table R",),
+        sources=(
+            quote(
+                NOTE_000,
+                "Since $t$ increases at every decoding step, the relative position $j - t$ changes, "
+                "making caching impossible.",
+            ),
+            quote(NOTE_001, "the relative position $j - t$ changes making caching impossible"),
+        ),
+        interpretation="Refuted by construction: the cached computation (keys stored when each token arrived, "
+        "bias looked up from the fixed table with the current offset) is proved equal to the full recomputation.",
+        correction=Correction(
+            latex=r"e_{tj} = \tfrac{1}{\sqrt{d}}\big(Q_t\,\mathcal K_j^\top + Q_t R_{j-t}^\top\big) "
+            r"\text{ with } \mathcal K_j \text{ read from the cache}",
+            statement=_rpe_cache,
+            explanation="Keys and values are cached as usual; only the bias term Q_t R_{j−t} is formed per step "
+            "from the new query and the fixed table, O(t·d) work — the same order as Q_t Kᵀ.",
+        ),
+    ),
     Claim(
         id="RPE-CLIP-INDISTINGUISHABLE",
         title="With clipping at k, relative offsets beyond k are indistinguishable",

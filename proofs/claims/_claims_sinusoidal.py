@@ -1,4 +1,4 @@
-"""Claims about the sinusoidal encoding (SPE-*) and relative position biases (RPE-*)."""
+"""Claims about the sinusoidal encoding (SPE-*); the relative position biases (RPE-*) are in `_claims_relative`."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from ..engine._formulas import (
     sinusoidal_encoding,
     sinusoidal_frequency,
 )
-from ..engine._statements import AllOf, Claimed, Derivation, Identity, Refutation, Witness
+from ..engine._statements import AllOf, Claimed, Derivation, Identity, Witness
 from ._claim import Claim, Correction
-from ._sources import BLOG_004, EXPLAINER_003, NOTE_000, NOTE_001, SHAW, VASWANI, quote
+from ._sources import BLOG_004, EXPLAINER_003, NOTE_000, NOTE_001, VASWANI, quote
 
 _ONE = sp.Integer(1)
 _SPECTRUM_8 = [sinusoidal_frequency(sp.Integer(i), sp.Integer(8)) for i in range(4)]
@@ -191,38 +191,6 @@ _averages_out = Derivation(
     rule="limit-of-bounded-over-n",
     conclusion=r"\Big|\frac1N\sum_{\Delta=0}^{N-1}\sum_i\cos(\omega_i\Delta)\Big| \le "
     r"\frac1N\sum_i\frac{1}{\sin(\omega_i/2)} \to 0",
-)
-
-# ----------------------------------------------------------------------------------------- RPE
-_query = real_vector("q", 2)
-_key = real_vector("k", 2)
-_table = [sp.Function("r1"), sp.Function("r2")]
-_i_pos, _j_pos = sp.symbols("i j", integer=True)
-_scale = sp.Symbol("s", positive=True)  # 1/sqrt(d_z)
-
-
-def _relative_score(query: sp.Matrix, key: sp.Matrix, row: sp.Expr, col: sp.Expr) -> sp.Expr:
-    """`e_ij = (q·k + q·R_{j−i}) / √d_z` with a learned table `R_r = (r1(r), r2(r))` (Shaw et al.)."""
-    bias = sp.Matrix([f(col - row) for f in _table])
-    return _scale * (dot(query, key) + dot(query, bias))
-
-
-def _cached_keys(tokens: list[sp.Matrix], w_k: sp.Matrix) -> list[sp.Matrix]:
-    """Keys computed once, when each token arrived (they do not depend on the later step t)."""
-    return [w_k * x for x in tokens]
-
-
-def _rpe_step_scores(query: sp.Matrix, keys: list[sp.Matrix], step: int) -> sp.Matrix:
-    return sp.Matrix([_relative_score(query, key, sp.Integer(step), sp.Integer(j)) for j, key in enumerate(keys)])
-
-
-_rpe_tokens = [real_vector(f"x{j}_", 2) for j in range(3)]
-_rpe_wq, _rpe_wk = real_matrix("Wq", 2, 2), real_matrix("Wk", 2, 2)
-_rpe_cache = Identity(
-    # step t = 2 recomputed from scratch vs. from keys cached at steps 0 and 1 plus the fixed table
-    _rpe_step_scores(_rpe_wq * _rpe_tokens[2], [_rpe_wk * x for x in _rpe_tokens], 2),
-    _rpe_step_scores(_rpe_wq * _rpe_tokens[2], [*_cached_keys(_rpe_tokens[:2], _rpe_wk), _rpe_wk * _rpe_tokens[2]], 2),
-    name="scores at step t from cached keys + table lookups R_{j−t} = full recomputation",
 )
 
 _DISTINCT = "each pair of dimensions corresponds to a sinusoid at a distinct wavelength"
@@ -484,56 +452,6 @@ CLAIMS = [
         "bound at d = 128.",
         literal="Another reading: the dot product itself tends to 0 as |i − j| grows — false for every even "
         "d ≥ 2 (the kernel refutes it: its square has mean at least d/4).",
-    ),
-    Claim(
-        id="RPE-SHIFT-INVARIANCE",
-        title="Shifting both positions by δ leaves the relative-bias score unchanged",
-        topic="relative",
-        latex=r"e_{i+\delta,\,j+\delta} = e_{ij},\quad e_{ij} = \tfrac{1}{\sqrt{d_z}}\big(q^\top k + "
-        r"q^\top R^K_{j-i}\big)",
-        statement=Identity(
-            _relative_score(_query, _key, _i_pos + delta, _j_pos + delta),
-            _relative_score(_query, _key, _i_pos, _j_pos),
-        ),
-        assumptions=("q, k fixed (the same two tokens)", "R^K an arbitrary learned table", "i, j, δ integers"),
-        sources=(
-            quote(NOTE_001, "Which means $e_{ij}$ is shift-invariant, preserving the relative structure."),
-            quote(SHAW, "relative position representations a^K_{ij}"),
-        ),
-        interpretation="The seed's argument is about the positional term ('the relative bias term depends "
-        "only on the relative offset … preserving the relative structure'), so a referee reads it as: the same "
-        "two tokens moved together by δ keep their score — proved. The seed's formula writes Q_{i+δ}, K_{j+δ} "
-        "(the tokens found at the new positions); taken at its word that compares different tokens.",
-        literal="Another reading, the formula as written: e_{i+δ,j+δ} = e_{ij} for every sequence, with the tokens "
-        "found at the shifted positions — false (the kernel refutes it).",
-    ),
-    Claim(
-        id="RPE-KV-CACHE-IMPOSSIBLE",
-        title="With relative position biases, KV caching is impossible",
-        topic="relative",
-        latex=r"\text{step-}t\text{ scores } e_{tj} \text{ cannot be computed from cached } K_j, V_j",
-        statement=Refutation(
-            inner=Claimed("step-t attention cannot be computed from cached keys and values"),
-            against=_rpe_cache,
-        ),
-        assumptions=("Shaw-style bias q_tᵀR_{j−t} with a fixed learned table R",),
-        sources=(
-            quote(
-                NOTE_000,
-                "Since $t$ increases at every decoding step, the relative position $j - t$ changes, "
-                "making caching impossible.",
-            ),
-            quote(NOTE_001, "the relative position $j - t$ changes making caching impossible"),
-        ),
-        interpretation="Refuted by construction: the cached computation (keys stored when each token arrived, "
-        "bias looked up from the fixed table with the current offset) is proved equal to the full recomputation.",
-        correction=Correction(
-            latex=r"e_{tj} = \tfrac{1}{\sqrt{d}}\big(Q_t\,\mathcal K_j^\top + Q_t R_{j-t}^\top\big) "
-            r"\text{ with } \mathcal K_j \text{ read from the cache}",
-            statement=_rpe_cache,
-            explanation="Keys and values are cached as usual; only the bias term Q_t R_{j−t} is formed per step "
-            "from the new query and the fixed table, O(t·d) work — the same order as Q_t Kᵀ.",
-        ),
     ),
     Claim(
         id="SPE-FREQUENCIES-DECREASING",
