@@ -92,10 +92,6 @@ Proof.
   interval.
 Qed.
 
-(* NOT PRINTED rpe_shift_invariance_printed (RPE-SHIFT-INVARIANCE): cannot print: both sides are the same expression after SymPy built them (X = X is not evidence) *)
-
-(* NOT PRINTED rpe_kv_cache_impossible_correction_printed (RPE-KV-CACHE-IMPOSSIBLE): cannot print: both sides are the same expression after SymPy built them (X = X is not evidence) *)
-
 (* NOT PRINTED rope_complex_inner_product_printed (ROPE-COMPLEX-INNER-PRODUCT): cannot print: complex numbers are not printed (state them in Coq over pairs of reals) *)
 
 (* ROPE-REAL-PART-COS-ONLY *)
@@ -234,6 +230,10 @@ Lemma spe_linear_attention_incompatible_correction_printed :
 Proof.
   intros; first [ solve [ring] | solve [field; repeat split; lra] | solve [repeat rewrite ?cos_plus, ?sin_plus, ?cos_neg, ?sin_neg, ?exp_plus; ring] | solve [nra] ].
 Qed.
+
+(* NOT PRINTED rpe_shift_invariance_printed (RPE-SHIFT-INVARIANCE): cannot print: both sides are the same expression after SymPy built them (X = X is not evidence) *)
+
+(* NOT PRINTED rpe_kv_cache_impossible_correction_printed (RPE-KV-CACHE-IMPOSSIBLE): cannot print: both sides are the same expression after SymPy built them (X = X is not evidence) *)
 
 (* RPE-BREAKS-LINEAR-ATTENTION *)
 Lemma rpe_breaks_linear_attention_printed :
