@@ -2,8 +2,8 @@
 # Re-check the compiled development with coqchk (Coq's independent checker) and judge every axiom it names.
 #
 # coqchk 8.16 prints its context summary on stderr, so stdout and stderr are read together. The script fails (exit 1)
-# when coqchk rejects a .vo file, when any axiom is not listed in standard_axioms.txt (a project Axiom/Parameter,
-# a Context/Hypothesis/Variable outside a section, an Admitted lemma, a library axiom nobody reviewed: each is named),
+# when coqchk rejects a .vo file, when any axiom is not listed in standard_axioms.txt (a project axiom or parameter,
+# a Context/Hypothesis/Variable outside a section, an admitted lemma, a library axiom nobody reviewed: each is named),
 # when a constant relies on a disabled kernel check ("unsafe: guard checking disabled for X", positivity, universe
 # checking / type-in-type), or when coqchk's summary is missing (no answer is never "no axioms").
 # Libraries are admitted (-norec checks only the project's modules). Per-theorem axioms — what decides a claim — are
