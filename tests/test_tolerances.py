@@ -101,6 +101,27 @@ def test_angle_error_bound_holds(angle_dtype: str, position: int, index: int) ->
     assert observed <= bound
 
 
+@given(exponent=st.integers(53, 80), offset=st.integers(1, 2**20), theta=st.sampled_from([1.0, 0.7, 1e-3, 0.123456789]))
+@example(exponent=54, offset=1, theta=1.0)
+def test_angle_error_bound_is_an_upper_bound_for_integers_beyond_float64(
+    exponent: int, offset: int, theta: float
+) -> None:
+    """Issue 36: a Python int position beyond 2⁵³ is rounded when turned into float64 (2⁵⁴ + 1 → 2⁵⁴), and the
+    float64 evaluation itself rounds; the returned bound must still be at least the model's exact value
+    r·|m|·θ + (1 + 2u)·|m|·η + η, compared in exact rational arithmetic (the old code fell below it on every case)."""
+    from fractions import Fraction
+
+    from ropecheck.numeric.reference._formats import underflow_error, unit_roundoff
+
+    position = 2**exponent + offset
+    bound = tolerances.angle_error_bound(position, theta, "float64")
+    relative = Fraction(float(tolerances.angle_relative_error("float64", True)))
+    eta, u = Fraction(underflow_error("float64")), Fraction(unit_roundoff("float64"))
+    exact_model = relative * position * Fraction(theta) + (1 + 2 * u) * position * eta + eta
+    assert isinstance(bound, float)
+    assert Fraction(bound) >= exact_model
+
+
 @given(case=in_dtype(-8, 8), position=positions, index=frequency_indices)
 @example(case=("float16", "float16", 1.0, -0.5), position=0, index=0)
 @example(case=("bfloat16", "bfloat16", 1.0, -0.5), position=256, index=1)

@@ -50,6 +50,26 @@ def angle_relative_error(
     return _as_result(relative + theta_error_units * u * (1 + relative))
 
 
+_FLOAT64_EVALUATION_ALLOWANCE = 1 + 6 * 2.0**-53
+"""The float64 evaluation of a sum of nonnegative products a·b·c + d·e·f + g rounds at most 4 times on any path
+(γ₄ ≤ 4u·(1 + 4u)), and the scaling by this factor once more: multiplying by 1 + 6u makes the computed value an
+upper bound of the exact expression (issue 36)."""
+
+
+def _float64_magnitude_above(value: FloatOrArray) -> np.ndarray:
+    """|value| as float64, never below the exact magnitude: a Python or NumPy integer beyond 2⁵³ rounds to nearest
+    when converted (2⁵⁴ + 1 → 2⁵⁴), so a magnitude the conversion rounded down is moved one float64 step up (issue
+    36); an exactly converted one is kept, so that m = 2⁵³ stays "held exactly"."""
+    raw = np.asarray(value)
+    magnitude = np.abs(raw.astype(np.float64))
+    if raw.dtype.kind not in "iuO" or not np.any(magnitude >= 2.0**53):
+        return magnitude
+    exact = np.abs(raw.astype(object))  # Python ints: their comparison with a float is exact
+    below = np.vectorize(lambda converted, wanted: float(converted) < int(wanted), otypes=[bool])
+    rounded_down = below(magnitude, exact)
+    return np.where(rounded_down, np.nextafter(magnitude, np.inf), magnitude)
+
+
 def angle_error_bound(
     position: FloatOrArray,
     theta: FloatOrArray,
@@ -80,7 +100,7 @@ def angle_error_bound(
     """
     angle_format = _format(angle_dtype if angle_dtype is not None else dtype)
     u = angle_format.unit_roundoff
-    magnitude_position = np.abs(np.asarray(position, dtype=np.float64))
+    magnitude_position = _float64_magnitude_above(position)
     magnitude_theta = np.abs(np.asarray(theta, dtype=np.float64))
     position_rounded = magnitude_position > angle_format.exact_integer_limit
     relative = angle_relative_error(
@@ -88,6 +108,7 @@ def angle_error_bound(
     )
     eta = underflow_error(angle_dtype if angle_dtype is not None else dtype)
     bound = relative * magnitude_position * magnitude_theta + (1 + 2 * u) * magnitude_position * eta + eta
+    bound = bound * _FLOAT64_EVALUATION_ALLOWANCE
     overflow = (magnitude_position > angle_format.largest_finite) | (
         magnitude_position * magnitude_theta * (1 + relative) > angle_format.largest_finite
     )
