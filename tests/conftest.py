@@ -34,6 +34,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--deep", action="store_true", default=False, help="run long sweeps (not run in CI)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """`--deep` also reaches what is decided at import (a property test's number of examples, a sample's size) and
+    the subprocesses: as `ROPECHECK_DEEP=1` (`tests/_tiers.py`)."""
+    if config.getoption("--deep"):
+        os.environ["ROPECHECK_DEEP"] = "1"
+
+
 # Moved forward: the longest items, which come last alphabetically — there pytest-xdist's worksteal cannot take them
 # from a worker (it leaves a worker its last two) and the other core idles while they run (measured: 11 s at the end of
 # an idle run). Not to the very front: they need the docs build, which is not done yet when the first tests start. A

@@ -65,7 +65,7 @@ def _in_tmux(command: list[str], columns: int) -> list[str]:
 
 
 @pytest.mark.skipif(TMUX is None, reason="tmux is not installed (the test bootstrap installs it as root)")
-@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("columns", [80, pytest.param(100, marks=pytest.mark.deep)])  # 100: a second width, deep
 @pytest.mark.parametrize(
     "arguments",
     [

@@ -1,9 +1,10 @@
 """Kernel meta-tests (ISSUE #10 item 6): near-misses of every proved statement are rejected by the kernel.
 
-The default run covers a documented sample (every 6th proved claim theorem in name order, all three
-mutation kinds); `ROPECHECK_DEEP=1` covers every proved theorem (`python -m tests._coq_mutants --deep` prints
-the table). The candidates of each development file are checked in one coqtop session (`_coq_mutants`); the
-batch tests below show that session's parser telling accepted, ill-typed and rejected apart, and giving up.
+The default run covers a documented sample (every 12th proved claim theorem in name order, all three
+mutation kinds); `--deep` (or `ROPECHECK_DEEP=1`) covers every proved theorem (`python -m tests._coq_mutants
+--deep` prints the table). The candidates of each development file are checked in one coqtop session
+(`_coq_mutants`); the batch tests below show that session's parser telling accepted, ill-typed and rejected
+apart, and giving up.
 """
 
 from __future__ import annotations

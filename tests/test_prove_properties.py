@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from ropecheck.proofs import BadStatement, Verdict, decide_identity, parse_identity
 
 from ropecheck.cli._main import main
+from tests._tiers import examples
 
 x, y = sp.symbols("x y")
-_SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Examples per property: the default tier keeps a derandomised dozen, `--deep` the full 25 (`tests/_tiers.py`).
+_SETTINGS = settings(max_examples=examples(12, 25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -95,7 +97,7 @@ def test_random_token_strings_parse_or_are_refused_in_one_line(tokens: list[str]
     assert isinstance(parsed.lhs, sp.Basic | sp.MatrixBase)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(8, 25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tokens=st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=20))
 def test_random_token_strings_through_the_cli_give_an_exit_code_and_leave_no_trace(
     tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], tokens: list[str]
