@@ -191,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _usage("--markdown applies to --all only")
     from ropecheck.numeric.audit import audit
     from ropecheck.numeric.audit.function.calls import AuditError
+    from ropecheck.numeric.audit.function.options import option_keywords
     from ropecheck.numeric.audit.function.wording import cli_wording
     from ropecheck.numeric.audit.kinds.cli_options import kind_keywords, rope_only_flags
 
@@ -206,27 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     noise = NoiseCapture(status=None if args.json else f"auditing {args.target} …")
     try:
         with noise, cli_wording():
-            report = audit(
-                args.target,
-                **kind_keywords(args),
-                base=args.base,
-                layout=args.layout,
-                scaling=args.scaling,
-                rotary_dim=args.rotary_dim,
-                max_position=32768 if args.max_position is None else args.max_position,
-                dtypes=args.dtypes or None,
-                direction=args.direction,
-                partial=args.partial,
-                strict=args.strict,
-                framework=args.framework,
-                head_dim=args.head_dim,
-                timeout=args.timeout,
-                budget=args.budget,
-                progress=False,  # stderr is captured while the audit runs (see numeric.audit.function.noise)
-                module_cast=args.module_cast,
-                accept_short_table=args.accept_short_table,
-                output_layout=args.output_layout,
-            )
+            # progress stays off: stderr is captured while the audit runs (see numeric.audit.function.noise)
+            report = audit(args.target, **kind_keywords(args), **option_keywords(args))
     except AuditError as error:
         noise.write_to(sys.stderr, args.verbose)
         sys.stderr.write(f"ropecheck audit: error: {error}\n")
