@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
+
+from ropecheck.cli._audit import main
 
 from ._budget import SUBPROCESS_BUDGET
 
@@ -76,7 +77,7 @@ def test_bad_usage_and_bad_targets_exit_2_in_one_line(
 
 
 def test_subprocess_entry_point_has_no_traceback() -> None:
-    code = "import sys; from numeric.audit.function.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from ropecheck.cli._audit import main; sys.exit(main(sys.argv[1:]))"
     result = subprocess.run(
         [sys.executable, "-c", code, f"{NP}:bug_raises", *SMALL], cwd=ROOT, capture_output=True, text=True,
             timeout=SUBPROCESS_BUDGET

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
 from ropecheck.numeric.audit.model_config import ConfigError, audit_options, fill_audit_options
+
+from ropecheck.cli._audit import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 TARGET = "tests.audit_corpus.numpy_impls:rope_half"  # plain RoPE, base 10000, half-split pairs

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
+
+from ropecheck.cli._audit import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from ropecheck.numeric.audit import audit
-from ropecheck.numeric.audit.function.cli import main
 from ropecheck.numeric.audit.function.targets import package_root
+
+from ropecheck.cli._audit import main
 
 from ._budget import SUBPROCESS_BUDGET
 from .test_audit_plugin_project import NO_BFLOAT16 as HELPERS

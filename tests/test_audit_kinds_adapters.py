@@ -103,7 +103,7 @@ def _readme_defects() -> list[tuple[list[str], str]]:
 def test_readme_defect_reproduces(argv: list[str], prop: str, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from ropecheck.numeric.audit.function.cli import main
+    from ropecheck.cli._audit import main
 
     _available(argv[0])
     assert main([*argv, "--json"]) == 1

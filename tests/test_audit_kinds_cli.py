@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
+
+from ropecheck.cli._audit import main
 
 SIN = "tests.audit_corpus.sinusoidal_impls"
 BIAS = "tests.audit_corpus.bias_impls"

@@ -8,7 +8,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
+
+from ropecheck.cli._audit import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from ropecheck.numeric.audit.function.cli import main
+
+from ropecheck.cli._audit import main
 
 BUGGY = ["tests/audit_corpus/numpy_impls.py:bug_clockwise", "--base", "10000", "--max-position", "256",
          "--head-dim", "16", "--dtypes", "float32"]

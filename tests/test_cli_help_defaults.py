@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ropecheck.numeric.audit.function.cli import build_parser
+from ropecheck.numeric.audit.function.arguments import build_parser
 from ropecheck.numeric.audit.function.scaling import _DEFAULT_ORIGINAL
 
 

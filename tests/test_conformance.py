@@ -11,7 +11,6 @@ from ropecheck.numeric.audit import adapters as _adapters
 from ropecheck.numeric.audit import audit
 from ropecheck.numeric.audit.adapters import get_adapter, installed_version, is_available, list_adapters
 from ropecheck.numeric.audit.adapters.kinds import list_kind_adapters
-from ropecheck.numeric.audit.function.cli import main
 from ropecheck.numeric.audit.function.scaling import parse_scaling
 from ropecheck.numeric.audit.report.conformance import (
     conformance_table,
@@ -19,6 +18,8 @@ from ropecheck.numeric.audit.report.conformance import (
     scaling_spec,
     write_conformance,
 )
+
+from ropecheck.cli._audit import main
 
 # Small audits keep the file well inside a minute.
 SMALL = {"max_position": 2048, "dtypes": ("float32",)}

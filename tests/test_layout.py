@@ -170,8 +170,12 @@ def test_modules_stay_small() -> None:
 
 def test_command_line_is_its_own_package() -> None:
     assert "ropecheck.cli" in GRAPH and "ropecheck.cli._main" in GRAPH
-    old_homes = tuple("ropecheck.numeric." + name for name in ("_cli", "_claims"))  # where it was before
+    old_homes = tuple("ropecheck.numeric." + name for name in ("_cli", "_claims", "audit.function.cli"))  # before
     assert not any(m.startswith(old_homes) for m in GRAPH)
+    assert "ropecheck.cli._audit" in GRAPH
+    # The command line sits on top: nothing below it (the auditor, the pytest plugin) imports it back.
+    assert not [m for m, imports in GRAPH.items() if m.startswith("ropecheck.numeric.") and any(
+        i.startswith("ropecheck.cli") for i in imports)]
 
 
 @pytest.mark.parametrize(

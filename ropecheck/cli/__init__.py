@@ -1,6 +1,7 @@
 """The `ropecheck` command line: one thin layer over `ropecheck.proofs` and `ropecheck.numeric` — it parses
 arguments, calls their APIs and prints (`claims` and its terminal view, `prove` in its confined worker, and the
-`audit` commands, whose parsers live beside the auditor in `ropecheck.numeric.audit`).
+`audit` commands: `ropecheck audit` in `_audit`, its parser beside the auditor in
+`ropecheck.numeric.audit.function.arguments`, shared with the pytest plugin).
 """
 
 from ._main import main

@@ -57,7 +57,7 @@ def commands_table() -> str:
     **Returns:** a Markdown table, one row per command.
     """
     from ..numeric.audit.attention.cli import build_parser as build_attention_parser
-    from ..numeric.audit.function.cli import build_parser as build_audit_parser
+    from ..numeric.audit.function.arguments import build_parser as build_audit_parser
 
     parser = _build_parser(with_epilog=False)
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -272,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ropecheck` console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "audit":
-        from ..numeric.audit.function.cli import main as audit_main
+        from ._audit import main as audit_main
 
         return audit_main(argv[1:])
     if argv and argv[0] == "audit-attention":

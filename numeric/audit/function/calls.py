@@ -169,25 +169,30 @@ class Caller:
 
     def call_raw(self, x: Any, positions: Any) -> Any:
         """Call the target on framework arrays; raises `CallFailed` or `TargetHung`."""
+        return self.call_arguments(x, positions)
+
+    def call_arguments(self, *arguments: Any) -> Any:
+        """Call the target with any arguments already in its framework, on the worker thread and within the time
+        limit (the one place every kind calls a target); raises `CallFailed` or `TargetHung`."""
         if self._hung:
             raise TargetHung(f"the target did not return within {self.timeout:g} s and was stopped")
 
         def work() -> Any:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                y = self.fn(x, positions)
-                if self.framework == "jax" and hasattr(y, "block_until_ready"):
-                    y.block_until_ready()
-                return y
+                out = self.fn(*arguments)
+                if self.framework == "jax" and hasattr(out, "block_until_ready"):
+                    out.block_until_ready()
+                return out
 
         try:
-            y, seconds = self.worker.run(work, self.timeout)
+            out, seconds = self.worker.run(work, self.timeout)
         except TargetHung:
             self._hung = True
             raise
         self.target_seconds += seconds
         self.calls += 1
-        return y
+        return out
 
     def call(self, x: np.ndarray, positions: np.ndarray, dtype: str, copy: bool = True) -> tuple[np.ndarray, str]:
         """Call with a float64 probe rounded to `dtype`; returns (output as float64 NumPy, output dtype name).

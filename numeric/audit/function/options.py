@@ -54,6 +54,27 @@ class Options:
     output_layout: str | None = None
 
 
+#: The keywords of `audit` that `validate` reads (the RoPE kind's options), named once: the API passes its own
+#: arguments by these names and the CLI its flags (`--rotary-dim` is `rotary_dim`).
+OPTION_KEYWORDS = tuple(field.name for field in dataclasses.fields(Options) if field.name != "dtypes_explicit")
+
+
+def option_keywords(values: Any) -> dict[str, Any]:
+    """The `OPTION_KEYWORDS` an object (parsed command-line flags) or a mapping holds, skipping unset ones (None,
+    or an empty `--dtypes`), so that `audit`'s defaults apply.
+
+    **Arguments:**
+
+    - `values`: an `argparse.Namespace`, or a mapping such as a function's arguments.
+
+    **Returns:**
+
+    `{keyword: value}` for `audit(...)` or `validate(...)`.
+    """
+    read = values.get if isinstance(values, dict) else lambda key: getattr(values, key, None)
+    return {key: value for key in OPTION_KEYWORDS if (value := read(key)) is not None and value != ""}
+
+
 def validate(**raw: Any) -> Options:
     base = raw["base"]
     if base is not None:

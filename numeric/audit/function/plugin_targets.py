@@ -82,7 +82,7 @@ def parse_target_line(
 
     A `PluginTarget`. **Raises:** `TargetLineError` with a one-line reason.
     """
-    from ropecheck.numeric.audit.function.cli import build_parser
+    from ropecheck.numeric.audit.function.arguments import build_parser
     from ropecheck.numeric.audit.kinds.cli_options import rope_only_flags
 
     where = f"{source} {number} ({line.strip()!r})"

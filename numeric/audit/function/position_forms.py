@@ -11,6 +11,10 @@ Real RoPE entry points do not all take a 1-D position array:
   concatenated. `from_packed_api` audits one request; `check_packed_isolation` checks that one request's output
   does not change when another request in the same flat batch changes.
 
+- **lengths only** (x-transformers' `AlibiPositionalBias.forward(qk_dots)`, `RelativePositionBias.forward(i, j)`):
+  `fn(Lq, Lk)` returns the bias of the queries at the last Lq of the key positions 0 … Lk − 1 (a decoding step's
+  queries come after the cached keys). `from_lengths_api` expresses any positions with that convention, so a
+  bias that does not keep it (its queries read as 0 … Lq − 1) is seen to depend on the call.
 - **index-based biases on packed sequences**: `check_packed_bias_isolation` checks ALiBi from key indices
   (Megatron, MPT) or from the mask's cumsum (HF BLOOM): a request's attention weights must not depend on the
   request packed before it.
@@ -29,6 +33,7 @@ import numpy as np
 __all__ = [
     "check_packed_bias_isolation",
     "check_packed_isolation",
+    "from_lengths_api",
     "from_mrope_api",
     "from_offset_api",
     "from_packed_api",
@@ -77,6 +82,48 @@ def from_offset_api(fn: Callable[[Any, int], Any]) -> Callable[[Any, Any], Any]:
 
     positions_as_offsets.__name__ = positions_as_offsets.__qualname__ = getattr(fn, "__name__", "offset_api")
     return positions_as_offsets
+
+
+def from_lengths_api(fn: Callable[[int, int], Any]) -> Callable[[Any, Any], Any]:
+    """`fn(Lq, Lk)` (queries at the last Lq of keys 0 … Lk − 1) as `bias(q_positions, k_positions)`.
+
+    Query positions are split into maximal runs a … b; for each run, with K = max(b, largest key) + 1, one call
+    `fn(K − a, K)` holds queries a … K − 1 over keys 0 … K − 1 by the convention, and its first b − a + 1 rows at
+    the key columns asked for are that run's rows. The cost of a run is (K − a)·K entries per head: a single
+    query with future keys needs the rows after it.
+
+    **Arguments:**
+
+    - `fn`: the lengths-only entry point, `fn(Lq, Lk) -> (H, Lq, Lk)` (NumPy, torch or JAX).
+
+    **Returns:**
+
+    `bias(q_positions, k_positions) -> (H, Lq, Lk)`.
+    """
+
+    def positions_as_lengths(q_positions: Any, k_positions: Any) -> Any:
+        q = np.asarray(q_positions).reshape(-1).astype(np.int64)
+        k = np.asarray(k_positions).reshape(-1).astype(np.int64)
+        breaks = np.flatnonzero(np.diff(q) != 1) + 1
+        starts, ends = np.concatenate([[0], breaks]), np.concatenate([breaks, [q.size]])
+        pieces = []
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+            first, last = int(q[a]), int(q[b - 1])
+            keys = max(last, int(k.max(initial=0))) + 1
+            block = fn(keys - first, keys)
+            pieces.append(_take_columns(block[..., : b - a, :], k))
+        return pieces[0] if len(pieces) == 1 else _concatenate(pieces, pieces[0])
+
+    positions_as_lengths.__name__ = positions_as_lengths.__qualname__ = getattr(fn, "__name__", "lengths_api")
+    return positions_as_lengths
+
+
+def _take_columns(block: Any, columns: np.ndarray) -> Any:
+    if type(block).__module__.split(".")[0] == "torch":
+        import torch
+
+        return block[..., torch.as_tensor(columns, device=block.device)]
+    return block[..., columns]
 
 
 def from_mrope_api(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:

@@ -27,7 +27,7 @@ from ropecheck.numeric.audit.function.attribution import attribute_root_causes
 from ropecheck.numeric.audit.function.builtin_defaults import builtin_defaults
 from ropecheck.numeric.audit.function.calls import AuditError, CallFailed, Worker
 from ropecheck.numeric.audit.function.context import AuditContext
-from ropecheck.numeric.audit.function.options import Options, validate
+from ropecheck.numeric.audit.function.options import OPTION_KEYWORDS, Options, validate
 from ropecheck.numeric.audit.function.results import AuditReport
 from ropecheck.numeric.audit.function.scaling import Scaling, parse_scaling
 from ropecheck.numeric.audit.function.session import Session
@@ -125,6 +125,7 @@ def audit(
     `AuditError` (one-line message, naming these keywords: `max_position`, `kind='bias'`) for bad options, or a
     target that cannot be loaded, called or that hangs.
     """
+    given = dict(locals())  # the keywords as called, read by name below (OPTION_KEYWORDS)
     started = time.perf_counter()
     if kind in ENCODING_KINDS:
         if output_layout is not None:
@@ -142,25 +143,7 @@ def audit(
                                     ("clip", clip)) if value is not None]
     if stray:
         raise AuditError(f"--kind {kind} takes no {', '.join('--' + key for key in stray)}")
-    options = validate(
-        base=base,
-        layout=layout,
-        scaling=scaling,
-        rotary_dim=rotary_dim,
-        max_position=max_position,
-        dtypes=dtypes,
-        framework=framework,
-        head_dim=head_dim,
-        timeout=timeout,
-        budget=budget,
-        progress=progress,
-        module_cast=module_cast,
-        direction=direction,
-        partial=partial,
-        strict=strict,
-        accept_short_table=accept_short_table,
-        output_layout=output_layout,
-    )
+    options = validate(**{key: given[key] for key in OPTION_KEYWORDS})
     if isinstance(fn, str):
         loaded = load_target(fn)
     elif type(fn).__name__ == "AdapterSpec":

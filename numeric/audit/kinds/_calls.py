@@ -14,7 +14,6 @@ audited in the dtype it returns, and the report says so.
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -204,25 +203,7 @@ def caller_call(caller: Caller, probe: Probe) -> Any:
 
 def call_framework(caller: Caller, arguments: Sequence[Any]) -> Any:
     """Call the target with arguments already in its framework (`CallFailed`, `TargetHung` propagate)."""
-    if caller._hung:
-        raise TargetHung(f"the target did not return within {caller.timeout:g} s and was stopped")
-
-    def work() -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out = caller.fn(*arguments)
-            if caller.framework == "jax" and hasattr(out, "block_until_ready"):
-                out.block_until_ready()
-            return out
-
-    try:
-        out, seconds = caller.worker.run(work, caller.timeout)
-    except TargetHung:
-        caller._hung = True
-        raise
-    caller.target_seconds += seconds
-    caller.calls += 1
-    return out
+    return caller.call_arguments(*arguments)
 
 
 def call_float64(caller: Caller, probe: Probe, shape: Sequence[int] | None) -> tuple[np.ndarray, str]:

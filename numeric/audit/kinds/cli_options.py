@@ -1,6 +1,6 @@
 """The `ropecheck audit` options of the sinusoidal, bias and scores kinds (`--kind` and its settings).
 
-`numeric.audit.function.cli` adds these arguments and passes `kind_keywords(args)` to `audit()`; flags of the RoPE
+`numeric.audit.function.arguments` adds these arguments and passes `kind_keywords(args)` to `audit()`; flags of the RoPE
 kind are
 refused with another kind in one line (`rope_only_flags`).
 """

@@ -214,13 +214,46 @@ class BiasProperties:
                                  f"output dtype, instead of forming it in {coarse}")
                 self.log.skip("relative", f"explained by precision: relative within {coarse} rounding")
                 return "precision"
+        # A failure is either absolute positions (a query keeps its bias in any call) or the call's shape.
+        moved = None if ok else self._call_position(dtype, min(64, reach))
+        if moved is not None:
+            query, ratio, where = moved
+            self.log.add("relative", False, f"call-position dependence: the bias of query position {query} over keys "
+                         f"0…{query} differs when the query is {where} and when it is the last row of a square "
+                         f"call (worst {ratio:.3g}× the rounding bound, up to a constant per row): the bias follows "
+                         "where the query sits in the call (its row index, or the call's lengths), not k − q. No "
+                         "slope or sign change fixes this: the same query and keys get different biases in "
+                         "different calls.",
+                         dtype=dtype, position=query, max_error=ratio, bound=1.0,
+                         fix="Form the bias from the positions of the call's queries and keys; an API that takes only "
+                             "the lengths i ≤ j places its queries at the last i of the j keys (shift the key "
+                             "positions by j − i, as x-transformers' dcae403 does)")
+            return "relative"
         self.log.add("relative", ok, f"the bias is {self.detected['relative_form']} for shifted and non-contiguous "
                      "positions (softmax ignores a per-row constant)." if ok else
                      f"the bias {worst[1]} is not the function of k − q read from one query row (worst "
-                     f"{worst[0]:.3g}× the rounding bound): it depends on absolute positions or ignores the "
-                     "positions given.", dtype=dtype, max_error=worst[0], bound=1.0,
+                     f"{worst[0]:.3g}× the rounding bound): it depends on absolute positions (a query keeps its "
+                     "bias alone and within a call).", dtype=dtype, max_error=worst[0], bound=1.0,
                      fix="Form the bias from k_positions − q_positions (the positions given, not arange)")
         return "ok" if ok else "relative"
+
+    def _call_position(self, dtype: str, query: int) -> tuple[int, float, str] | None:
+        """Whether one query's row over keys 0…t (no future keys: index masks stay right) changes with the other
+        queries of the call: alone and last of four, against the last row of the square call over 0…t.
+
+        **Returns:** None when the rows agree up to a constant per row, else `(t, worst ratio, how it was called)`.
+        """
+        keys = np.arange(query + 1)
+        square = self.bias(dtype, keys, keys)[:, -1:, :]
+        worst: tuple[int, float, str] | None = None
+        for where, queries in (("computed alone", np.array([query])),
+                               ("the last of four queries", np.arange(query - 3, query + 1))):
+            got = self.bias(dtype, queries, keys)[:, -1:, :]
+            residual, _ = _row_residual(got, square)
+            ratio = float(np.max(residual / self.tolerance(dtype, got, square)))
+            if ratio > 1 and (worst is None or ratio > worst[1]):
+                worst = (query, ratio, where)
+        return worst
 
     def _coarse_class(self, dtype: str, ratio: float) -> str | None:
         """The 16-bit type whose rounding explains a relative residual `ratio` (in units of the output's bound)."""
@@ -421,7 +454,8 @@ class BiasProperties:
                      "that row of the full matrix: it is formed from positions alone, so cached keys stay valid "
                      "(RPE-KV-CACHE-IMPOSSIBLE is refuted for this bias)." if ok else
                      f"the row of query position {worst[1]} computed alone differs from the same row computed with "
-                     "earlier queries: a decoding step does not see the bias of its own position.", dtype=dtype,
+                     "earlier queries: a decoding step does not see the bias of its own position (call-position "
+                     "dependence).", dtype=dtype,
                      position=None if ok else worst[1], max_error=worst[0], bound=1.0,
                      fix="Compute the bias of a step from its query position (e.g. the last Lq rows of the full "
                          "matrix, bias[..., -Lq:, :]), not from the first rows")

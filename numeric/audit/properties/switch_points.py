@@ -43,6 +43,21 @@ def _expected(ideal: Ideal, x: np.ndarray, positions: np.ndarray, sequence_lengt
     return out
 
 
+def _expected_rescaled(ideal: Ideal, x: np.ndarray, positions: np.ndarray, sequence_length: int,
+                       factor: float) -> np.ndarray:
+    """g·R(m/F)x with θ of a call of `sequence_length` positions: positions divided by the factor (float64 is
+    ample: the comparison is at the audited dtype's bound)."""
+    frequencies = ideal.inverse_frequencies(np.array([sequence_length - 1 - ideal.offset]))
+    theta = np.asarray(frequencies.hi, dtype=np.float64) + np.asarray(frequencies.lo, dtype=np.float64)
+    angles = (positions[:, None] + ideal.offset) / factor * theta[None, :]
+    cosine, sine = np.cos(angles), ideal.sign * np.sin(angles)
+    g, a, b = ideal.attention_factor, ideal.pairs[:, 0], ideal.pairs[:, 1]
+    out = x.copy()
+    out[..., a] = g * (x[..., a] * cosine - x[..., b] * sine)
+    out[..., b] = g * (x[..., a] * sine + x[..., b] * cosine)
+    return out
+
+
 def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     """Calls 0…L for L = N − 1, N, N + 1 against the rule for each call (a `positions` finding)."""
     original, lengths = switch_lengths(ideal, ctx.finite_n(dtype))
@@ -50,6 +65,8 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
         return
     probes, _ = sweep_probes(ctx.d, structure_of(ideal))
     problems, worst, failing = [], (0.0, 0.0, 0.0), 0
+    factor = float(ideal.scaling.factor) if ideal.scaling and ideal.scaling.factor > 1 else 0.0
+    rescaled = bool(factor)  # every call follows the rule at positions divided by the factor
     for last in lengths:
         positions = np.arange(last + 1)
         x = round_to(np.broadcast_to(probes[:2, np.newaxis, :], (2, positions.size, ctx.d)), dtype)
@@ -61,6 +78,9 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
         other_side = original if last + 1 > original else original + 1
         other_error = np.abs(y - _expected(ideal, x, positions, other_side))
         ratio = bound_ratio(own_error, bound)
+        if rescaled:
+            rescaled_error = np.abs(y - _expected_rescaled(ideal, x, positions, last + 1, factor))
+            rescaled = bool(bound_ratio(rescaled_error, bound).max() <= 1)
         if ratio.max() > worst[0]:
             worst = (float(ratio.max()), float(own_error.max()), float(bound.max()))
         rows = np.flatnonzero(ratio.max(axis=(0, 2)) > 1)
@@ -93,6 +113,15 @@ def check_switch_points(ctx: AuditContext, ideal: Ideal, dtype: str) -> None:
     short, long = [last for last in lengths if last + 1 <= original], [last for last in lengths if last + 1 > original]
     if ok:
         detail = f"Calls whose largest position is {', '.join(map(str, lengths))} follow the scaling's rule ({rule})."
+    elif failing == len(lengths) and short and long and rescaled:
+        # Both sides follow the rule once positions are divided by F: the linear rule's step on top of the rule.
+        detail = (f"{RULE_PREFIX} a {kind} rule that rescales positions — calls whose largest position is"
+                  f" {', '.join(map(str, lengths))} are rotated by the {kind} rule's frequencies for their length at"
+                  f" positions divided by the factor {factor:g} (p/{factor:g}, the linear rule's step), on both sides"
+                  f" of N = {original}, so the defect is the rule, not where it switches ({rule}).")
+        fix = (f"leave the positions unscaled under {kind}: it changes θ alone (past N, the base"
+               f" base·(F·L/N − (F − 1))^(d/(d−2)) for dynamic NTK); dividing positions by F is the linear rule"
+               " (text-generation-inference's b5087c4f removed `t /= self.scaling_factor` from its dynamic class)")
     elif failing == len(lengths) and short and long and not any("off by one" in text for text in problems):
         # No side passes: moving the switch would not help; the rule itself is another one.
         detail = (f"{RULE_PREFIX} calls whose largest position is {', '.join(map(str, lengths))} follow neither"

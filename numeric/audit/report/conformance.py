@@ -31,6 +31,7 @@ __all__ = [
     "CONFORMANCE_DTYPES",
     "DEFAULT_DTYPES",
     "DEFAULT_MAX_POSITION",
+    "builtin_rows",
     "conformance_table",
     "render_markdown",
     "reproduce_command",
@@ -337,3 +338,32 @@ def write_conformance(path: str | Path, **kwargs: Any) -> dict[str, Any]:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(json_safe(document), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return document
+
+
+def builtin_rows() -> list[dict[str, str]]:
+    """The built-in targets as `--list` shows them: name, library, installed version (or why not), layout,
+    positions, scaling, what each wraps and its defaults (importing the libraries to read their versions)."""
+    from ropecheck.numeric.audit.adapters import installed_version, is_available, list_adapters
+    from ropecheck.numeric.audit.function.builtin_defaults import list_defaults
+
+    rows = []
+    for spec in list_adapters():
+        available, reason = is_available(spec)
+        status = installed_version(spec) if available else reason
+        if not available and reason.startswith("not installed"):
+            status = "not installed"
+        rows.append(
+            {
+                "name": spec.name,
+                "library": spec.library,
+                "version": status,
+                "layout": spec.layout,
+                "positions": spec.positions,
+                "scaling": spec.scaling_kind,
+                "wraps": spec.wraps,
+                "defaults": list_defaults(spec),
+            }
+        )
+    from ropecheck.numeric.audit.kinds.conformance import kind_list_rows
+
+    return rows + kind_list_rows()
