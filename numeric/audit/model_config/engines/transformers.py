@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..._lean_import import lean_transformers
 from .._errors import AdapterError
 from .._expected import Expected
 from .._layer_rules import NO_ROPE
@@ -33,8 +34,9 @@ NAME = "transformers"
 def version() -> str:
     """The installed version; raises `EngineUnavailable` when transformers or torch is missing."""
     try:
-        import torch  # noqa: F401
-        import transformers
+        with lean_transformers():
+            import torch  # noqa: F401
+            import transformers
     except ImportError as error:
         raise EngineUnavailable(str(error)) from None
     return str(transformers.__version__)
@@ -165,9 +167,10 @@ def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     **Returns:** one `Observation` per entry of `expected` (with `error` set when transformers cannot load or build
     the config).
     """
-    version()
-    with _quiet():
-        return _observe(model, expected)
+    with lean_transformers():  # scipy and torchao are never reached here: not imported (issue #32's cost)
+        version()
+        with _quiet():
+            return _observe(model, expected)
 
 
 def _observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
