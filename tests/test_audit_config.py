@@ -14,7 +14,7 @@ from pathlib import Path
 import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import ConfigError, audit_config, expected_values, load_config, parse_config
-from ropecheck.numeric.audit.model_config.cli import main
+from ropecheck.cli._audit_config import main
 from ropecheck.numeric.reference.tolerances import unit_roundoff
 
 CONFIGS = Path(__file__).parent / "model_configs"

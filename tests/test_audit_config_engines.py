@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from ropecheck.numeric.audit.model_config import Expected, audit_config, expected_values, load_config, spectrum_bound
 from ropecheck.numeric.audit.model_config._compare import compare
-from ropecheck.numeric.audit.model_config.cli import main
+from ropecheck.cli._audit_config import main
 from ropecheck.numeric.audit.model_config.engines import EngineUnavailable, Observation, engine_module
 
 CONFIGS = Path(__file__).parent / "model_configs"
@@ -198,7 +198,7 @@ def test_transformers_deepseek_v2_softmax_scale_lacks_mscale_all_dim():
 
 @needs_mlx
 def test_mlx_conformance_table_names_the_misread_keys(capsys):
-    from ropecheck.numeric.audit.model_config.cli import main as cli_main
+    from ropecheck.cli._audit_config import main as cli_main
 
     assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
     assert "**differs** (`attention_factor`)" in capsys.readouterr().out

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from ropecheck.numeric.audit.model_config import audit_config, parse_config
-from ropecheck.numeric.audit.model_config.cli import main
+from ropecheck.cli._audit_config import main
 from ropecheck.numeric.audit.model_config.engines import ENGINES, EngineUnavailable, Observation, engine_module
 
 CONFIGS = Path(__file__).parent / "model_configs"
