@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-__all__ = ["build_parser", "main"]
+if TYPE_CHECKING:
+    from ..numeric.audit.attention import AttentionReport
+
+__all__ = ["build_parser", "main", "print_report"]
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -89,5 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        print(report.to_text())
+        print_report(report)
     return EXIT_OK if report.verdict == "pass" else EXIT_FAIL  # fail, or incomplete (a probe raised)
+
+
+def print_report(report: AttentionReport) -> None:
+    """Print the text report: on a terminal wrapped at spaces to its width (80 columns when it says nothing), each
+    finding's detail on continuation lines under its property; piped, one record per line (for `grep`)."""
+    print(report.to_text(shutil.get_terminal_size().columns if sys.stdout.isatty() else None))
