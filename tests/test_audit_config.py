@@ -14,8 +14,9 @@ from pathlib import Path
 import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import ConfigError, audit_config, expected_values, load_config, parse_config
-from ropecheck.cli._audit_config import main
 from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())

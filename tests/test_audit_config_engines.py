@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from ropecheck.numeric.audit.model_config import Expected, audit_config, expected_values, load_config, spectrum_bound
 from ropecheck.numeric.audit.model_config._compare import compare
-from ropecheck.cli._audit_config import main
 from ropecheck.numeric.audit.model_config.engines import EngineUnavailable, Observation, engine_module
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())

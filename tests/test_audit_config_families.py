@@ -12,8 +12,9 @@ import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import audit_config, expected_values, load_config, parse_config
 from ropecheck.numeric.audit.model_config._defaults import TABLE, class_defaults
-from ropecheck.cli._audit_config import main
 from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 FLOAT64_AGREEMENT = 2 * unit_roundoff("float64")
