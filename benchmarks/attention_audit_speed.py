@@ -12,6 +12,12 @@ The configs: every built-in, and the NoPE families (SmolLM3, EXAONE 4, Cohere2, 
 their released configs (`tests/test_attention_applied.py`).
 
 Run: `python benchmarks/attention_audit_speed.py [--no-command] [NAME ...]`.
+
+Measured 2026-11-28 on the 2-core machine under a load of 7.4-7.8 (other engineers' work), after transformers is
+imported without scipy and torchao (`numeric/audit/_lean_import.py`): in process 0.12-0.31 CPU-s (llama-3.1, gemma-3,
+smollm3: 0.01-0.03 of the budget), command 10.5-12.9 CPU-s (1.05-1.29: not met; llama3.1-8b's released config 13.9
+before that change and 12.0 after, load 8). Nearly all of the command is importing torch and transformers' modeling
+code (see `config_audit_speed.py`).
 """
 
 from __future__ import annotations

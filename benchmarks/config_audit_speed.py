@@ -15,6 +15,17 @@ no engine 0.6 CPU-s (7.7 before the class defaults were read from source), MLX-L
 transformers 12.0-14.5, every engine 13.6-14.1 per config alone (1.36-1.41 of the goal: not met; the import of
 torch and transformers' modeling code is about 10 of it), 4.6 per config when the four are given to one command
 (0.46 of the goal).
+
+Measured again later that day (load 6.6-8.0, other engineers' work; llama3.1-8b, smollm3-3b, phi-4), after
+transformers is imported without scipy and torchao (`numeric/audit/_lean_import.py`) and the literature lines stopped
+importing JAX: no engine 2.9-3.9 CPU-s (sympy, which the literature lines' formulas need, is ~2 of it), transformers
+13.4-15.4, MLX-LM 5.5-6.0, vLLM not installed 3.3-4.3, every engine 17.1-17.4 per config alone (1.71-1.74 of the goal:
+not met), 7.2 per config when the three are given to one command (0.72). The same command before those two changes,
+same machine, load 8-11: every engine 20.4 (llama3.1-8b). What remains of the transformers import is torch itself,
+`torch.distributed.tensor` (imported by `transformers/model_debugging_utils.py`) and `torch._dynamo`
+(`transformers/masking_utils.py`): about 8 CPU-s at this load, not avoidable without patching torch, which the
+engine adapter never does. CPU-seconds grow with the load here (two cores shared by six sessions); figures from one
+run are comparable only with each other.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ held against `audit-config`'s per-layer table (NoPE layers included).
 Each clean tiny model passes the four properties; each defect, built by monkeypatching the real transformers
 modules of a tiny model, fails its own property and no other: RoPE forced onto a NoPE layer (rope-presence), RoPE
 dropped on one RoPE layer of a Llama (rope-presence), YaRN's attention factor on q only (attention-factor, with
-softmax-scale explained by it), the wrong dims rotated (per-layer-spectrum). Before the properties observed what
+softmax-scale explained by it), the wrong dims rotated (per-layer-spectrum), RoPE dropped on one MLA layer of
+DeepSeek-V3 (rope-presence), the MLA rope part rotated at twice the angle on DeepSeek-V3 and on Kimi-K2's rope fields
+(per-layer-spectrum). Before the properties observed what
 each layer applies (a pre-hook on `position_embeddings` and the scale fitted on the rotated q, k), every one of
 these defects passed every property.
 """
@@ -54,6 +56,15 @@ YARN = {"model_type": "llama", "head_dim": 64, "num_attention_heads": 2, "num_ke
         "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192}}
 PARTIAL = {"model_type": "phi3", "head_dim": 64, "num_attention_heads": 2, "num_key_value_heads": 2,
            "max_position_embeddings": 4096, "rope_theta": 10000.0, "partial_rotary_factor": 0.5}
+# Kimi-K2-Instruct's MLA head dims and rope fields on DeepSeek-V3's class, as Kimi's model card says to run it
+# (its own `model_type` is `kimi_k2`, which transformers does not know); experts and LoRA ranks kept small.
+KIMI_K2 = {"model_type": "deepseek_v3", "num_attention_heads": 2, "num_key_value_heads": 2, "qk_rope_head_dim": 64,
+           "qk_nope_head_dim": 128, "v_head_dim": 128, "kv_lora_rank": 16, "q_lora_rank": 32,
+           "max_position_embeddings": 131072, "rope_theta": 50000.0,
+           "rope_scaling": {"type": "yarn", "factor": 32.0, "beta_fast": 1.0, "beta_slow": 1.0, "mscale": 1.0,
+                            "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096},
+           "n_routed_experts": 4, "num_experts_per_tok": 2, "n_group": 1, "topk_group": 1, "n_shared_experts": 1,
+           "moe_intermediate_size": 32, "first_k_dense_replace": 1}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -82,8 +93,9 @@ def test_shrinking_keeps_a_nope_layer_and_one_layer_of_each_type(config: dict) -
     assert len(kinds) == shrunk["num_hidden_layers"] <= 4
 
 
-@pytest.mark.parametrize("config", ["llama-3.1", SMOLLM3, EXAONE4, COHERE2, LLAMA4, YARN, PARTIAL],
-                         ids=lambda c: c if isinstance(c, str) else c["model_type"])
+@pytest.mark.parametrize("config", ["llama-3.1", SMOLLM3, EXAONE4, COHERE2, LLAMA4, YARN, PARTIAL, "deepseek-v3",
+                                    KIMI_K2],
+                         ids=lambda c: c if isinstance(c, str) else c["model_type"] + ("-kimi" if c is KIMI_K2 else ""))
 def test_what_each_layer_applies_matches_the_table_on_clean_models(config) -> None:
     got = statuses(build_tiny_model(config))
     assert got == {"rope-presence": "ok", "per-layer-spectrum": "ok", "attention-factor": "ok",
@@ -160,6 +172,44 @@ def test_wrong_dims_rotated_fail_per_layer_spectrum_alone(monkeypatch: pytest.Mo
     got = statuses(model)
     assert [p for p, s in got.items() if s == "fail"] == ["per-layer-spectrum"], got
     assert "moving: 32 dims from 32 to 63, declared: 32 dims from 0" in check_per_layer_spectrum(model).message
+
+
+# ---------------------------------------------------------------------------------- MLA layers (DeepSeek, Kimi)
+def _mla_rotation(model) -> tuple[object, str]:
+    """The module and name of the function DeepSeek-V3's attention rotates its rope part (q_rot, k_rot) with."""
+    source = sys.modules[type(model.attention_modules()[0]).__module__]
+    name = "apply_rotary_pos_emb_interleave" if model.config.rope_interleave else "apply_rotary_pos_emb"
+    return source, name
+
+
+def test_rope_dropped_on_one_mla_layer_fails_rope_presence_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = build_tiny_model("deepseek-v3")
+    source, name = _mla_rotation(model)
+    original = getattr(source, name)
+    current = _layer_flag(model)
+
+    def skipped_on_layer_1(q, k, cos, sin, *args, **kwargs):
+        return (q, k) if current.get("layer") == 1 else original(q, k, cos, sin, *args, **kwargs)
+
+    monkeypatch.setattr(source, name, skipped_on_layer_1)
+    assert failing(model) == ["rope-presence"]
+    assert "layer 1 (full_attention) is declared RoPE but applies no rotation" in check_rope_presence(model).message
+
+
+@pytest.mark.parametrize("config", ["deepseek-v3", KIMI_K2], ids=["deepseek-v3", "kimi-k2"])
+def test_mla_rope_part_at_twice_the_angle_fails_per_layer_spectrum_alone(monkeypatch: pytest.MonkeyPatch,
+                                                                         config) -> None:
+    """The rope part rotated by 2·θᵢ·p (cos 2x, sin 2x from the layer's own cos, sin: the magnitude is kept)."""
+    model = build_tiny_model(config)
+    source, name = _mla_rotation(model)
+    original = getattr(source, name)
+
+    def doubled(q, k, cos, sin, *args, **kwargs):
+        return original(q, k, cos * cos - sin * sin, 2 * sin * cos, *args, **kwargs)
+
+    monkeypatch.setattr(source, name, doubled)
+    got = statuses(model)
+    assert [p for p, s in got.items() if s == "fail"] == ["per-layer-spectrum"], got
 
 
 # ------------------------------------------------------------------------------------------ switch points (item 3)

@@ -65,7 +65,7 @@ def test_no_library_warnings_with_environment_paths_before_the_report() -> None:
     import sys
 
     loud = "from transformers import LlamaForCausalLM"
-    quiet = "from ropecheck.numeric.audit.model_config.cli import _quiet\nwith _quiet():\n    " + loud
+    quiet = "from ropecheck.cli._audit_config import quiet_engines\nwith quiet_engines():\n    " + loud
     runs = {name: subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
             for name, code in (("loud", loud), ("quiet", quiet))}
     assert "site-packages" in runs["loud"].stderr, "the libraries no longer warn: this check shows nothing"

@@ -14,8 +14,9 @@ from pathlib import Path
 import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import ConfigError, audit_config, expected_values, load_config, parse_config
-from ropecheck.numeric.audit.model_config.cli import main
 from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())
@@ -101,6 +102,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
     if model in ("qwen3-8b", "qwen3-30b-a3b"):  # Qwen3 model cards: RoPE base 1e6 over head_dim 128
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
+    if model == "phi-4":  # Phi-4 technical report: RoPE base 250,000, 40 heads over 5120 (d = 128), no scaling
+        return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
     raise AssertionError(f"no independent values for {model}")
@@ -114,6 +117,7 @@ FACTS = {
     "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
     "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
+    "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
 }

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from ropecheck.numeric.audit.model_config import Expected, audit_config, expected_values, load_config, spectrum_bound
 from ropecheck.numeric.audit.model_config._compare import compare
-from ropecheck.numeric.audit.model_config.cli import main
 from ropecheck.numeric.audit.model_config.engines import EngineUnavailable, Observation, engine_module
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 MODELS = sorted(p.name for p in CONFIGS.iterdir() if (p / "config.json").is_file())
@@ -198,7 +199,7 @@ def test_transformers_deepseek_v2_softmax_scale_lacks_mscale_all_dim():
 
 @needs_mlx
 def test_mlx_conformance_table_names_the_misread_keys(capsys):
-    from ropecheck.numeric.audit.model_config.cli import main as cli_main
+    from ropecheck.cli._audit_config import main as cli_main
 
     assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
     assert "**differs** (`attention_factor`)" in capsys.readouterr().out

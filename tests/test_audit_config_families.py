@@ -12,8 +12,9 @@ import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import audit_config, expected_values, load_config, parse_config
 from ropecheck.numeric.audit.model_config._defaults import TABLE, class_defaults
-from ropecheck.numeric.audit.model_config.cli import main
 from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 FLOAT64_AGREEMENT = 2 * unit_roundoff("float64")
@@ -134,6 +135,72 @@ def test_transformers_ministral3_conforms_on_its_softmax_scale(tmp_path):
                                 "rope_parameters": {**_YARN_MSCALE_1, "llama_4_scaling_beta": 0.1}}))
     engine = audit_config(path, engines=["transformers"]).engines[0]
     assert not [f for f in engine.findings if f.quantity == "softmax_scale"], engine.findings
+
+
+# ------------------------------------------------------------------ position-dependent q factors, in the engine
+_TINY_MINISTRAL3 = {"model_type": "ministral3", "head_dim": 64, "hidden_size": 256, "num_attention_heads": 4,
+                    "num_key_value_heads": 2, "num_hidden_layers": 2, "intermediate_size": 64, "vocab_size": 64,
+                    "max_position_embeddings": 262144,
+                    "rope_parameters": {**_YARN_MSCALE_1, "llama_4_scaling_beta": 0.1}}
+# Llama 4 Scout's NoPE rule (every 4th layer) and temperature tuning, widths small.
+_TINY_LLAMA4 = {"model_type": "llama4_text", "head_dim": 64, "hidden_size": 256, "num_attention_heads": 4,
+                "num_key_value_heads": 2, "num_hidden_layers": 4, "intermediate_size": 64, "intermediate_size_mlp": 64,
+                "vocab_size": 64, "num_local_experts": 2, "max_position_embeddings": 1048576, "rope_theta": 500000.0,
+                "attn_temperature_tuning": True}
+
+
+def _query_audit(tmp_path: Path, raw: dict):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(raw))
+    from ropecheck.numeric.audit.model_config.engines import transformers as engine
+
+    model = load_config(path)
+    expected = [e for layer in model.layers for e in expected_values(layer) if e.query_scaling is not None]
+    assert expected, "the family scales q with the position"
+    observed = engine.observe(model, expected)
+    return expected, observed, audit_config(path, engines=["transformers"]).engines[0]
+
+
+@pytest.mark.parametrize("raw", [_TINY_MINISTRAL3, _TINY_LLAMA4], ids=["ministral3", "llama4"])
+def test_transformers_q_factors_are_observed_and_conform(tmp_path, raw):
+    """The factor transformers' own attention layer puts on q at 0, L−1, L, 2L, 4L (L = L₀ or floor_scale) is read
+    from the layer's forward and equals the table's, computed again here from the published rule."""
+    pytest.importorskip("transformers.models.ministral3")
+    expected, observed, engine = _query_audit(tmp_path, raw)
+    for entry, seen in zip(expected, observed, strict=True):
+        assert seen.query_factors is not None and set(seen.query_factors) == set(entry.query_scaling["factors"])
+        for position, got in seen.query_factors.items():
+            p = mpmath.mpf(position)
+            steps = mpmath.floor((p + 1) / 8192) if raw is _TINY_LLAMA4 else mpmath.floor(p / 16384)
+            assert got == pytest.approx(float(1 + mpmath.mpf("0.1") * mpmath.log(1 + steps)), rel=1e-6), position
+    assert engine.verdict == "conforms", engine.findings
+
+
+def test_a_q_factor_switching_one_token_early_differs(tmp_path, monkeypatch):
+    """Seen failing: Ministral 3's factor computed from p + 1 (a switch one token early) differs at p = L₀ − 1."""
+    from transformers.models.ministral3 import modeling_ministral3
+
+    original = modeling_ministral3._get_llama_4_attn_scale
+    monkeypatch.setattr(modeling_ministral3, "_get_llama_4_attn_scale",
+                        lambda positions, beta, length: original(positions + 1, beta, length))
+    _, _, engine = _query_audit(tmp_path, _TINY_MINISTRAL3)
+    (finding,) = [f for f in engine.findings if f.quantity == "query_scaling"]
+    assert engine.verdict == "differs" and "off at positions 16383" in finding.message, finding
+
+
+def test_llama4_temperature_tuning_dropped_differs(tmp_path, monkeypatch):
+    """Seen failing: Llama 4's NoPE layers without the temperature tuning (q unscaled beyond floor_scale)."""
+    from transformers.models.llama4 import modeling_llama4
+
+    original = modeling_llama4.Llama4TextAttention.__init__
+
+    def untuned(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.attn_temperature_tuning = False
+
+    monkeypatch.setattr(modeling_llama4.Llama4TextAttention, "__init__", untuned)
+    _, _, engine = _query_audit(tmp_path, _TINY_LLAMA4)
+    assert engine.verdict == "differs" and {f.quantity for f in engine.findings} == {"query_scaling"}, engine.findings
 
 
 @pytest.mark.parametrize(

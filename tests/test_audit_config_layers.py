@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 from ropecheck.numeric.audit.model_config import audit_config, parse_config
-from ropecheck.numeric.audit.model_config.cli import main
 from ropecheck.numeric.audit.model_config.engines import ENGINES, EngineUnavailable, Observation, engine_module
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 

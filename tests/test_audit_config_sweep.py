@@ -13,9 +13,10 @@ import mpmath
 import pytest
 from ropecheck.numeric.audit.model_config import expected_values, load_config
 from ropecheck.numeric.audit.model_config._compare import compare
-from ropecheck.numeric.audit.model_config.cli import main
 from ropecheck.numeric.audit.model_config.engines import Observation
 from ropecheck.numeric.reference.tolerances import unit_roundoff
+
+from ropecheck.cli._audit_config import main
 
 CONFIGS = Path(__file__).parent / "model_configs"
 DYNAMIC = CONFIGS / "cases" / "dynamic-ntk"

@@ -56,8 +56,8 @@ def commands_table() -> str:
 
     **Returns:** a Markdown table, one row per command.
     """
-    from ..numeric.audit.attention.cli import build_parser as build_attention_parser
     from ..numeric.audit.function.arguments import build_parser as build_audit_parser
+    from ._audit_attention import build_parser as build_attention_parser
 
     parser = _build_parser(with_epilog=False)
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -129,7 +129,7 @@ def _build_parser(with_epilog: bool = True) -> argparse.ArgumentParser:
         help="attention-level audit of a model config: KV cache, padding, batches, M-RoPE (see its --help)",
         add_help=False,
     )
-    from ..numeric.audit.model_config.cli import add_parser as add_audit_config_parser
+    from ._audit_config import add_parser as add_audit_config_parser
 
     add_audit_config_parser(commands)
     from ..numeric.audit.engines_live.cli import add_parser as add_audit_engines_parser
@@ -276,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return audit_main(argv[1:])
     if argv and argv[0] == "audit-attention":
-        from ..numeric.audit.attention.cli import main as audit_attention_main
+        from ._audit_attention import main as audit_attention_main
 
         return audit_attention_main(argv[1:])
     if argv and argv[0] == "prove":
@@ -296,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from ..numeric.audit.engines_live.cli import run as run_audit_engines
-    from ..numeric.audit.model_config.cli import run as run_audit_config
+    from ._audit_config import run as run_audit_config
 
     runners = {"claims": _run_claims, "prove": run_prove, "audit-config": run_audit_config,
                "audit-engines": run_audit_engines}

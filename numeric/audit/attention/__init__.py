@@ -19,8 +19,9 @@ Layout: `_configs` (built-in configs, shrinking: one layer of each type, NoPE ke
 after the rotation inside each layer: rope-presence, per-layer-spectrum, attention-factor, softmax-scale),
 `_switch` (switch-point across the lengths of a length-dependent spectrum), `_sensitivity` (∂logits/∂cos-sin by
 autodiff), one module per property group (`_cache`, `_padding`, `_offset`, `_layers`, `_mrope`), `_mrope_index`
-(3-D position ids against reference tables), `_report`, `_audit` (the runner) and `cli`. Every expected value
-(θᵢ, attention factor, softmax scale, which layers rotate) comes from `ropecheck.numeric.audit.model_config`.
+(3-D position ids against reference tables), `_report` and `_audit` (the runner); its command line is
+`ropecheck/cli/_audit_attention.py`. Every expected value (θᵢ, attention factor, softmax scale, which layers
+rotate) comes from `ropecheck.numeric.audit.model_config`.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ ROPE-FREQUENCIES, ROPE-PAIR-FORMULA, ATT-CAUSAL-ROW).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .._lean_import import lean_transformers
 from ._applied import check_attention_factor, check_per_layer_spectrum, check_rope_presence, check_softmax_scale
 from ._cache import check_kv_cache, check_kv_cache_switch, check_spectrum_reset
 from ._layers import check_sliding_window
@@ -91,14 +93,17 @@ def audit_attention(source: str | dict[str, Any], seed: int = 0,
     """
     start = time.perf_counter()
     factory = load_model_factory(model) if isinstance(model, str) else model
-    tiny = build_tiny_model(source, seed=seed, factory=factory)
-    if factory is not None:
-        tiny.notes.append(f"model built by {getattr(factory, '__qualname__', repr(factory))} (the user's factory)")
-    report = audit_model(tiny)
-    generator = str(tiny.model.config.model_type)
-    from ._mrope_index import GENERATORS, audit_position_ids
+    # transformers without the optional packages it never needs here (issue #32's cost); a user's own model may
+    # need any package, so with a factory nothing is hidden
+    with lean_transformers() if factory is None else contextlib.nullcontext():
+        tiny = build_tiny_model(source, seed=seed, factory=factory)
+        if factory is not None:
+            tiny.notes.append(f"model built by {getattr(factory, '__qualname__', repr(factory))} (the user's factory)")
+        report = audit_model(tiny)
+        generator = str(tiny.model.config.model_type)
+        from ._mrope_index import GENERATORS, audit_position_ids
 
-    if generator in GENERATORS:  # the 3-D position-id generator of a vision-language model
-        report.findings.extend(audit_position_ids(generator, tiny.model.config))
+        if generator in GENERATORS:  # the 3-D position-id generator of a vision-language model
+            report.findings.extend(audit_position_ids(generator, tiny.model.config))
     report.seconds = time.perf_counter() - start
     return report

@@ -91,11 +91,33 @@ class AttentionReport:
                 "notes": self.notes, "seconds": round(self.seconds, 2),
                 "findings": [f.to_json() for f in self.findings]}
 
-    def to_text(self) -> str:
-        lines = [f"attention audit of {self.config} ({self.model_type}): {self.verdict}"]
-        lines += [f"  note: {note}" for note in self.notes]
-        width = max(len(f.property) for f in self.findings) if self.findings else 0
-        for item in self.findings:
-            lines.append(f"  {item.status:<14} {item.property:<{width}}  {item.message}")
+    def to_text(self, columns: int | None = None) -> str:
+        """The report as text: a title line, the notes, one record per finding (status, property, message).
+
+        **Arguments:** `columns`: None for one line per record (for pipes and `grep`); a terminal's width to wrap
+        every record at spaces into it, the detail on continuation lines under the property name.
+
+        **Returns:** the text, without a final newline.
+        """
+        if columns is None:
+            lines = [f"attention audit of {self.config} ({self.model_type}): {self.verdict}"]
+            lines += [f"  note: {note}" for note in self.notes]
+            width = max(len(f.property) for f in self.findings) if self.findings else 0
+            for item in self.findings:
+                lines.append(f"  {item.status:<14} {item.property:<{width}}  {item.message}")
+            lines.append(f"  ({self.seconds:.1f} s)")
+            return "\n".join(lines)
+        import textwrap
+
+        def wrap(text: str, first: str, rest: str) -> list[str]:
+            return textwrap.wrap(text, width=columns, initial_indent=first, subsequent_indent=rest,
+                                 break_long_words=False, break_on_hyphens=False)
+
+        lines = wrap(f"attention audit of {self.config} ({self.model_type}): {self.verdict}", "", "    ")
+        for note in self.notes:
+            lines += wrap(f"note: {note}", "  ", "        ")
+        status = max(len(f.status) for f in self.findings) if self.findings else 0
+        for item in self.findings:  # the status column, then the property with its message under it
+            lines += wrap(f"{item.status:<{status}} {item.property}: {item.message}", "  ", " " * (status + 3))
         lines.append(f"  ({self.seconds:.1f} s)")
         return "\n".join(lines)

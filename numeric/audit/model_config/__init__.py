@@ -13,7 +13,9 @@ report.to_json()["layers"][0]["attention_factor"]      # 1.3465735902799727 (YaR
 Layout: `_parse` (config → one `RopeLayer` per layer type and rotation), `_layer_rules` (each family's rule for
 layers without RoPE: rope type "none"), `_expected` (the expected values per length regime),
 `_readings` (known misreadings, to name the key an engine misread), `_compare` (error model, findings),
-`engines/` (one module per engine), `_run` (`audit_config`), `cli` (`ropecheck audit-config`).
+`engines/` (one module per engine), `_run` (`audit_config`), `_literature` (what the literature's claims
+imply), `_conformance` (the configs × engines table); its command line (`ropecheck audit-config`) is
+`ropecheck/cli/_audit_config.py`.
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -45,6 +47,9 @@ _LAZY = {
     "audit_config": "_run",
     "audit_options": "_audit_options",
     "fill_audit_options": "_audit_options",
+    "literature_lines": "_literature",
+    "literature_markdown": "_literature",
+    "conformance_markdown": "_conformance",
 }
 
 __all__ = sorted(_LAZY)

@@ -35,8 +35,8 @@ __all__ = ["Finding", "compare", "spectrum_bound", "verdict_of"]
 @dataclasses.dataclass(frozen=True)
 class Finding:
     """One difference: `engine`, `layer_type`, `regime`, `quantity` (spectrum / attention_factor / softmax_scale /
-    rotation / call / build / model_type), `message` (in words), `key` (the config key misread, "" when none
-    explains it), `where` (the engine's file:line), `observed_error`, `bound`."""
+    query_scaling / rotation / call / build / model_type), `message` (in words), `key` (the config key misread, ""
+    when none explains it), `where` (the engine's file:line), `observed_error`, `bound`."""
 
     engine: str
     layer_type: str
@@ -154,7 +154,27 @@ def compare(engine: str, expected: Expected, observed: Observation) -> list[Find
             findings.append(Finding(**common, quantity=quantity,
                                     message=f"{why[1]} — {detail}" if why else detail, key=why[0] if why else "",
                                     where=observed.where.get(quantity, ""), observed_error=error, bound=limit))
+    if expected.query_scaling is not None and observed.query_factors is not None:
+        findings += _query_findings(common, expected, observed)
     return findings
+
+
+def _query_findings(common: dict[str, Any], expected: Expected, observed: Observation) -> list[Finding]:
+    """The position-dependent factor on q (Llama 4's NoPE layers, Ministral 3) at each position the table lists:
+    formed in float32 (a floor, a log, a product and a sum, like an attention factor)."""
+    limit = factor_bound("float32")
+    wanted: dict[str, float] = expected.query_scaling["factors"] if expected.query_scaling else {}
+    got = observed.query_factors or {}
+    errors = {p: _scalar_error(got.get(p, math.nan), w) for p, w in wanted.items()}
+    worst = max(errors, key=lambda p: errors[p])
+    if errors[worst] <= limit:
+        return []
+    off = [p for p, e in errors.items() if e > limit]
+    detail = (f"factor on q at position {worst}: {got.get(worst, math.nan):.6g}, expected {wanted[worst]:.6g} "
+              f"({expected.query_scaling['words'] if expected.query_scaling else ''}; off at positions "
+              f"{', '.join(off[:6])})")
+    return [Finding(**common, quantity="query_scaling", message=detail, where=observed.where.get("query_scaling", ""),
+                    observed_error=errors[worst], bound=limit)]
 
 
 def verdict_of(findings: list[Finding]) -> str:

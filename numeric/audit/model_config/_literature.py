@@ -27,9 +27,10 @@ __all__ = ["literature_lines", "literature_markdown"]
 
 
 def _value(expr: sp.Expr, inputs: dict[sp.Symbol, float]) -> float:
-    from ...mirrors._scaling import evaluate_formula
-
-    return float(evaluate_formula(expr, {k: [v] for k, v in inputs.items()}, "float64")[0])
+    """The ledger's formula at one point, in float64 (Python's floats and `math`: a handful of scalars per config
+    need no array library, and importing JAX for them was 2 of `audit-config`'s CPU-seconds, issue #32)."""
+    symbols = sorted(expr.free_symbols, key=lambda x: x.name)
+    return float(sp.lambdify(symbols, expr, modules="math")(*(float(inputs[x]) for x in symbols)))
 
 
 def _line(claim: str, text: str, **values: Any) -> dict[str, Any]:

@@ -28,7 +28,9 @@ class Observation:
     for this config: the message, and nothing else is observed), `call_error` (built, but a call at a position the
     regime needs raised: the message; the values observed still count), `rotates` (whether the layer was seen to
     apply the rotation; None where not observed), `unknown_model_type` (the engine has no class for the config's
-    model type: `error` says so, and it is no defect of the engine's values).
+    model type: `error` says so, and it is no defect of the engine's values), `query_factors` (position → the
+    factor the layer's attention puts on q there, for families that scale q with the position; None where not
+    observed).
     """
 
     layer_type: str
@@ -42,6 +44,7 @@ class Observation:
     call_error: str | None = None
     rotates: bool | None = None
     unknown_model_type: bool = False
+    query_factors: dict[str, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The observation as plain data (the subprocess engines print this)."""

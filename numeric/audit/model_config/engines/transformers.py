@@ -4,7 +4,9 @@ model's attention module built on the meta device (no weights, no memory) for it
 
 - spectrum: the rotary module's `inv_freq` buffer (or `<layer_type>_inv_freq`) after the call, as fp32;
 - attention factor: cos at position 0 (cos 0 = 1 times the factor), from the module's output;
-- softmax scale: the attention module's `scaling`.
+- softmax scale: the attention module's `scaling`;
+- the factor on q per position (Llama 4's NoPE layers, Ministral 3): the attention layer's own forward at the
+  table's positions, with q made a unit vector and no rotation (`_query_factors`).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -19,6 +21,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..._lean_import import lean_transformers
 from .._errors import AdapterError
 from .._expected import Expected
 from .._layer_rules import NO_ROPE
@@ -33,8 +36,9 @@ NAME = "transformers"
 def version() -> str:
     """The installed version; raises `EngineUnavailable` when transformers or torch is missing."""
     try:
-        import torch  # noqa: F401
-        import transformers
+        with lean_transformers():
+            import torch  # noqa: F401
+            import transformers
     except ImportError as error:
         raise EngineUnavailable(str(error)) from None
     return str(transformers.__version__)
@@ -165,9 +169,10 @@ def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     **Returns:** one `Observation` per entry of `expected` (with `error` set when transformers cannot load or build
     the config).
     """
-    version()
-    with _quiet():
-        return _observe(model, expected)
+    with lean_transformers():  # scipy and torchao are never reached here: not imported (issue #32's cost)
+        version()
+        with _quiet():
+            return _observe(model, expected)
 
 
 def _observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
@@ -194,6 +199,10 @@ def _observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
                 observation.where = {"spectrum": where, "attention_factor": where}
             observation.softmax_scale, observation.where["softmax_scale"] = _softmax_scale(module, text, index)
             observation.rotates, observation.where["rotates"] = _applies_rotation(module, text, index)
+            if entry.query_scaling is not None:  # Llama 4's NoPE layers, Ministral 3: a factor on q per position
+                positions = [int(p) for p in entry.query_scaling["factors"]]
+                observation.query_factors, observation.where["query_scaling"] = _query_factors(
+                    module, text, index, positions)
         except Exception as error:
             _raise_if_adapter_bug(error)
             observation.error = _one_line(error)
@@ -219,33 +228,105 @@ def _applies_rotation(module: Any, text: Any, layer_index: int) -> tuple[bool | 
             return originals[name](*args, **kwargs)
         return record
 
+    built = _meta_attention(module, text, layer_index)
+    if built is None or not built[2] or not built[3]:
+        return None, ""
+    cls, attention, head, hidden = built
+    try:
+        for name in names:
+            setattr(module, name, recorder(name))
+        with torch.device("meta"), torch.no_grad():
+            states = torch.zeros(1, 2, hidden)
+            cos = torch.ones(1, 2, head)
+            embeddings = torch.ones(1, 2, head // 2, dtype=torch.complex64) if "llama4" in module.__name__ \
+                else (cos, cos)
+            attention(hidden_states=states, position_embeddings=embeddings, attention_mask=None,
+                      cache_position=torch.arange(2))
+    except Exception:  # the meta run is a probe: a layer that needs more than it gives says nothing
+        return None, ""
+    finally:
+        for name, original in originals.items():
+            setattr(module, name, original)
+    return bool(calls), source_line(cls, "apply_rotary", _package_root())
+
+
+def _meta_attention(module: Any, text: Any, layer_index: int) -> tuple[type, Any, int, int] | None:
+    """The first attention class of `module` that builds for layer `layer_index` on the meta device (no weights, no
+    memory): (class, the module, its head_dim, the config's hidden_size); None when none builds."""
+    import torch
+
     for cls in _classes(module, "Attention"):
         try:
             with torch.device("meta"):
                 attention = cls(text, layer_index)
         except Exception:  # a class that is not this layer's attention
             continue
-        head = int(getattr(attention, "head_dim", 0) or 0)
-        hidden = int(getattr(text, "hidden_size", 0) or 0)
-        if not head or not hidden:
-            return None, ""
-        try:
-            for name in names:
-                setattr(module, name, recorder(name))
-            with torch.device("meta"), torch.no_grad():
-                states = torch.zeros(1, 2, hidden)
-                cos = torch.ones(1, 2, head)
-                embeddings = torch.ones(1, 2, head // 2, dtype=torch.complex64) if "llama4" in module.__name__ \
-                    else (cos, cos)
-                attention(hidden_states=states, position_embeddings=embeddings, attention_mask=None,
-                          cache_position=torch.arange(2))
-        except Exception:  # the meta run is a probe: a layer that needs more than it gives says nothing
-            return None, ""
-        finally:
-            for name, original in originals.items():
-                setattr(module, name, original)
-        return bool(calls), source_line(cls, "apply_rotary", _package_root())
-    return None, ""
+        return cls, attention, int(getattr(attention, "head_dim", 0) or 0), int(getattr(text, "hidden_size", 0) or 0)
+    return None
+
+
+class _QueryCaptured(Exception):
+    """Raised by the recorder once the attention layer has handed q to its attention function."""
+
+
+def _query_factors(module: Any, text: Any, layer_index: int, positions: list[int]
+                   ) -> tuple[dict[str, float] | None, str]:
+    """The factor attention layer `layer_index` puts on q at each of `positions`: its own forward, run with
+    `cache_position = positions`, an identity rotation (cos 1, sin 0), and projections that make q the unit vector
+    e₀ of head 0 (no weights are built: the layer lives on the meta device, its q, k, v projections replaced); the
+    query its attention function receives, at head 0, dim 0, is the factor. None when the layer cannot be run so."""
+    import torch
+
+    if not callable(vars(module).get("eager_attention_forward")):
+        return None, ""
+
+    class Projection(torch.nn.Module):
+        def __init__(self, features: int, unit: bool) -> None:
+            super().__init__()
+            self.features, self.unit = features, unit
+
+        def forward(self, hidden: Any) -> Any:
+            out = torch.zeros(*hidden.shape[:-1], self.features)
+            if self.unit:
+                out[..., 0] = 1.0
+            return out
+
+    def recorder(_module: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        captured.append(query)
+        raise _QueryCaptured
+
+    captured: list[Any] = []
+    original, implementation = module.eager_attention_forward, getattr(text, "_attn_implementation", None)
+    built = _meta_attention(module, text, layer_index)
+    if built is None:
+        return None, ""
+    cls, attention, head, hidden = built
+    projections = [getattr(attention, name, None) for name in ("q_proj", "k_proj", "v_proj")]
+    if not head or not hidden or not all(isinstance(p, torch.nn.Linear) for p in projections):
+        return None, ""
+    for name, projection in zip(("q_proj", "k_proj", "v_proj"), projections, strict=True):
+        setattr(attention, name, Projection(projection.out_features, name == "q_proj"))
+    count = len(positions)
+    embeddings = torch.ones(1, count, head // 2, dtype=torch.complex64) if "llama4" in module.__name__ \
+        else (torch.ones(1, count, head), torch.zeros(1, count, head))
+    try:
+        module.eager_attention_forward = recorder
+        text._attn_implementation = "eager"  # the module's own attention function: the recorder
+        with torch.no_grad():
+            attention(hidden_states=torch.zeros(1, count, hidden), position_embeddings=embeddings,
+                      attention_mask=None, cache_position=torch.tensor(positions))
+    except _QueryCaptured:
+        pass
+    except Exception:  # the layer needs more than this probe gives: nothing is claimed
+        return None, ""
+    finally:
+        module.eager_attention_forward = original
+        text._attn_implementation = implementation
+    if not captured:
+        return None, ""
+    query = captured[0]  # (batch, heads, positions, head_dim)
+    factors = {str(p): float(query[0, 0, i, 0]) for i, p in enumerate(positions)}
+    return factors, source_line(cls, "cache_position", _package_root())
 
 
 def _raise_if_adapter_bug(error: BaseException) -> None:

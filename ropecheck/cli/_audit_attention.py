@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from ..numeric.audit.attention import AttentionReport
+
+__all__ = ["build_parser", "main", "print_report"]
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -55,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from ._configs import BUILTIN_CONFIGS, ConfigError
+    from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError
 
     if args.list:
         print("\n".join(BUILTIN_CONFIGS))
@@ -63,13 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.config:
         sys.stderr.write("ropecheck audit-attention: error: give a config.json path or a built-in name (--list)\n")
         return EXIT_USAGE
-    from ..model_config.cli import _quiet  # torch/torchao log load warnings with the environment's paths (issue 36)
+    from ._audit_config import quiet_engines  # torch logs load warnings with the environment's paths (issue 36)
 
     try:
-        with _quiet():
+        with quiet_engines():
             import torch
 
-            from ._audit import audit_attention
+            from ..numeric.audit.attention import audit_attention
 
             threads = torch.get_num_threads()
             torch.set_num_threads(1)  # tiny models: threads only contend
@@ -84,10 +88,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("ropecheck audit-attention: interrupted\n")
         return EXIT_USAGE
     if args.json:
-        from ..._json import finite_json
+        from ..numeric._json import finite_json
 
         json.dump(finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        print(report.to_text())
+        print_report(report)
     return EXIT_OK if report.verdict == "pass" else EXIT_FAIL  # fail, or incomplete (a probe raised)
+
+
+def print_report(report: AttentionReport) -> None:
+    """Print the text report: on a terminal wrapped at spaces to its width (80 columns when it says nothing), each
+    finding's detail on continuation lines under its property; piped, one record per line (for `grep`)."""
+    print(report.to_text(shutil.get_terminal_size().columns if sys.stdout.isatty() else None))

@@ -21,14 +21,13 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ._errors import AdapterError
-from ._parse import ConfigError
-from .engines import ENGINES
+from ..numeric.audit.model_config import AdapterError, ConfigError
+from ..numeric.audit.model_config.engines import ENGINES
 
 if TYPE_CHECKING:
-    from ._run import ConfigAudit
+    from ..numeric.audit.model_config import ConfigAudit
 
-__all__ = ["EXIT_CODES", "add_parser", "build_parser", "main", "run"]
+__all__ = ["EXIT_CODES", "add_parser", "build_parser", "main", "quiet_engines", "run"]
 
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
 EXIT_CODES = (
@@ -97,7 +96,7 @@ def _print_table(audit: ConfigAudit) -> None:
         print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:9]:<9} {layer.rope_type[:8]:<8}"
               f" {str(entry.regime)[:6]:<6} {layer.rotary_dim:>4} {base} {last}"
               f" {entry.attention_factor:>6.4g} {entry.softmax_scale:>7.4g}")
-    from ._expected import layer_scaling
+    from ..numeric.audit.model_config import layer_scaling
 
     for layer in model.layers:
         scaling = layer_scaling(layer)  # the factor and band parameters read (issue 36)
@@ -119,7 +118,7 @@ def _print_table(audit: ConfigAudit) -> None:
 
 
 @contextlib.contextmanager
-def _quiet() -> Any:
+def quiet_engines() -> Any:
     """Engines log validation warnings while loading a config: the findings say what matters."""
     previous = logging.root.manager.disable
     logging.disable(logging.WARNING)
@@ -133,12 +132,11 @@ def _quiet() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-config` command; returns the exit code."""
-    from ._literature import literature_lines, literature_markdown
-    from ._run import audit_config
+    from ..numeric.audit.model_config import audit_config, literature_lines, literature_markdown
 
     engines = [] if args.engines and "none" in args.engines else args.engines
     try:
-        with _quiet():
+        with quiet_engines():
             audits = [audit_config(path, engines) for path in args.config]
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
@@ -148,14 +146,14 @@ def run(args: argparse.Namespace) -> int:
                          "engine's: please report it\n")
         return EXIT_USAGE
     if args.json:
-        from ..._json import finite_json  # strict JSON, as every other command prints it
+        from ..numeric._json import finite_json  # strict JSON, as every other command prints it
 
         documents = [{**a.to_json(), "literature": literature_lines(a.model)} for a in audits]
         json.dump(finite_json(documents[0] if len(documents) == 1 else documents), sys.stdout, indent=2,
                   ensure_ascii=False)
         sys.stdout.write("\n")
     elif args.markdown:
-        from ._conformance import conformance_markdown
+        from ..numeric.audit.model_config import conformance_markdown
 
         sys.stdout.write(conformance_markdown(audits))
         for audit in audits:  # what the literature's claims imply for each config (ISSUE #33)

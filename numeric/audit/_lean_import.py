@@ -1,0 +1,57 @@
+"""transformers imported without the optional packages an audit never reaches (issue #32: `audit-config` and
+`audit-attention` ≤ 10 CPU-s per config, where importing torch and transformers was most of it).
+
+transformers imports scipy (for the detection losses, `transformers/loss/loss_for_object_detection.py`) and torchao
+(for its quantizers, `transformers/quantizers/quantizer_torchao.py`) whenever they are installed, each behind its own
+availability check (`is_scipy_available`, `is_torchao_available` in `transformers/utils/import_utils.py`). Neither
+takes part in a rotary embedding, an attention layer or a model built from a config without quantisation; together
+they were about 2 of the 11 CPU-s that `import transformers.models.llama.modeling_llama` took (measured, load 8).
+While the body of `lean_transformers()` runs, those packages look absent to transformers' own checks — exactly what
+a user without them installed runs — unless something imported them earlier (then nothing is hidden). Afterwards
+they import as usual; transformers keeps its cached "not available" for the rest of the process.
+
+torch itself, `torch.distributed.tensor` (imported by `transformers/model_debugging_utils.py` when distributed is
+available) and `torch._dynamo` (`transformers/masking_utils.py`) are what remains; they are not hidden (torch is
+never patched).
+
+Claims served: ROPE-FREQUENCIES (the engine observed is transformers' own code).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+
+__all__ = ["HIDDEN_PACKAGES", "lean_transformers"]
+
+#: Package → (transformers' availability check, why an audit never needs the package from transformers).
+HIDDEN_PACKAGES = {
+    "scipy": ("is_scipy_available", "transformers' detection losses (linear_sum_assignment)"),
+    "torchao": ("is_torchao_available", "transformers' torchao quantizer (configs without quantization_config "
+                "never reach it)"),
+}
+
+
+def _undecided(check: str) -> bool:
+    """Whether transformers has not yet cached its availability answer `check` (then hiding is consistent: it will
+    answer "not available" for the rest of the process, and never import the package half-way)."""
+    utils = sys.modules.get("transformers.utils.import_utils")
+    function = getattr(utils, check, None) if utils is not None else None
+    return function is None or function.cache_info().currsize == 0
+
+
+@contextlib.contextmanager
+def lean_transformers() -> Iterator[None]:
+    """Run the body (which imports transformers, a modeling module, or builds a model from a config) with the
+    packages of `HIDDEN_PACKAGES` absent for `importlib.util.find_spec`, unless they are already imported or
+    transformers already decided that they are available."""
+    hidden = [name for name, (check, _) in HIDDEN_PACKAGES.items() if name not in sys.modules and _undecided(check)]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # find_spec → None; `import name` → ImportError
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, "") is None:
+                del sys.modules[name]
