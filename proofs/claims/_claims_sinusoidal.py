@@ -82,6 +82,11 @@ _shift_004_corrected = AllOf(
 _frequency_corrected = Identity(
     sp.sin(p * sinusoidal_frequency(i_index, d_dim)), sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim))
 )
+# The frequency meant, formed as implementations form it (exp(−(2i/d)·ln 10000), Vaswani et al.'s `div_term`), against
+# 004's PE_{p,2i} = sin(p / 10000^{2i/d}): two computations the mirrors compare (SymPy keeps the exp form apart).
+_frequency_meant = Identity(
+    sp.sin(p * sp.exp(-2 * i_index * sp.log(10000) / d_dim)), sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim))
+)
 
 
 _TYPICAL_LENGTH = sp.Integer(8192)
@@ -266,7 +271,7 @@ CLAIMS = [
         topic="sinusoidal",
         latex=r"\omega_i = \frac{1}{10000^{2i/d}} = 10000^{-2i/d},\quad \sin(\omega_i p) = "
         r"\sin\!\big(p / 10000^{2i/d}\big)\ (0 \le i < d/2)",
-        statement=_frequency_corrected,
+        statement=_frequency_meant,
         assumptions=(
             "p real (every integer position included)",
             "0 ≤ i < d/2 integer (the pair index)",
