@@ -8,6 +8,10 @@ no entry depends on), the versions of SymPy, mpmath, NumPy, JAX and ml_dtypes, t
 and the kernel report's own key (every `.v` file and the `coqc` version) and status, which are read live on every
 run. Any change to any of them is a miss.
 
+Each file holds `{"sha256": …, "payload": entry}` (the kernel cache's `write_verified` record): a file whose digest
+does not match its entry — damaged, hand-edited, or a bare entry written without one — is a miss and is computed
+again (docs/trusted.md: what a cache is trusted for).
+
 Cache: `$ROPECHECK_LEDGER_CACHE`, default `~/.cache/ropecheck/ledger` (beside the kernel cache); delete it at will.
 """
 
@@ -24,7 +28,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "ledger-entry-1"
+from ropecheck.proofs.kernel._kernel import read_verified, write_verified
+
+CACHE_FORMAT = "ledger-entry-2"  # 2: each file carries its SHA-256 (`write_verified`)
 _PACKAGES = ("sympy", "mpmath", "numpy", "jax", "jaxlib", "ml_dtypes")
 _SOURCE_SUFFIXES = {".py", ".v", ".json", ".g", ""}
 # Folders no ledger entry depends on: the audit (the mirrors and the reference never import it) and caches.
@@ -68,8 +74,18 @@ def ledger_key(with_numeric: bool) -> str:
     for name in _PACKAGES:
         hasher.update(f"{name}={_version(name)}".encode() + b"\0")
     kernel = kernel_info()
-    hasher.update(json.dumps([kernel["version"], kernel["cache_key"], kernel["ran"], sorted(kernel["compiled"]),
-                              sorted(kernel["failed_files"])]).encode() + b"\0")
+    hasher.update(
+        json.dumps(
+            [
+                kernel["version"],
+                kernel["cache_key"],
+                kernel["ran"],
+                sorted(kernel["compiled"]),
+                sorted(kernel["failed_files"]),
+            ]
+        ).encode()
+        + b"\0"
+    )
     for root in _package_dirs():
         for path in sorted(root.rglob("*")):
             parts = path.relative_to(root).parts
@@ -148,13 +164,12 @@ def _compute(claim: Any, path: Path, with_numeric: bool) -> dict[str, Any]:
 
 
 def _store(path: Path, entry: dict[str, Any]) -> dict[str, Any]:
-    """`entry` in JSON types, written to `path` atomically (a read-only cache only costs time); returns it."""
+    """`entry` in JSON types, written to `path` atomically with its SHA-256 (a read-only cache only costs time);
+    returns it."""
     entry = json.loads(json.dumps(_plain(entry), allow_nan=True))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(entry, allow_nan=True), encoding="utf-8")
-        temporary.replace(path)  # atomic: a concurrent reader sees the old file or the whole new one
+        write_verified(path, entry)  # atomic: a concurrent reader sees the old file or the whole new one
     except OSError:
         pass  # a read-only cache only costs time
     return entry
@@ -201,11 +216,9 @@ class _ComputeLock:
 
 
 def _read(path: Path) -> dict[str, Any] | None:
-    """A cached entry, or None when it is missing or damaged (then it is computed again)."""
-    try:
-        entry = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    """A cached entry, or None when it is missing, damaged or its SHA-256 does not match (then it is computed
+    again: a forged entry is not trusted)."""
+    entry = read_verified(path)
     return entry if isinstance(entry, dict) else None
 
 

@@ -24,10 +24,6 @@ from ._perturb import PERTURBATIONS
 FINDINGS: dict[tuple[str, str], str] = {
     ("ATT-PE-BREAKS-EQUIVARIANCE", "bfloat16"): "~",
     ("SPE-SHIFT-ROTATION-004", "bfloat16"): "?",
-    # The counterexample moved inside the domain (d = 4, i = 1, p = 1): sin(1/100) against sin(100).
-    ("SPE-FREQUENCY-004", "float16"): "?",
-    ("SPE-FREQUENCY-004", "bfloat16"): "?",
-    ("SPE-QK-EXPANSION", "bfloat16"): "?",
     ("SPE-LAST-TERM-RELATIVE", "bfloat16"): "?",
     ("SPE-DOT-NONMONOTONE", "float16"): "?",
     ("SPE-DOT-NONMONOTONE", "bfloat16"): "~",

@@ -40,7 +40,11 @@ WRONG = {
     "rope_cached_key_positional_003": [("(1 <= h)%nat", "(0 <= h)%nat")],
     "rope_sine_term_whole_score_003": [("cross_pair q k i * sin", "cross_pair q k i * cos")],
     "spe_add_changes_norm_direction_004": [("+ INR h", "+ INR h + 1")],
-    "ape_prefix_stale_003": [("spe 64", "spe 4")],
+    # d = 8 allowed (uniqueness fails there); the first-layer correction with the old encoding added, not removed.
+    "ape_prefix_stale_003": [
+        ("h <> 4%nat ->", ""),
+        ("(n + delta) i - Sinusoidal.spe h n i", "(n + delta) i + Sinusoidal.spe h n i"),
+    ],
     # LinearBias.v: an affine bias (second difference 0), a window of 0 (every offset reads row 0), and the
     # two-token weights required to factor at a single pair only.
     "rpe_breaks_linear_attention": [
@@ -50,7 +54,24 @@ WRONG = {
             "(0 <= i <= 1)%Z -> (0 <= j <= 1)%Z -> biased_weight kappa b i j",
             "(i = 0)%Z -> (j = 1)%Z -> biased_weight kappa b i j",
         ),
+        # the rank reading with window 0: every offset reads row 0, the weights e·J have rank 1.
+        ("(clipped_bias 1 one_hot_bias)", "(clipped_bias 0 one_hot_bias)"),
     ],
+    # ISSUE #35 readings: the slowest wave at d = 8 (2000π < 8192) or over 32768 tokens; the frequency equal to
+    # 10000^{2i/d} itself (the printed formula); the fourth term multiplied; the same-token score strictly below
+    # its value at m = n (false at m = n); the normaliser over no key (0 ≥ 0 holds).
+    "spe_slowest_wave_004": [("(8 <= h)%nat", "(4 <= h)%nat"), ("L <= 8192", "L <= 32768")],
+    "spe_frequency_004": [("= / Rpower", "= Rpower")],
+    "spe_qk_expansion": [
+        (
+            "+ dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q))",
+            "* dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q))",
+        )
+    ],
+    "rope_full_strength_at_zero": [
+        ("<= dot (2 * h) (rope theta h n q) (rope theta h n q)", "< dot (2 * h) (rope theta h n q) (rope theta h n q)")
+    ],
+    "rope_linear_attention_004_negation": [("(1 <= N)%nat", "(N <= 0)%nat")],
     # ROPE-DECAY-BOUND-MONOTONE at d = 128 (Decay128.v): the distances swapped, the order of distances turned
     # round, a phase centre moved by 2/100 (past the enclosure's 1/100), a sum bound raised by 1/1000.
     "relative_bound_179_below_183": [

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from ropecheck.numeric import _ledger_cache
+from ropecheck.proofs import coq_available
+from ropecheck.proofs.kernel._kernel import read_verified, write_verified
 
 from ropecheck.cli._claims_terminal import print_lines, summary_line
 from ropecheck.cli._claims_view import resolve_ids
@@ -108,7 +110,24 @@ def test_a_cached_entry_equals_a_fresh_one_and_a_damaged_one_is_recomputed(
     assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [fresh]
     stored[0].write_text("{not json")
     assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [fresh]
-    assert json.loads(stored[0].read_text()) == fresh
+    assert read_verified(stored[0]) == fresh
+
+
+def test_a_forged_ledger_entry_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached entry is read only when its SHA-256 matches: an entry rewritten by hand (a refuted claim turned
+    'proved', the digest left as it was) or written without a digest is computed again and the forgery replaced.
+    Seen failing with `_read` returning the stored JSON unchecked (the forged 'proved' came back)."""
+    monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path))
+    claim_id = "ATT-CAUSAL-ROW"
+    fresh = _ledger_cache.claim_entries([claim_id], with_numeric=False)
+    assert fresh[0]["verdict"] != "proved" or not coq_available()
+    (stored,) = tmp_path.rglob(f"{claim_id}.json")
+    record = json.loads(stored.read_text())
+    record["payload"]["verdict"] = "proved"
+    for forged in (record, record["payload"]):
+        stored.write_text(json.dumps(forged))
+        assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == fresh
+        assert read_verified(stored) == fresh[0]
 
 
 def test_an_unknown_id_is_reported_without_deciding_anything(
@@ -133,7 +152,7 @@ def test_entries_without_numbers_reuse_the_entries_with_them(tmp_path: Path, mon
     stored = {"id": claim_id, "marker": "from the cache with numeric evidence", "numeric": {"float32": {}}}
     folder = tmp_path / _ledger_cache.ledger_key(True)
     folder.mkdir()
-    (folder / f"{claim_id}.json").write_text(json.dumps(stored))
+    write_verified(folder / f"{claim_id}.json", stored)
     assert _ledger_cache.ledger_key(False) != _ledger_cache.ledger_key(True)
     assert _ledger_cache.claim_entries([claim_id], with_numeric=False) == [
         {"id": claim_id, "marker": "from the cache with numeric evidence"}

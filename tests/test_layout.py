@@ -204,3 +204,50 @@ def test_a_cycle_through_a_function_body_is_seen(tmp_path: Path) -> None:
         "ropecheck.proofs.claims._b": package / "claims" / "_b.py",
     }
     assert cycles(import_graph(sources)) == [sorted(sources)]
+
+
+# An ID leads to its file by name (ISSUE #35): a claim whose ID names a topic is registered and bound in that
+# topic's modules (`_claims_<topic>.py`, `_bound_<topic>.py`); the literature's IDs and the prose claims name none.
+TOPIC_OF_PREFIX = {
+    "ATT-": "attention",
+    "SPE-": "sinusoidal",
+    "RPE-": "relative",
+    "BINARY-": "binary",
+    "ROPE-DECAY-": "decay",
+    "ROPE-KV-CACHE-": "cache",
+}
+
+
+def misplaced(modules: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """`(claim ID, module)` for each ID held by a module of another topic than its prefix names."""
+    out = []
+    for module, ids in modules.items():
+        topic = module.rsplit("_", 1)[-1]
+        for claim_id in ids:
+            named = [t for prefix, t in TOPIC_OF_PREFIX.items() if claim_id.startswith(prefix)]
+            if named and named[0] != topic and not module.endswith("_prose"):
+                out.append((claim_id, module))
+    return out
+
+
+def _registry_modules() -> dict[str, list[str]]:
+    import importlib
+
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "proofs" / "claims").glob("_*.py")):
+        if path.stem.startswith(("_bound_", "_claims_")) and path.stem != "_bound_statements":
+            module = importlib.import_module(f"ropecheck.proofs.claims.{path.stem}")
+            ids = list(module.BOUND) if path.stem.startswith("_bound_") else [c.id for c in module.CLAIMS]
+            found[path.stem] = ids
+    return found
+
+
+def test_a_claim_id_leads_to_its_topic_files() -> None:
+    """Seen failing before the move: RPE-SHIFT-INVARIANCE and RPE-KV-CACHE-IMPOSSIBLE in `_bound_rope`,
+    ROPE-KV-CACHE-REUSE and ROPE-KV-CACHE-SIZE in `_claims_decay`/`_bound_decay`."""
+    modules = _registry_modules()
+    assert {"_bound_relative", "_claims_cache", "_bound_cache"} <= set(modules)
+    assert misplaced(modules) == []
+    assert misplaced({"_bound_rope": ["RPE-SHIFT-INVARIANCE", "ROPE-QK-RELATIVE"]}) == [
+        ("RPE-SHIFT-INVARIANCE", "_bound_rope")
+    ]

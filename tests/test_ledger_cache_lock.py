@@ -9,13 +9,13 @@ failing with the lock disabled.
 from __future__ import annotations
 
 import fcntl
-import json
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ropecheck.numeric import _ledger_cache
+from ropecheck.proofs.kernel._kernel import read_verified, write_verified
 
 CLAIM = "ATT-DOT-SYMMETRIC"
 
@@ -45,7 +45,7 @@ def test_a_second_caller_waits_for_the_lock_and_reads_what_the_first_stored(
         waiting.start()
         assert looked.wait(timeout=900), "claim_entries never looked at the cache"
         entry_path.parent.mkdir(parents=True, exist_ok=True)
-        entry_path.write_text(json.dumps({"id": CLAIM, "stored_by": "the first process"}), encoding="utf-8")
+        write_verified(entry_path, {"id": CLAIM, "stored_by": "the first process"})
         fcntl.flock(first, fcntl.LOCK_UN)
     waiting.join()
     assert result["entries"] == [{"id": CLAIM, "stored_by": "the first process"}]
@@ -68,6 +68,6 @@ def test_the_numeric_tables_are_computed_once_per_key(tmp_path: Path, monkeypatc
     assert first == {"decay": {"rows": 1}, "precision_limits": {"offsets": [0, 37]}} and len(calls) == 1
     assert _ledger_cache.numeric_tables() == first and len(calls) == 1  # read back, not recomputed
     stored = tmp_path / _ledger_cache.ledger_key(True) / "_tables.json"
-    assert json.loads(stored.read_text(encoding="utf-8")) == first
+    assert read_verified(stored) == first
     monkeypatch.setattr(_ledger_cache, "ledger_key", lambda with_numeric: "another-key")
     assert _ledger_cache.numeric_tables()["decay"] == {"rows": 2} and len(calls) == 2

@@ -1,9 +1,8 @@
-"""Bound statements of the claims proved in Attention.v (see `_bound_statements`).
+"""Bound statements of the ATT-* claims (`_claims_attention`, `_claims_prose`), proved in Attention.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
-have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
-`exact Ropecheck.<Module>.<theorem>` — the kernel rejects a proof of anything else. Text as Coq elaborated it
-(`Check`), reviewed; it reads the definitions of `Defs.v` and `Defs<Module>.v` only.
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {

@@ -1,9 +1,8 @@
 """Bound statements of the BINARY-* claims of `_claims_binary`, proved in Binary.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
-have, printed into the generated `Statements<Module>.v` and bound to `Ropecheck.<Module>.<theorem>` by its type
-(see `_bound_statements`). Text as Coq elaborated it (`Check`), reviewed; it reads the definitions of `Defs.v` and
-`Defs<Module>.v` only.
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {

@@ -1,12 +1,50 @@
 """Bound statements of the RPE-* claims of `_claims_relative`, proved in Relative.v and LinearBias.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
-have, printed into the generated `Statements<Module>.v` and bound to `Ropecheck.<Module>.<theorem>` by its type
-(see `_bound_statements`). Text as Coq elaborated it (`Check`), reviewed; it reads the definitions of `Defs.v` and
-`Defs<Module>.v` only.
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "RPE-SHIFT-INVARIANCE": (
+        ("Relative", "rpe_shift_invariance", r"""
+(forall (d : nat) (b : Z -> R) (q k : vec) (i j delta : Z),
+ bias_score d b q k (i + delta) (j + delta) = bias_score d b q k i j) /\
+(forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j delta : Z),
+ shaw_score d K RK q k (i + delta) (j + delta) = shaw_score d K RK q k i j) /\
+(forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+ sequence_shaw_score d K RK WQ WK (shift_sequence delta X) (i + delta) (j + delta) =
+ sequence_shaw_score d K RK WQ WK X i j) /\
+(forall (d : nat) (b : Z -> R) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+ sequence_bias_score d b WQ WK (shift_sequence delta X) (i + delta) (j + delta) =
+ sequence_bias_score d b WQ WK X i j)
+"""),
+        ("Relative", "rpe_shift_invariance_literal_negation", r"""
+~
+(forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
+ sequence_shaw_score d K RK WQ WK X (i + delta) (j + delta) =
+ sequence_shaw_score d K RK WQ WK X i j)
+"""),
+    ),
+    "RPE-KV-CACHE-IMPOSSIBLE": (
+        ("Relative", "rpe_kv_cache_impossible_correction", r"""
+forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat) (x : nat -> vec) (t : nat),
+(forall j : nat,
+ (j < t)%nat ->
+ nth j (kv_cache d WK WV x (S t)) no_entry = nth j (kv_cache d WK WV x t) no_entry) /\
+(forall c : nat,
+ attend_from_cache d K RK (kv_cache d WK WV x t ++ [cache_entry d WK WV (x t)])
+   (mat_vec d WQ (x t)) t c = attend_from_scratch d K RK WQ WK WV x t c)
+"""),
+        ("Relative", "rpe_kv_cache_impossible_negation", r"""
+~
+(exists (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat),
+   forall step : list (vec * vec) -> vec -> nat -> vec,
+   exists (x : nat -> vec) (t c : nat),
+     step (kv_cache d WK WV x (S t)) (mat_vec d WQ (x t)) t c <>
+     attend_from_scratch d K RK WQ WK WV x t c)
+"""),
+    ),
     "RPE-CLIP-INDISTINGUISHABLE": (
         ("Relative", "rpe_clip_indistinguishable", r"""
 forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j i' j' : Z),
@@ -43,7 +81,15 @@ DefsRelative.shaw_score d K RK q k i' j'
  (forall r : Z, b r = b 0%Z + c * IZR r) ->
  exists f g : Z -> R,
    forall i j : Z,
-   biased_weight kappa b i j = factored_weight kappa f g i j)
+   biased_weight kappa b i j = factored_weight kappa f g i j) /\
+(forall (L : nat) (c : nat -> R),
+ (forall i : nat,
+  (i < L)%nat ->
+  sum L
+    (fun j : nat =>
+     biased_weight (fun _ _ : Z => 1) (clipped_bias 1 one_hot_bias)
+       (Z.of_nat i) (Z.of_nat j) * c j) = 0) ->
+ forall j : nat, (j < L)%nat -> c j = 0)
 """),
     ),
     "RPE-OFFSET-COUNT": (

@@ -1,51 +1,12 @@
-"""Bound statements of the claims proved in Rope.v, Relative.v, Positions.v (see `_bound_statements`).
+"""Bound statements of the ROPE-* claims of `_claims_rope` and `_claims_prose`, proved in Rope.v and
+Positions.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
-have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
-`exact Ropecheck.<Module>.<theorem>` — the kernel rejects a proof of anything else. Text as Coq elaborated it
-(`Check`), reviewed; it reads the definitions of `Defs.v` and `Defs<Module>.v` only.
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "RPE-SHIFT-INVARIANCE": (
-        ("Relative", "rpe_shift_invariance", r"""
-(forall (d : nat) (b : Z -> R) (q k : vec) (i j delta : Z),
- bias_score d b q k (i + delta) (j + delta) = bias_score d b q k i j) /\
-(forall (d : nat) (K : Z) (RK : Z -> vec) (q k : vec) (i j delta : Z),
- shaw_score d K RK q k (i + delta) (j + delta) = shaw_score d K RK q k i j) /\
-(forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
- sequence_shaw_score d K RK WQ WK (shift_sequence delta X) (i + delta) (j + delta) =
- sequence_shaw_score d K RK WQ WK X i j) /\
-(forall (d : nat) (b : Z -> R) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
- sequence_bias_score d b WQ WK (shift_sequence delta X) (i + delta) (j + delta) =
- sequence_bias_score d b WQ WK X i j)
-"""),
-        ("Relative", "rpe_shift_invariance_literal_negation", r"""
-~
-(forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK : mat) (X : Z -> vec) (i j delta : Z),
- sequence_shaw_score d K RK WQ WK X (i + delta) (j + delta) =
- sequence_shaw_score d K RK WQ WK X i j)
-"""),
-    ),
-    "RPE-KV-CACHE-IMPOSSIBLE": (
-        ("Relative", "rpe_kv_cache_impossible_correction", r"""
-forall (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat) (x : nat -> vec) (t : nat),
-(forall j : nat,
- (j < t)%nat ->
- nth j (kv_cache d WK WV x (S t)) no_entry = nth j (kv_cache d WK WV x t) no_entry) /\
-(forall c : nat,
- attend_from_cache d K RK (kv_cache d WK WV x t ++ [cache_entry d WK WV (x t)])
-   (mat_vec d WQ (x t)) t c = attend_from_scratch d K RK WQ WK WV x t c)
-"""),
-        ("Relative", "rpe_kv_cache_impossible_negation", r"""
-~
-(exists (d : nat) (K : Z) (RK : Z -> vec) (WQ WK WV : mat),
-   forall step : list (vec * vec) -> vec -> nat -> vec,
-   exists (x : nat -> vec) (t c : nat),
-     step (kv_cache d WK WV x (S t)) (mat_vec d WQ (x t)) t c <>
-     attend_from_scratch d K RK WQ WK WV x t c)
-"""),
-    ),
     "ROPE-COMPLEX-INNER-PRODUCT": (
         ("Rope", "rope_complex_inner_product", r"""
 forall (d : nat) (q k : nat -> C) (m n theta : R),
@@ -183,9 +144,9 @@ dot (2 * h) (rope theta h m q) (rope theta h n k)
         ("Rope", "rope_full_strength_at_zero", r"""
 (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
  dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k) /\
-(forall (d : nat) (q k : vec) (m n theta : R),
- Rabs (dot d q k * cos ((m - n) * theta)) <=
- Rabs (dot d q k * cos ((n - n) * theta)))
+(forall (h : nat) (theta : nat -> R) (q : vec) (m n : R),
+ dot (2 * h) (rope theta h m q) (rope theta h n q) <=
+ dot (2 * h) (rope theta h n q) (rope theta h n q))
 """),
         ("Rope", "rope_full_strength_at_zero_literal_negation", r"""
 forall h : nat,
@@ -197,16 +158,25 @@ forall h : nat,
  dot (2 * h) (rope (rope_spectrum 10000 h) h (INR n) q)
    (rope (rope_spectrum 10000 h) h (INR n) k))
 """),
-        ("Rope", "rope_full_strength_at_zero_correction", r"""
-(forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
- dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k) /\
-(forall (h : nat) (theta : nat -> R) (q : vec) (m n : R),
- dot (2 * h) (rope theta h m q) (rope theta h n q) <=
- dot (2 * h) (rope theta h n q) (rope theta h n q))
-"""),
     ),
     "ROPE-LINEAR-ATTENTION-004": (
-        ("Rope", "rope_linear_attention_004", r"""
+        ("Rope", "rope_linear_attention_004_negation", r"""
+(forall (h : nat) (theta : nat -> R) (m : R) (x : vec),
+ norm2 (2 * h) (rope theta h m x) = norm2 (2 * h) x) /\
+(forall h : nat,
+ (1 <= h)%nat ->
+ ~
+ (forall (N : nat) (m : R) (phi_q : vec) (phi_k : nat -> vec),
+  (1 <= N)%nat ->
+  (forall j : nat, 0 <= phi_q j) ->
+  (forall n j : nat, 0 <= phi_k n j) ->
+  0 <=
+  sum N
+    (fun n : nat =>
+     dot (2 * h) (rope (rope_spectrum 10000 h) h m phi_q)
+       (rope (rope_spectrum 10000 h) h (INR n) (phi_k n)))))
+"""),
+        ("Rope", "rope_linear_attention_004_literal", r"""
 (forall (N h : nat) (theta : nat -> R) (m : R)
    (phi_q : vec) (phi_k values : nat -> vec)
    (c : nat),
@@ -221,17 +191,6 @@ forall h : nat,
 (forall (h : nat) (theta : nat -> R) (u w : vec) (m n delta : R),
  dot (2 * h) (rope theta h (m + delta) u) (rope theta h (n + delta) w) =
  dot (2 * h) (rope theta h m u) (rope theta h n w))
-"""),
-        ("Rope", "rope_linear_attention_004_literal_negation", r"""
-forall h : nat,
-(1 <= h)%nat ->
-~
-(forall (m n : nat) (u v : vec),
- (forall j : nat, 0 <= u j) ->
- (forall j : nat, 0 <= v j) ->
- 0 <=
- dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) u)
-   (rope (rope_spectrum 10000 h) h (INR n) v))
 """),
         ("Rope", "rope_linear_attention_004_correction", r"""
 (forall (N h : nat) (theta : nat -> R) (m : R)

@@ -1,8 +1,8 @@
 """Bound statements of the context-extension literature's claims (`_claims_scaling`), proved in Scaling.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must have,
-printed into the generated `StatementsScaling.v` over `Defs.v` and `DefsScaling.v` only and closed by `exact
-Ropecheck.Scaling.<theorem>` — the kernel rejects a proof of anything else (see `_bound_statements`).
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {

@@ -1,10 +1,9 @@
-"""Bound statements of the claims proved in Sinusoidal.v, SinusoidalDecay.v, Averages.v, Positions.v
-(see `_bound_statements`).
+"""Bound statements of the SPE-* claims (`_claims_sinusoidal`, `_claims_prose`), proved in Sinusoidal.v,
+SinusoidalDecay.v, Averages.v, Positions.v.
 
-Each entry: claim ID → `(module, theorem, statement)`; the statement is the Coq proposition the theorem must
-have, printed into the generated `Statements<Module>.v` as `Theorem <theorem>_verdict : <statement>.` and closed by
-`exact Ropecheck.<Module>.<theorem>` — the kernel rejects a proof of anything else. Text as Coq elaborated it
-(`Check`), reviewed; it reads the definitions of `Defs.v` and `Defs<Module>.v` only.
+Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
+files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
+`Set Printing All` pin) is told once, in `_bound_statements`.
 """
 
 BOUND: dict[str, tuple[tuple[str, str, str], ...]] = {
@@ -44,7 +43,15 @@ rot (- (k * w i)) (pe w p (2 * i)%nat, pe w p (S (2 * i))) /\
 """),
     ),
     "SPE-FREQUENCY-004": (
-        ("Sinusoidal", "spe_frequency_004_negation", r"""
+        ("Sinusoidal", "spe_frequency_004", r"""
+forall h i : nat,
+(i < h)%nat ->
+rope_frequency 10000 (2 * h) i = / Rpower 10000 (2 * INR i / INR (2 * h)) /\
+(forall p : R,
+ sin (p * rope_frequency 10000 (2 * h) i) =
+ sin (p / Rpower 10000 (2 * INR i / INR (2 * h))))
+"""),
+        ("Sinusoidal", "spe_frequency_004_literal_negation", r"""
 ~
 (forall h i p : nat,
  (i < h)%nat ->
@@ -85,6 +92,12 @@ wavelength (2 * h) (h - 1) =
 2 * PI * Rpower 10000 (1 - 2 / INR (2 * h))
 """),
     ),
+    "SPE-SLOWEST-WAVE-004": (
+        ("Sinusoidal", "spe_slowest_wave_004", r"""
+forall (h : nat) (L : R),
+(8 <= h)%nat -> L <= 8192 -> L < wavelength (2 * h) (h - 1)
+"""),
+    ),
     "SPE-TOKEN-SUM-BREAKS": (
         ("Sinusoidal", "spe_token_sum_breaks", r"""
 forall h : nat,
@@ -96,13 +109,22 @@ exists (xa xb : vec) (p q p' q' : nat),
 """),
     ),
     "SPE-QK-EXPANSION": (
+        ("Sinusoidal", "spe_qk_expansion", r"""
+forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
+dot (2 * h) (mat_vec (2 * h) WQ (vadd xp (spe h p)))
+  (mat_vec (2 * h) WK (vadd xq (spe h q))) =
+dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK xq) +
+dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK (spe h q)) +
+dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK xq) +
+dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q))
+"""),
         ("Sinusoidal", "spe_qk_expansion_correction", r"""
 forall (d : nat) (WQ WK : mat) (xp xq u v : vec),
 dot d (mat_vec d WQ (vadd xp u)) (mat_vec d WK (vadd xq v)) =
 dot d (mat_vec d WQ xp) (mat_vec d WK xq) + dot d (mat_vec d WQ xp) (mat_vec d WK v) +
 dot d (mat_vec d WQ u) (mat_vec d WK xq) + dot d (mat_vec d WQ u) (mat_vec d WK v)
 """),
-        ("Sinusoidal", "spe_qk_expansion_negation", r"""
+        ("Sinusoidal", "spe_qk_expansion_literal_negation", r"""
 ~
 (forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
  dot (2 * h) (mat_vec (2 * h) WQ (vadd xp (spe h p)))

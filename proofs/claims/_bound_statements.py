@@ -14,6 +14,8 @@ the proof lemma by its fully qualified name:
 
 Coq then rejects a proof lemma whose type is not (convertible to) the registry's statement: a restated lemma,
 a `~ False` negation or a definition shadowed inside a `Section` fails to bind, and the claim is *unknown*.
+Each statement's fully elaborated term (`Set Printing All`: qualified names, no notations) must also equal its pin in
+`pinned_terms.json` (`_pins`), so a Defs-file change that alters what a statement means turns the claim *unknown*.
 A claim with no entry here is *unknown* ("no bound statement"), never proved.
 """
 

@@ -1,11 +1,10 @@
-"""Claims about long-range decay, linear attention and KV caching with RoPE."""
+"""Claims about long-range decay and linear attention with RoPE (the KV-cache claims are in `_claims_cache`)."""
 
 from __future__ import annotations
 
 import sympy as sp
 
 from ..engine._formulas import (
-    attention,
     cosine_sum,
     delta,
     dot,
@@ -15,14 +14,12 @@ from ..engine._formulas import (
     real_vector,
     roformer_relative_bound,
     rope_frequencies,
-    rope_matrix,
-    rope_rows,
     rotation,
     theta,
 )
 from ..engine._statements import AllOf, Claimed, Derivation, Identity, Induction, NonPositive, Refutation, Witness
 from ._claim import Claim, Correction
-from ._sources import BLOG_004, EXPLAINER_003, KATHAROPOULOS, NOTE_000, NOTE_001, ROFORMER, SUMMARY_002, quote
+from ._sources import BLOG_004, KATHAROPOULOS, NOTE_000, NOTE_001, ROFORMER, SUMMARY_002, quote
 
 _SPECTRUM_128 = rope_frequencies(128)
 _distance = sp.Symbol("Delta", integer=True)
@@ -138,41 +135,6 @@ _linear_time = Identity(
     (_phi_q.T * sp.Add(*[key * value.T for key, value in zip(_keys, _values, strict=True)])).T,
     name="Σ_n (aᵀb_n) v_n = (aᵀ Σ_n b_n v_nᵀ)ᵀ: one pass over the keys",
 )
-
-# -------------------------------------------------------------------------------------------- caching
-_tokens = [real_vector(f"x{j}_", 2) for j in range(3)]
-_token_matrix = sp.Matrix.hstack(*_tokens).T
-_positions = [sp.Integer(j) for j in range(3)]
-
-
-def _cache_keys() -> list[sp.Matrix]:
-    """Keys rotated once, by their own position, when each token was appended to the cache."""
-    return [rope_matrix(position, [theta]) * token for position, token in zip(_positions, _tokens, strict=True)]
-
-
-def _decode_step_from_cache() -> sp.Matrix:
-    """Attention output of the newest token using only its rotated query and the cached rotated keys."""
-    query = (rope_matrix(_positions[-1], [theta]) * _tokens[-1]).T
-    keys = sp.Matrix.hstack(*_cache_keys()).T
-    return attention(query, keys, _token_matrix)
-
-
-def _full_recomputation() -> sp.Matrix:
-    """The last row of full causal attention recomputed from scratch for every token."""
-    rotated = rope_rows(_token_matrix, _positions, [theta])
-    return attention(rotated, rotated, _token_matrix)[-1, :]
-
-
-def _cached_scores_relative() -> Identity:
-    keys = _cache_keys()
-    query = rope_matrix(_positions[-1], [theta]) * _tokens[-1]
-    lhs = sp.Matrix([dot(query, key) for key in keys])
-    rhs = sp.Matrix([(_tokens[-1].T * rotation((j - 2) * theta) * _tokens[j])[0, 0] for j in range(3)])
-    return Identity(lhs, rhs, name="cached scores = q_tᵀ R_{n−t} k_n (relative form)")
-
-
-_prefix_key = real_vector("k", 2)
-_prefix_query = real_vector("q", 2)
 
 CLAIMS = [
     Claim(
@@ -349,92 +311,9 @@ CLAIMS = [
         assumptions=("φ(q), φ(k) arbitrary real vectors (any feature map)", "3 keys in the linear-time check"),
         sources=(
             quote(ROFORMER, "Eq. (19): Attention(Q,K,V)_m = Σ_n (R_m φ(q_m))ᵀ(R_n φ(k_n)) v_n / Σ_n φ(q_m)ᵀφ(k_n)"),
-            quote(SUMMARY_002, 'Compatible with linear attention (unlike additive methods).'),
+            quote(SUMMARY_002, "Compatible with linear attention (unlike additive methods)."),
         ),
         interpretation="The denominator keeps un-rotated features (RoFormer does this to avoid division by "
         "zero); the claim concerns the numerator.",
-    ),
-    Claim(
-        id="ROPE-KV-CACHE-REUSE",
-        title="Keys cached with R_n applied stay valid; rotating only the new query reproduces full attention",
-        topic="cache",
-        latex=r"\mathrm{softmax}\big((R_tq_t)^\top[R_nk_n]_{n\le t}\big)V = \mathrm{Attn}_{\mathrm{full}}(X)_t",
-        statement=AllOf(
-            [
-                Identity(_decode_step_from_cache(), _full_recomputation(), name="cached decode step = full recompute"),
-                _cached_scores_relative(),
-            ]
-        ),
-        assumptions=("causal decoding, 3 tokens, d = 2, symbolic tokens", "values not rotated"),
-        sources=(
-            quote(
-                NOTE_000,
-                "only the incoming query at position $m$ needs to be rotated by $R_m$, while the "
-                "previously cached keys $k_n$ remain fixed with their pre-applied $R_n$ rotation.",
-            ),
-            quote(NOTE_001, "cached key–value pairs can be reused without recomputation."),
-        ),
-        interpretation="The claim is true; the justification quoted with it in the seeds is the cosine-only "
-        "formula ROPE-KV-COS-ONLY, which is refuted — the correct reason is ROPE-DOT-PROPERTY-003.",
-    ),
-    Claim(
-        id="ROPE-PREFIX-REPHASE",
-        title="A cached prefix moved by Δ can be re-phased with R(Δ) instead of recomputed",
-        topic="cache",
-        latex=r"R(\Delta\theta)R(n\theta)k = R((n+\Delta)\theta)k,\quad \langle R_{m+\Delta}q, R(\Delta)R_nk\rangle = "
-        r"\langle R_mq, R_nk\rangle",
-        statement=AllOf(
-            [
-                Identity(
-                    rotation(delta * theta) * rotation(n * theta) * _prefix_key,
-                    rotation((n + delta) * theta) * _prefix_key,
-                    name="re-phased key = key rotated at its new position",
-                ),
-                Identity(
-                    dot(
-                        rotation((m + delta) * theta) * _prefix_query,
-                        rotation(delta * theta) * rotation(n * theta) * _prefix_key,
-                    ),
-                    dot(rotation(m * theta) * _prefix_query, rotation(n * theta) * _prefix_key),
-                    name="scores inside the moved block are unchanged",
-                ),
-            ]
-        ),
-        assumptions=("exact arithmetic (precision of re-phasing is measured by the numeric mirror)",),
-        sources=(
-            quote(
-                EXPLAINER_003,
-                "systems can sometimes reuse a cached prefix by applying the new offset instead of "
-                "recomputing all token representations.",
-            ),
-        ),
-    ),
-    Claim(
-        id="ROPE-KV-CACHE-SIZE",
-        title="RoPE alone does not shrink the KV cache (0% reduction)",
-        topic="cache",
-        latex=r"|\text{entry}_{\text{RoPE}}(n)| = |\text{entry}_{\text{plain}}(n)| = d + d_v,\ "
-        r"\text{entry}_{\text{RoPE}}(n) = (R_nk_n, v_n) \text{ is exact and determines } (k_n, v_n)",
-        statement=AllOf(
-            [
-                Identity(
-                    rotation(n * theta).T * (rotation(n * theta) * _prefix_key),
-                    _prefix_key,
-                    name="the cached rotated key determines the key: same d numbers, nothing to drop",
-                ),
-                Identity(_decode_step_from_cache(), _full_recomputation(), name="decoding from that cache"),
-            ]
-        ),
-        assumptions=(
-            "one layer and one head; a cache entry is the list of reals stored per token: key (d = 2h) then "
-            "value (d_v)",
-            "every even d, every d_v, every spectrum θ, real positions",
-        ),
-        interpretation="'0% smaller KV cache' read as: the number of reals stored per token, layer and head is "
-        "the same with and without RoPE. The kernel models an entry as that list of reals — (k_n, v_n) without "
-        "RoPE, (R_n k_n, v_n) with it — and proves both have d + d_v entries, that decoding from the RoPE entry "
-        "gives the RoPE score and the value, that the RoPE entry determines the plain one (R_{−n} undoes "
-        "R_n), and that no key coordinate can be dropped (entries scoring alike against every query agree).",
-        sources=(quote(EXPLAINER_003, "0% smaller KV cache in normal decoding."),),
     ),
 ]

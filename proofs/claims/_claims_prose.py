@@ -9,9 +9,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine._formulas import dot, real_matrix, real_vector, rotation, sinusoidal_encoding, theta
-from ..engine._statements import AllOf, Claimed, Identity, Refutation
+from ..engine._statements import AllOf, Claimed, Identity, Refutation, Witness
 from ._claim import Claim, Correction
-from ._sources import BLOG_004, KATHAROPOULOS, NOTE_000, NOTE_001, SUMMARY_002, quote
+from ._sources import BLOG_004, KATHAROPOULOS, NOTE_000, NOTE_001, ROFORMER, SUMMARY_002, quote
 
 # ------------------------------------------------------------------------------ ATT-DOT-SYMMETRIC
 _X = real_matrix("X", 2, 2)
@@ -27,6 +27,7 @@ _causal_row = (sp.exp(_e1) * _v1 + sp.exp(_e2) * _v2) / (sp.exp(_e1) + sp.exp(_e
 # ---------------------------------------------------------------------- ROPE-FULL-STRENGTH-AT-ZERO
 _m, _n = sp.symbols("m n", real=True)
 _q, _k = real_vector("q", 2), real_vector("k", 2)
+_e0 = sp.Matrix([1, 0])
 
 
 def _rope_score(query: sp.Matrix, key: sp.Matrix, m_pos: sp.Expr, n_pos: sp.Expr) -> sp.Expr:
@@ -114,35 +115,48 @@ CLAIMS = [
         id="ROPE-FULL-STRENGTH-AT-ZERO",
         title="When m = n, we get the full attention strength",
         topic="rope",
-        latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad |\langle q,k\rangle\cos((m-n)\theta)| "
-        r"\le |\langle q,k\rangle|",
+        latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad "
+        r"\langle R_m q, R_n q\rangle \le \langle R_n q, R_n q\rangle = \|q\|^2",
         statement=Identity(_rope_score(_q, _k, _m, _m), dot(_q, _k)),
-        assumptions=("q, k ∈ ℝᵈ (d = 2 in the engine's instance; the kernel: every even d)", "m, n real"),
+        assumptions=(
+            "q, k ∈ ℝᵈ (d = 2 in the engine's instance; the kernel: every even d, every spectrum θ)",
+            "m, n real",
+        ),
         sources=(
             quote(NOTE_000, "When $m=n$ , we get the full attention strength"),
             quote(NOTE_001, "When $m=n$ , we get the full attention strength"),
         ),
-        interpretation="The sentence follows the seeds' score ⟨q,k⟩cos((m − n)θ), so a referee reads 'full "
-        "attention strength' as: at m = n the rotation costs nothing — the score is the unrotated ⟨q, k⟩ (every "
-        "even d, every spectrum) — and in that model the magnitude is largest at m = n. Both proved.",
+        interpretation="Read on RoPE's own score ⟨R_m q, R_n k⟩ (the seeds' cosine-only formula "
+        "⟨q,k⟩cos((m − n)θ) is not RoPE's score: ROPE-KV-COS-ONLY): at m = n the rotations cancel and the score "
+        "is the unrotated ⟨q, k⟩ — nothing is lost — and the score of a vector with itself is largest at "
+        "m = n, ⟨R_m q, R_n q⟩ ≤ ⟨R_n q, R_n q⟩ = ‖q‖². Both proved for every even d and every spectrum.",
         literal="Another reading: for every q, k the score is the maximum over positions at m = n — false (the "
         "kernel refutes it for every even d: q = e₀, k = e₁ score 0 at m = n = 0 and sin 1 at m = 1, n = 0).",
-        correction=Correction(
-            latex=r"\langle R_m q, R_m k\rangle = \langle q, k\rangle,\quad "
-            r"\langle R_m q, R_n q\rangle \le \|q\|^2",
-            statement=Identity(_rope_score(_q, _k, _m, _m), dot(_q, _k)),
-            explanation="For the other reading: the score at m = n is the maximum over offsets when the key is "
-            "the query itself, not for every pair.",
-        ),
     ),
     Claim(
         id="ROPE-LINEAR-ATTENTION-004",
         title="004: because rotation preserves norms, RoPE works seamlessly in linear attention",
         topic="linear-attention",
-        latex=r"\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
-        r"\sum_n R_n\phi(k_n)v_n\Big\rangle",
-        statement=Identity(_linear_numerator, _linear_factored),
-        assumptions=("feature maps φ ≥ 0 entrywise (Performer/elu+1)", "d = 2 in the engine's instance"),
+        latex=r"\|R_n x\| = \|x\| \text{ yet } \exists\, \phi \ge 0:\ \sum_n \langle R_m\phi(q), "
+        r"R_n\phi(k_n)\rangle < 0",
+        statement=Refutation(
+            inner=Claimed(
+                "since rotations preserve norms, rotated non-negative features keep the linear-attention "
+                "normaliser non-negative"
+            ),
+            against=Witness(
+                -_rope_score(_e0, _e0, sp.Integer(2), sp.Integer(0)),
+                {theta: sp.Integer(1)},
+                relation="positive",
+                name="the rotated normaliser of φ(q) = φ(k₀) = e₀, query at 2, key at 0, is negative",
+                description="N = 1, φ(q) = φ(k₀) = e₀, positions 2 and 0, θ₀ = 1: the normaliser is cos 2 < 0",
+            ),
+        ),
+        assumptions=(
+            "feature maps φ ≥ 0 entrywise (Performer/elu+1); the kernel: every even d, base 10000, integer key "
+            "positions, every length N ≥ 1",
+            "d = 2, θ₀ = 1 in the engine's witness",
+        ),
         sources=(
             quote(
                 BLOG_004,
@@ -150,20 +164,27 @@ CLAIMS = [
                 "mechanisms (e.g. Performers).",
             ),
             quote(KATHAROPOULOS, "φ(x) = elu(x) + 1"),
+            quote(ROFORMER, "Eq. (19): Attention(Q,K,V)_m = Σ_n (R_m φ(q_m))ᵀ(R_n φ(k_n)) v_n / Σ_n φ(q_m)ᵀφ(k_n)"),
         ),
-        interpretation="A referee reads the conclusion, 'RoPE works in linear-time attention': with the "
-        "rotation applied to the features, the numerator still factorises, Σₙ⟨R_mφ(q), R_nφ(kₙ)⟩vₙ = "
-        "⟨R_mφ(q), Σₙ R_nφ(kₙ)vₙ⟩, and each term is still a RoPE score, unchanged when both positions shift — "
-        "proved for every even d, N and spectrum. The reason the blog gives (norm preservation) is not what "
-        "makes it work.",
-        literal="Another reading: rotated non-negative features keep the kernel scores non-negative (what the "
-        "normaliser needs) — false (the kernel refutes it: u = w = e₀ at positions 2 and 0 score cos 2 < 0).",
+        interpretation="The sentence gives a reason: norm preservation is what lets RoPE drop into linear "
+        "attention. Linear attention divides by the normaliser Σₙ φ(q)ᵀφ(kₙ), a sum of non-negative terms for "
+        "non-negative features; read as: because the rotation preserves norms, rotating the features keeps "
+        "it non-negative. "
+        "Refuted: rotations do preserve norms, and yet for every even d (base 10000, integer key positions) "
+        "non-negative features with a negative rotated normaliser exist (N = 1, φ(q) = φ(k₀) = e₀, query at "
+        "position 2: cos 2 < 0). RoFormer Eq. (19) keeps the normaliser unrotated for this reason.",
+        literal="A weaker reading, the conclusion alone ('RoPE works in linear-time attention'): the rotated "
+        "numerator factorises, Σₙ⟨R_mφ(q), R_nφ(kₙ)⟩vₙ = ⟨R_mφ(q), Σₙ R_nφ(kₙ)vₙ⟩, and each term is shift-"
+        "invariant — proved for every even d, N and spectrum (rope_linear_attention_004_literal); it rests on "
+        "bilinearity, not on norm preservation.",
         correction=Correction(
-            latex=r"\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
-            r"\sum_n R_n\phi(k_n)v_n\Big\rangle",
+            latex=r"\frac{\sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n}{\sum_n \phi(q)^\top\phi(k_n)},"
+            r"\quad \sum_n \langle R_m\phi(q), R_n\phi(k_n)\rangle v_n = \Big\langle R_m\phi(q), "
+            r"\sum_n R_n\phi(k_n)v_n\Big\rangle,\ \sum_n \phi(q)^\top\phi(k_n) \ge 0",
             statement=Identity(_linear_numerator, _linear_factored),
             explanation="Rotate the numerator only and keep the normaliser unrotated, as RoFormer Eq. (19) does: "
-            "the non-negative normaliser then stays non-negative.",
+            "the numerator still factorises (linearity, not norm preservation) and the non-negative normaliser "
+            "stays non-negative.",
         ),
     ),
     Claim(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine._formulas import delta, dot, real_matrix, real_vector
-from ..engine._statements import Claimed, Identity, Refutation, Witness
+from ..engine._statements import AllOf, Claimed, Identity, Refutation, Witness
 from ._claim import Claim, Correction
 from ._sources import BLOG_004, NOTE_000, NOTE_001, SHAW, quote
 
@@ -31,6 +31,11 @@ _FULL_MATRICES = (
 # would make this 2 × 2 minor zero.
 _CLIPPED_TABLE = {-1: sp.Integer(0), 0: sp.Integer(1), 1: sp.Integer(0)}
 _BIAS_MINOR = sp.Matrix(2, 2, lambda i, j: sp.exp(_CLIPPED_TABLE[j - i])).det()
+_RANK_SIZE = 4
+_BIAS_DETERMINANT = sp.Matrix(
+    _RANK_SIZE, _RANK_SIZE, lambda i, j: sp.exp(_CLIPPED_TABLE[max(-1, min(1, j - i))])
+).det()
+"""det of the 4 × 4 weights exp(β(clip(j − i))) with window 1: (e − 1)³(e + 3) ≠ 0, rank 4 (the rank reading)."""
 # The Shaw-style score and the cached keys (RPE-SHIFT-INVARIANCE, RPE-KV-CACHE-IMPOSSIBLE).
 _query = real_vector("q", 2)
 _key = real_vector("k", 2)
@@ -137,13 +142,25 @@ CLAIMS = [
         topic="linear-attention",
         latex=r"b(1) + b(-1) \ne 2b(0) \implies \neg\exists f, g:\ \kappa_{ij}\,e^{b(j-i)} = f(i)\,g(j)\,"
         r"\kappa_{ij}\ (i, j \in \{0, 1\})",
-        statement=Witness(
-            _BIAS_MINOR,
-            {},
-            relation="positive",
-            name="the two-token minor of exp(b(j − i))",
-            description="clipped table β(−1) = β(1) = 0, β(0) = 1: exp(b(j − i)) on positions 0, 1 is "
-            "[[e, 1], [1, e]], whose determinant e² − 1 > 0, so it is no f(i)·g(j)",
+        statement=AllOf(
+            [
+                Witness(
+                    _BIAS_MINOR,
+                    {},
+                    relation="positive",
+                    name="the two-token minor of exp(b(j − i))",
+                    description="clipped table β(−1) = β(1) = 0, β(0) = 1: exp(b(j − i)) on positions 0, 1 is "
+                    "[[e, 1], [1, e]], whose determinant e² − 1 > 0, so it is no f(i)·g(j)",
+                ),
+                Witness(
+                    _BIAS_DETERMINANT,
+                    {},
+                    relation="positive",
+                    name="the 4 × 4 weights exp(β(clip(j − i))) have full rank",
+                    description="window 1, β = 1 at offset 0 and 0 elsewhere: the weights (e − 1)I + J over 4 "
+                    "positions have determinant (e − 1)³(e + 3) > 0",
+                ),
+            ]
         ),
         assumptions=(
             "every positive kernel score κ(i, j) (softmax's exp(qᵢ·kⱼ), a positive feature map's φ(qᵢ)·φ(kⱼ))",
@@ -166,9 +183,12 @@ CLAIMS = [
         "logits multiplies the weight by exp(b(j − i)). Proved for every positive kernel score: when b(1) + "
         "b(−1) ≠ 2b(0) — e.g. a Shaw-style clipped table whose rows −1, 0, 1 are not in arithmetic progression, "
         "for every window K ≥ 1 — no such factors exist, already for two tokens. 'Many', not all: a bias affine "
-        "in the offset (ALiBi's slope on a causal sequence) does factor, also proved. Not claimed: that no "
-        "position features of a fixed size r > 1 could absorb a given bias (the rank of exp(b(j − i)) over L "
-        "positions); the kernel decides the one-summary, scalar-factor form.",
+        "in the offset (ALiBi's slope on a causal sequence) does factor, also proved. 'Require full attention "
+        "matrices' is also read as a rank statement: a clipped table's weights over L positions form an L × L "
+        "matrix whose rank grows with L — proved for every L with window 1 and the table 1 at offset 0, 0 "
+        "elsewhere (the matrix (e − 1)I + J has independent columns). An r-feature linear attention produces "
+        "weight matrices φ(Q)φ(K)ᵀ of rank at most r, so at L = r + 1 it cannot produce them; that bound is "
+        "standard linear algebra, stated here, not kernel-checked.",
     ),
     Claim(
         id="RPE-OFFSET-COUNT",

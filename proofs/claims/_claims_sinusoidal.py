@@ -79,14 +79,23 @@ _shift_004_corrected = AllOf(
 )
 
 # --------------------------------------------------------------------------------------- frequencies
-_frequency_as_written = Identity(
-    sp.sin(p * sp.Integer(10000) ** (2 * i_index / d_dim)),
-    sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim)),
-    hints=({p: 1, i_index: 1, d_dim: 4},),  # inside the domain 0 ≤ i < d/2
-)
 _frequency_corrected = Identity(
     sp.sin(p * sinusoidal_frequency(i_index, d_dim)), sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim))
 )
+# The frequency meant, formed as implementations form it (exp(−(2i/d)·ln 10000), Vaswani et al.'s `div_term`), against
+# 004's PE_{p,2i} = sin(p / 10000^{2i/d}): two computations the mirrors compare (SymPy keeps the exp form apart).
+_frequency_meant = Identity(
+    sp.sin(p * sp.exp(-2 * i_index * sp.log(10000) / d_dim)), sp.sin(p / sp.Integer(10000) ** (2 * i_index / d_dim))
+)
+
+
+_TYPICAL_LENGTH = sp.Integer(8192)
+"""The longest 'typical sequence length' SPE-SLOWEST-WAVE-004 is stated for (4× the usual 2048)."""
+
+
+def _slowest_wavelength(dimension: int) -> sp.Expr:
+    """2π/ω_{d/2−1} = 2π·10000^{1−2/d}: the wavelength of the slowest pair at dimension `dimension`."""
+    return 2 * sp.pi / sinusoidal_frequency(sp.Integer(dimension // 2 - 1), sp.Integer(dimension))
 
 
 def _wavelength(index: sp.Expr) -> sp.Expr:
@@ -134,7 +143,6 @@ _qk_terms = [
     dot(_W_Q * _pe_p, _W_K * _pe_q),
 ]
 _qk_lhs = dot(_W_Q * (_x_p + _pe_p), _W_K * (_x_q + _pe_q))
-_qk_hint = {s: sp.Integer(1) for s in _qk_lhs.free_symbols}
 
 
 def _projected_encoding_score(pos_a: sp.Expr, pos_b: sp.Expr, middle: sp.Matrix) -> sp.Expr:
@@ -259,20 +267,32 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-FREQUENCY-004",
-        title=r"004: the frequency of index i is $\omega_i = 10000^{2i/d}$",
+        title=r"004: the frequency of pair i is the reciprocal of $10000^{2i/d}$ (written $\omega_i = 10000^{2i/d}$)",
         topic="sinusoidal",
-        latex=r"\sin(\omega_i p) = \sin\!\big(p / 10000^{2i/d}\big) \text{ with } \omega_i = 10000^{2i/d}",
-        statement=_frequency_as_written,
-        assumptions=("p integer", "0 ≤ i < d/2 integer (the pair index)", "d even positive integer"),
+        latex=r"\omega_i = \frac{1}{10000^{2i/d}} = 10000^{-2i/d},\quad \sin(\omega_i p) = "
+        r"\sin\!\big(p / 10000^{2i/d}\big)\ (0 \le i < d/2)",
+        statement=_frequency_meant,
+        assumptions=(
+            "p real (every integer position included)",
+            "0 ≤ i < d/2 integer (the pair index)",
+            "d even positive integer",
+        ),
         sources=(
             quote(BLOG_004, "Why use a frequency $\\omega_i = 10000^{2i/d}$?"),
             quote(BLOG_004, "PE_{p,2i} = \\sin\\bigl(\\tfrac{p}{10000^{2i/d}}\\bigr)"),
         ),
-        interpretation="Read as: ω_i is the angular frequency in PE_{p,2i} = sin(ω_i·p).",
+        interpretation="The same post defines PE_{p,2i} = sin(p / 10000^{2i/d}), with 10000^{2i/d} in the "
+        "denominator, so a referee reads 'a frequency ω_i = 10000^{2i/d}' as naming the term that sets pair i's "
+        "frequency, which is its reciprocal: ω_i = 10000^{−2i/d} and sin(ω_i p) = sin(p / 10000^{2i/d}) — proved "
+        "for every even d, 0 ≤ i < d/2 and every real p (theorem spe_frequency_004).",
+        literal="The formula as printed, ω_i = 10000^{2i/d} taken as the angular frequency in sin(ω_i p) — false "
+        "(the kernel refutes it inside the domain: d = 4, i = 1, p = 1 give sin 100 < 0 < sin(1/100); "
+        "spe_frequency_004_literal_negation).",
         correction=Correction(
             latex=r"\omega_i = 10000^{-2i/d}",
             statement=_frequency_corrected,
-            explanation="10000^{2i/d} divides the position; it is the wavelength over 2π, not the frequency.",
+            explanation="For the printed formula: 10000^{2i/d} divides the position; it is the wavelength over "
+            "2π, not the frequency.",
         ),
     ),
     Claim(
@@ -300,6 +320,47 @@ CLAIMS = [
         ),
     ),
     Claim(
+        id="SPE-SLOWEST-WAVE-004",
+        title="004: the base 10,000 keeps the slowest waves slow enough for typical sequence lengths",
+        topic="sinusoidal",
+        latex=r"L < \lambda_{d/2-1} = 2\pi\cdot 10000^{1-2/d} \quad (d \ge 16 \text{ even},\ L \le 8192)",
+        statement=AllOf(
+            [
+                Witness(
+                    _slowest_wavelength(16) - _TYPICAL_LENGTH,
+                    {},
+                    relation="positive",
+                    name="d = 16 (the smallest d claimed): λ_slowest − 8192 > 0",
+                ),
+                Witness(
+                    _slowest_wavelength(512) - _TYPICAL_LENGTH,
+                    {},
+                    relation="positive",
+                    name="d = 512 (Vaswani et al.): λ_slowest − 8192 > 0",
+                ),
+            ]
+        ),
+        assumptions=(
+            "every even d ≥ 16, base 10000 (the kernel: every h ≥ 8)",
+            "a typical sequence length: every real L ≤ 8192 (2048 and 4096, the usual pre-training lengths, "
+            "included)",
+            "the engine's instances: d = 16 and d = 512 at L = 8192",
+        ),
+        sources=(
+            quote(
+                BLOG_004,
+                "And the 10,000? Arbitrary. It just keeps the slowest waves slow enough for typical sequence "
+                "lengths.",
+            ),
+        ),
+        interpretation="Read as: the slowest pair (i = d/2 − 1) does not complete one turn over a typical "
+        "sequence — its wavelength 2π·10000^{1−2/d} exceeds the length — so its angle alone still orders "
+        "positions across the whole sequence. Stated for every even d ≥ 16 and every length L ≤ 8192: the "
+        "exponent 1 − 2/d is at least 7/8 there, and 2π·10^{3.5} ≈ 19,869 > 8192 (at d = 512 the slowest "
+        "wavelength is ≈ 60,611). Below d = 16 it fails: at d = 8 the slowest wavelength is 2000π ≈ 6283 < "
+        "8192, so d = 2, 4, 8 are not claimed. 'Arbitrary' is not decided.",
+    ),
+    Claim(
         id="SPE-TOKEN-SUM-BREAKS",
         title="With token embeddings added, the dot product is no longer a function of p − q",
         topic="sinusoidal",
@@ -322,13 +383,16 @@ CLAIMS = [
     ),
     Claim(
         id="SPE-QK-EXPANSION",
-        title="001: the Q/K score expands into a product ('.') of four terms",
+        title="001: the Q/K score with added positions expands into four terms (printed joined by '.')",
         topic="sinusoidal",
         latex=r"\langle W_Q(x_p+\mathrm{PE}_p), W_K(x_q+\mathrm{PE}_q)\rangle = "
-        r"\langle W_Qx_p, W_Kx_q\rangle\cdot\langle W_Qx_p, W_K\mathrm{PE}_q\rangle\cdot"
-        r"\langle W_Q\mathrm{PE}_p, W_Kx_q\rangle\cdot\langle W_Q\mathrm{PE}_p, W_K\mathrm{PE}_q\rangle",
-        statement=Identity(_qk_lhs, sp.Mul(*_qk_terms), hints=(_qk_hint,)),
-        assumptions=("all vectors real, d = 2 generic symbols; PE_p, PE_q arbitrary vectors",),
+        r"\langle W_Qx_p, W_Kx_q\rangle + \langle W_Qx_p, W_K\mathrm{PE}_q\rangle + "
+        r"\langle W_Q\mathrm{PE}_p, W_Kx_q\rangle + \langle W_Q\mathrm{PE}_p, W_K\mathrm{PE}_q\rangle",
+        statement=Identity(_qk_lhs, sp.Add(*_qk_terms)),
+        assumptions=(
+            "all vectors real; the kernel: every even d, W_Q, W_K, x_p, x_q, real p, q with PE the sinusoidal table",
+            "the engine's instance: d = 2 generic symbols, PE_p, PE_q arbitrary vectors",
+        ),
         sources=(
             quote(
                 NOTE_001,
@@ -337,14 +401,20 @@ CLAIMS = [
                 "\\rangle$",
             ),
         ),
-        interpretation="Decided as written: '.' is read as multiplication (the seed uses '.' for products "
-        "elsewhere, e.g. 'P.softmax(A)').",
+        interpretation="001 expands the score of two tokens with added positions by bilinearity, the step 003 "
+        "writes with '+' (SPE-ADDITIVE-EXPANSION-003); a referee reads the four terms as summed, the '.' as a "
+        "typo for '+'. Proved for every even d, all projections, tokens and real positions (theorem "
+        "spe_qk_expansion).",
+        literal="The formula as printed, '.' read as multiplication (the seed uses '.' for products elsewhere, "
+        "e.g. 'P.softmax(A)') — false (the kernel refutes it at d = 2, W_Q = W_K = I, x_p = x_q = 0, p = q = 0: "
+        "1 against 0; spe_qk_expansion_literal_negation).",
         correction=Correction(
-            latex=r"\langle W_Q(x_p+\mathrm{PE}_p), W_K(x_q+\mathrm{PE}_q)\rangle = "
-            r"\langle W_Qx_p, W_Kx_q\rangle + \langle W_Qx_p, W_K\mathrm{PE}_q\rangle + "
-            r"\langle W_Q\mathrm{PE}_p, W_Kx_q\rangle + \langle W_Q\mathrm{PE}_p, W_K\mathrm{PE}_q\rangle",
+            latex=r"\langle W_Q(x_p+u), W_K(x_q+v)\rangle = "
+            r"\langle W_Qx_p, W_Kx_q\rangle + \langle W_Qx_p, W_Kv\rangle + "
+            r"\langle W_Qu, W_Kx_q\rangle + \langle W_Qu, W_Kv\rangle",
             statement=Identity(_qk_lhs, sp.Add(*_qk_terms)),
-            explanation="Bilinearity gives a sum of the four terms (as 003 writes it), not a product.",
+            explanation="For the printed formula: bilinearity gives a sum of the four terms (as 003 writes it), "
+            "not a product, for every d and any added vectors u, v.",
         ),
     ),
     Claim(

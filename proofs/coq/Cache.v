@@ -128,18 +128,31 @@ Qed.
 
 (* "Move the same prefix to a new location and the cached vectors still
    contain the old absolute position, so they no longer match the new block
-   location": at d = 128, base 10000, a token cached as x + PE(n) is not the
-   token x + PE(n + delta) it must be at the new location, for every real
-   shift delta <> 0 (RoPE re-phases instead: ROPE-PREFIX-REPHASE). *)
-Theorem ape_prefix_stale_003 : forall (x : vec) (n delta : R), delta <> 0 ->
-  ~ (forall j, (j < 128)%nat ->
-       Sinusoidal.vadd x (Sinusoidal.spe 64 n) j = Sinusoidal.vadd x (Sinusoidal.spe 64 (n + delta)) j).
+   location": for every even d the uniqueness theorem covers (d = 2h,
+   h <> 1, 2, 4: d = 128 included), base 10000, a token cached as x + PE(n)
+   is not the token x + PE(n + delta) it must be at the new location, for
+   every real shift delta <> 0 (RoPE re-phases instead: ROPE-PREFIX-REPHASE).
+   The second conjunct is the part of "you usually have to recompute" that
+   does NOT hold at the first layer: a first-layer cached key W_K (x + PE(n))
+   is corrected by adding W_K (PE(n + delta) - PE(n)), one vector per shift
+   that does not depend on the token x -- no recomputation of the token. *)
+Theorem ape_prefix_stale_003 :
+  (forall (h : nat) (x : vec) (n delta : R),
+      (1 <= h)%nat -> h <> 1%nat -> h <> 2%nat -> h <> 4%nat -> delta <> 0 ->
+      ~ (forall j, (j < 2 * h)%nat ->
+           Sinusoidal.vadd x (Sinusoidal.spe h n) j = Sinusoidal.vadd x (Sinusoidal.spe h (n + delta)) j))
+  /\ (forall (h : nat) (WK : mat) (x : vec) (n delta : R) (j : nat),
+      mat_vec (2 * h) WK (Sinusoidal.vadd x (Sinusoidal.spe h (n + delta))) j
+      = mat_vec (2 * h) WK (Sinusoidal.vadd x (Sinusoidal.spe h n)) j
+        + mat_vec (2 * h) WK (fun i => Sinusoidal.spe h (n + delta) i - Sinusoidal.spe h n i) j).
 Proof.
-  intros x n delta Hdelta Hsame; apply Hdelta.
-  assert (E : n = n + delta).
-  { apply Positions.spe_unique_position_instance_d128; intros j Hj; specialize (Hsame j Hj).
-    unfold Sinusoidal.vadd in Hsame; lra. }
-  lra.
+  split.
+  - intros h x n delta H1 Hh1 Hh2 Hh4 Hdelta Hsame; apply Hdelta.
+    assert (E : n = n + delta).
+    { apply (Positions.spe_unique_position h n (n + delta) H1 Hh1 Hh2 Hh4); intros j Hj.
+      specialize (Hsame j Hj); unfold Sinusoidal.vadd in Hsame; lra. }
+    lra.
+  - intros; unfold mat_vec, Sinusoidal.vadd; rewrite <- sum_plus; apply sum_ext; intros; ring.
 Qed.
 
 (* The definitions live in DefsCache.v; these abbreviations keep `Cache.name` working for importers. *)

@@ -20,3 +20,8 @@ Definition factored_weight (kappa : Z -> Z -> R) (f g : Z -> R) (i j : Z) : R :=
 
 (* Shaw-style clipping of a learned scalar bias table beta at the window K. *)
 Definition clipped_bias (K : Z) (beta : Z -> R) (r : Z) : R := beta (clip K r).
+
+(* The table 1 at offset 0, 0 elsewhere: with Shaw's window 1 its weights over
+   L positions are e on the diagonal and 1 off it (the rank reading of
+   RPE-BREAKS-LINEAR-ATTENTION). *)
+Definition one_hot_bias (r : Z) : R := if Z.eqb r 0 then 1 else 0.

@@ -493,23 +493,15 @@ Proof.
   pose proof sin_1_positive; lra.
 Qed.
 
-(* Literal reading, inside the seeds' own score model <q, k> cos((m - n) theta):
-   its magnitude is largest at m = n. *)
-Lemma seed_model_peak_at_zero :
-  forall (d : nat) (q k : vec) (m n theta : R),
-    Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta)).
-Proof.
-  intros; replace ((n - n) * theta) with 0 by ring; rewrite cos_0, Rmult_1_r, Rabs_mult.
-  pose proof (COS_bound ((m - n) * theta)) as Hc.
-  assert (Rabs (cos ((m - n) * theta)) <= 1) by (apply Rabs_le; lra).
-  rewrite <- (Rmult_1_r (Rabs (dot d q k))) at 2.
-  apply Rmult_le_compat_l; [apply Rabs_pos|assumption].
-Qed.
-
-(* Correction: at m = n the rotations cancel and the score is the unrotated
-   <q, k> for every even d; it is the maximum over offsets when the key is the
-   query itself (q = k), not for every pair q, k. *)
-Theorem rope_full_strength_at_zero_correction :
+(* ROPE-FULL-STRENGTH-AT-ZERO, as a referee reads it on RoPE's own score
+   <R_m q, R_n k> (the seeds' cosine-only formula <q, k> cos((m - n) theta)
+   is not RoPE's score: ROPE-KV-COS-ONLY): at m = n the rotations cancel and
+   the score is the unrotated <q, k> -- nothing is lost -- for every even d and
+   every spectrum; and the score of a vector with itself is largest at m = n,
+   <R_m q, R_n q> <= <R_n q, R_n q> = |q|^2 (full strength at zero offset).
+   The reading "for every q, k the score is the maximum over positions at
+   m = n" is refuted above. *)
+Theorem rope_full_strength_at_zero :
   (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
       dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k)
   /\ (forall (h : nat) (theta : nat -> R) (q : vec) (m n : R),
@@ -531,45 +523,47 @@ Proof.
     pose proof (Rle_0_sqr a); pose proof (Rle_0_sqr b); unfold Rsqr in *; lra.
 Qed.
 
-(* ROPE-FULL-STRENGTH-AT-ZERO, as a referee reads it in the seeds' paragraph
-   (the score <q, k> cos((m - n) theta), "when m = n we get the full attention
-   strength"): at m = n the rotations cancel and the score is the unrotated
-   <q, k> -- nothing is lost -- for every even d and every spectrum, and in the
-   seeds' own model the magnitude is largest at m = n.  The reading "the
-   score is the maximum over positions for every q, k" is refuted above. *)
-Theorem rope_full_strength_at_zero :
-  (forall (h : nat) (theta : nat -> R) (q k : vec) (m : R),
-      dot (2 * h) (rope theta h m q) (rope theta h m k) = dot (2 * h) q k)
-  /\ (forall (d : nat) (q k : vec) (m n theta : R),
-      Rabs (dot d q k * cos ((m - n) * theta)) <= Rabs (dot d q k * cos ((n - n) * theta))).
-Proof. split; [exact (proj1 rope_full_strength_at_zero_correction)|exact seed_model_peak_at_zero]. Qed.
-
 
 (** ** ROPE-LINEAR-ATTENTION-004 (new; seed 004) *)
 
-(* "Because rotation preserves norms, RoPE works seamlessly even in
-   linear-time attention mechanisms (e.g. Performers)."  Strong reading:
-   rotating the (nonnegative) Performer features of query and key keeps every
-   linear-attention weight phi(q)^T phi(k) nonnegative, so the normaliser
-   stays positive and RoPE drops in 'seamlessly'.  It fails although the
-   rotation preserves norms, for every even d >= 2 at the RoFormer spectrum
-   (base 10000) and integer positions: the nonnegative features u = v = e_0
-   at positions 2 and 0 have the product cos 2 < 0.  (RoFormer Eq. (19) keeps
-   the denominator unrotated for this reason.) *)
-Theorem rope_linear_attention_004_literal_negation : forall h : nat, (1 <= h)%nat ->
-  ~ (forall (m n : nat) (u v : vec),
-        (forall j, 0 <= u j) -> (forall j, 0 <= v j) ->
-        0 <= dot (2 * h) (rope (rope_spectrum 10000 h) h (INR m) u) (rope (rope_spectrum 10000 h) h (INR n) v)).
+(* Rotating nonnegative features can make a linear-attention weight negative:
+   u = v = e_0 at positions 2 and 0 have the product cos 2 < 0 (theta_0 = 1). *)
+Lemma rotated_nonnegative_features_negative : forall h : nat, (1 <= h)%nat ->
+  dot (2 * h) (rope (rope_spectrum 10000 h) h (INR 2) (basis 0))
+    (rope (rope_spectrum 10000 h) h (INR 0) (basis 0)) < 0.
 Proof.
-  intros h Hh H.
-  assert (Hnonneg : forall j, 0 <= basis 0 j) by (intros j; unfold basis; destruct (Nat.eqb j 0); lra).
-  specialize (H 2%nat 0%nat (basis 0) (basis 0) Hnonneg Hnonneg).
-  rewrite rope_score_e0_e0, rope_spectrum_first in H by exact Hh.
-  replace ((INR 2 - INR 0) * 1) with 2 in H by (simpl; ring).
-  pose proof cos_2_negative; lra.
+  intros h Hh; rewrite rope_score_e0_e0, rope_spectrum_first by exact Hh.
+  replace ((INR 2 - INR 0) * 1) with 2 by (simpl; ring); exact cos_2_negative.
 Qed.
 
-(* Literal reading: RoPE can be used in linear-time attention.  For every
+(* ROPE-LINEAR-ATTENTION-004, what the sentence says: "Because rotation
+   preserves norms, RoPE works seamlessly even in linear-time attention
+   mechanisms (e.g. Performers)".  Linear attention divides by the normaliser
+   sum_n phi(q)^T phi(k_n), a sum of nonnegative terms for nonnegative
+   features; the sentence says that since the rotation preserves norms,
+   rotating the features keeps it nonnegative.  Refuted: the rotation preserves norms (first
+   conjunct), and yet for every even d, at the RoFormer spectrum (base 10000)
+   and integer key positions, nonnegative features whose rotated normaliser is
+   negative exist (N = 1, phi(q) = phi(k_0) = e_0, query at position 2: cos 2).
+   RoFormer Eq. (19) keeps the normaliser unrotated for this reason. *)
+Theorem rope_linear_attention_004_negation :
+  (forall (h : nat) (theta : nat -> R) (m : R) (x : vec),
+      norm2 (2 * h) (rope theta h m x) = norm2 (2 * h) x)
+  /\ (forall h : nat, (1 <= h)%nat ->
+      ~ (forall (N : nat) (m : R) (phi_q : vec) (phi_k : nat -> vec),
+            (1 <= N)%nat -> (forall j, 0 <= phi_q j) -> (forall n j, 0 <= phi_k n j) ->
+            0 <= sum N (fun n => dot (2 * h) (rope (rope_spectrum 10000 h) h m phi_q)
+                                  (rope (rope_spectrum 10000 h) h (INR n) (phi_k n))))).
+Proof.
+  split; [intros; apply rope_norm2|].
+  intros h Hh H.
+  assert (Hnonneg : forall j, 0 <= basis 0 j) by (intros j; unfold basis; destruct (Nat.eqb j 0); lra).
+  specialize (H 1%nat (INR 2) (basis 0) (fun _ => basis 0) (le_n 1) Hnonneg (fun _ => Hnonneg)).
+  rewrite sum_S, sum_0, Rplus_0_l in H.
+  pose proof (rotated_nonnegative_features_negative h Hh); lra.
+Qed.
+
+(* The numerator factorises: RoPE can be used in linear-time attention.  For every
    even d, every length N and every output coordinate c, the rotated
    numerator sum_n <R_m phi(q), R_n phi(k_n)> v_n,c factorises as
    <R_m phi(q), S> with S = sum_n R_n phi(k_n) v_n,c independent of the query
@@ -607,13 +601,13 @@ Proof.
   apply Rmult_le_pos; [apply Hq|apply Hk].
 Qed.
 
-(* ROPE-LINEAR-ATTENTION-004, as a referee reads "RoPE works seamlessly even
-   in linear-time attention (e.g. Performers)": with the rotation applied to
-   the features, the numerator factorises into the linear-time form for every
-   even d, length N and spectrum, and each of its terms is still a RoPE score,
-   unchanged when both positions shift.  The stated reason (norm preservation)
-   is not what makes it work; the positivity reading is refuted above. *)
-Theorem rope_linear_attention_004 :
+(* ROPE-LINEAR-ATTENTION-004, a weaker reading kept as a note: the
+   conclusion alone, "RoPE works in linear-time attention".  With the rotation
+   applied to the features, the numerator factorises into the linear-time form
+   for every even d, length N and spectrum, and each of its terms is still a
+   RoPE score, unchanged when both positions shift.  It needs neither the
+   rotation nor norm preservation (bilinearity alone). *)
+Theorem rope_linear_attention_004_literal :
   (forall (N h : nat) (theta : nat -> R) (m : R) (phi_q : vec) (phi_k values : nat -> vec) (c : nat),
       sum N (fun n => dot (2 * h) (rope theta h m phi_q) (rope theta h (INR n) (phi_k n)) * values n c)
       = dot (2 * h) (rope theta h m phi_q)

@@ -189,8 +189,10 @@ Proof.
   replace 10000 with (100 * 100) by ring; apply sqrt_square; lra.
 Qed.
 
-(* Counterexample inside the domain 0 <= i < d/2: d = 4, i = 1, p = 1. *)
-Theorem spe_frequency_004_negation : ~ (forall (h i p : nat), (i < h)%nat ->
+(* The literal reading, kept as a note: "omega_i = 10000^{2i/d}" as the angular
+   frequency of PE_{p,2i} = sin(omega_i p).  Counterexample inside the domain
+   0 <= i < d/2: d = 4, i = 1, p = 1. *)
+Theorem spe_frequency_004_literal_negation : ~ (forall (h i p : nat), (i < h)%nat ->
   sin (INR p * Rpower 10000 (2 * INR i / INR (2 * h)))
   = sin (INR p / Rpower 10000 (2 * INR i / INR (2 * h)))).
 Proof.
@@ -206,6 +208,21 @@ Theorem spe_frequency_004_correction : forall (d i : nat) (p : R),
   sin (p * rope_frequency 10000 d i) = sin (p / Rpower 10000 (2 * INR i / INR d)).
 Proof.
   intros d i p; unfold rope_frequency; rewrite Ropp_div, Rpower_Ropp; reflexivity.
+Qed.
+
+(* SPE-FREQUENCY-004, the formula the author means: the same post writes
+   PE_{p,2i} = sin(p / 10000^{2i/d}), so 10000^{2i/d} is the term the position
+   is divided by, and the frequency of pair i is its reciprocal
+   omega_i = 1 / 10000^{2i/d} = 10000^{-2i/d}, for every even d, 0 <= i < d/2
+   and every real position. *)
+Theorem spe_frequency_004 : forall h i : nat, (i < h)%nat ->
+  rope_frequency 10000 (2 * h) i = / Rpower 10000 (2 * INR i / INR (2 * h))
+  /\ (forall p : R,
+      sin (p * rope_frequency 10000 (2 * h) i) = sin (p / Rpower 10000 (2 * INR i / INR (2 * h)))).
+Proof.
+  intros h i _; split.
+  - unfold rope_frequency; rewrite Ropp_div, Rpower_Ropp; reflexivity.
+  - intros; apply spe_frequency_004_correction.
 Qed.
 
 (** ** SPE-WAVELENGTH-RANGE *)
@@ -284,6 +301,37 @@ Proof.
 Qed.
 
 
+(** ** SPE-SLOWEST-WAVE-004 *)
+
+(* "And the 10,000? Arbitrary. It just keeps the slowest waves slow enough for
+   typical sequence lengths."  Read as: the slowest pair (i = d/2 - 1) does
+   not complete one turn over a typical sequence -- its wavelength
+   2 pi 10000^(1 - 2/d) exceeds every length L <= 8192 -- for every even
+   d >= 16.  The exponent -(1 - 1/h) is at most -7/8 there, and
+   8192 * 10000^(-7/8) ~ 2.59 < 2 pi.  (At d = 8 the slowest wavelength is
+   2000 pi ~ 6283 < 8192: the claim is not made there.) *)
+Theorem spe_slowest_wave_004 : forall (h : nat) (L : R), (8 <= h)%nat -> L <= 8192 ->
+  L < wavelength (2 * h) (h - 1).
+Proof.
+  intros h L Hh HL; unfold wavelength, rope_frequency.
+  assert (Hx : 8 <= INR h) by (replace 8 with (INR 8) by (simpl; ring); apply le_INR; exact Hh).
+  replace (- (2 * INR (h - 1)) / INR (2 * h)) with (-1 + / INR h)
+    by (rewrite minus_INR, mult_INR by lia; simpl; field; lra).
+  assert (Hinv : / INR h <= / 8) by (apply Rinv_le_contravar; lra).
+  assert (Hmono : Rpower 10000 (-1 + / INR h) <= Rpower 10000 (-7/8))
+    by (apply Rle_Rpower; lra).
+  assert (Hpos : 0 < Rpower 10000 (-1 + / INR h)) by (unfold Rpower; apply exp_pos).
+  assert (Hnum : 8192 * Rpower 10000 (-7/8) < 2 * PI) by (unfold Rpower; interval).
+  apply (Rmult_lt_reg_r (Rpower 10000 (-1 + / INR h))); [exact Hpos|].
+  unfold Rdiv; rewrite Rmult_assoc, Rinv_l, Rmult_1_r by lra.
+  apply Rle_lt_trans with (8192 * Rpower 10000 (-7/8)); [|exact Hnum].
+  destruct (Rle_or_lt 0 L) as [HL0|HL0].
+  - apply Rmult_le_compat; lra.
+  - assert (0 <= - L * Rpower 10000 (-1 + / INR h)) by (apply Rmult_le_pos; lra).
+    assert (0 <= Rpower 10000 (-7/8)) by (unfold Rpower; apply Rlt_le, exp_pos).
+    lra.
+Qed.
+
 (** ** SPE-ADDITIVE-EXPANSION-003 and SPE-QK-EXPANSION *)
 
 Theorem spe_additive_expansion_003 : forall (d : nat) (q k pm pn : vec),
@@ -318,8 +366,21 @@ Proof. rewrite dot_comm; apply dot_zero_l. Qed.
 Lemma dot_identity d x y : dot d (mat_vec d identity x) (mat_vec d identity y) = dot d x y.
 Proof. apply dot_ext; intros; rewrite !mat_vec_identity by assumption; split; reflexivity. Qed.
 
-(* 001 writes the four terms joined by '.', read as products. *)
-Theorem spe_qk_expansion_negation : ~ (forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
+(* SPE-QK-EXPANSION, the formula the author means: 001 expands the score of
+   two tokens with added sinusoidal positions into four terms (003 writes the
+   same expansion with '+'); for every even d, W_Q, W_K, tokens and real
+   positions the score is their sum. *)
+Theorem spe_qk_expansion : forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
+  dot (2 * h) (mat_vec (2 * h) WQ (vadd xp (spe h p))) (mat_vec (2 * h) WK (vadd xq (spe h q)))
+  = dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK xq)
+    + dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK (spe h q))
+    + dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK xq)
+    + dot (2 * h) (mat_vec (2 * h) WQ (spe h p)) (mat_vec (2 * h) WK (spe h q)).
+Proof. intros; apply spe_qk_expansion_correction. Qed.
+
+(* The literal reading, kept as a note: 001 writes the four terms joined by
+   '.', read as products. *)
+Theorem spe_qk_expansion_literal_negation : ~ (forall (h : nat) (WQ WK : mat) (xp xq : vec) (p q : R),
   dot (2 * h) (mat_vec (2 * h) WQ (vadd xp (spe h p))) (mat_vec (2 * h) WK (vadd xq (spe h q)))
   = dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK xq)
     * dot (2 * h) (mat_vec (2 * h) WQ xp) (mat_vec (2 * h) WK (spe h q))
