@@ -25,7 +25,17 @@ STAND_IN = "colorsys"
 def stand_in(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.delitem(sys.modules, STAND_IN, raising=False)
     monkeypatch.setattr(_lean_import, "HIDDEN_PACKAGES", {STAND_IN: ("is_colorsys_available", "a stand-in")})
+    monkeypatch.setattr(_lean_import, "_PROCESS_IS_OURS", True)  # as the commands set it
     return STAND_IN
+
+
+def test_nothing_is_hidden_in_a_process_that_is_not_the_command(stand_in: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the API or the pytest plugin the process is the user's: transformers' cached "not available" would
+    outlive the audit, so nothing is hidden. Seen failing with the ownership check removed."""
+    monkeypatch.delitem(sys.modules, "transformers.utils.import_utils", raising=False)
+    monkeypatch.setattr(_lean_import, "_PROCESS_IS_OURS", False)
+    with lean_transformers():
+        assert importlib.util.find_spec(stand_in) is not None
 
 
 def test_a_package_is_absent_inside_and_importable_after(stand_in: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,6 +63,8 @@ def test_the_transformers_adapter_imports_neither_scipy_nor_torchao() -> None:
     imported. Seen failing with `lean_transformers` replaced by `contextlib.nullcontext` (both imported)."""
     script = (
         "import sys\n"
+        "from ropecheck.numeric.audit import _lean_import\n"
+        "_lean_import.own_this_process()  # as the audit-config command does\n"
         "from ropecheck.numeric.audit.model_config import audit_config\n"
         "audit = audit_config('tests/model_configs/llama3.1-8b', ['transformers'])\n"
         "print(audit.engines[0].verdict, 'scipy' in sys.modules, 'torchao' in sys.modules)\n"

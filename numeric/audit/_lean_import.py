@@ -23,7 +23,17 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-__all__ = ["HIDDEN_PACKAGES", "lean_transformers"]
+__all__ = ["HIDDEN_PACKAGES", "lean_transformers", "own_this_process"]
+
+_PROCESS_IS_OURS = False
+
+
+def own_this_process() -> None:
+    """Called by the `audit-config` / `audit-attention` commands: the process is ropecheck's own, so hiding is
+    allowed. Through the Python API or the pytest plugin the process is the user's, and transformers' cached
+    "not available" would outlive the audit there: nothing is hidden (the audit only costs more)."""
+    global _PROCESS_IS_OURS
+    _PROCESS_IS_OURS = True
 
 #: Package → (transformers' availability check, why an audit never needs the package from transformers).
 HIDDEN_PACKAGES = {
@@ -44,9 +54,11 @@ def _undecided(check: str) -> bool:
 @contextlib.contextmanager
 def lean_transformers() -> Iterator[None]:
     """Run the body (which imports transformers, a modeling module, or builds a model from a config) with the
-    packages of `HIDDEN_PACKAGES` absent for `importlib.util.find_spec`, unless they are already imported or
-    transformers already decided that they are available."""
-    hidden = [name for name, (check, _) in HIDDEN_PACKAGES.items() if name not in sys.modules and _undecided(check)]
+    packages of `HIDDEN_PACKAGES` absent for `importlib.util.find_spec`, unless they are already imported,
+    transformers already decided that they are available, or the process is not ropecheck's own command
+    (`own_this_process`)."""
+    hidden = [name for name, (check, _) in HIDDEN_PACKAGES.items()
+              if _PROCESS_IS_OURS and name not in sys.modules and _undecided(check)]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # find_spec → None; `import name` → ImportError
     try:
