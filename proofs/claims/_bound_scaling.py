@@ -164,5 +164,13 @@ forall (b r : R) (n : nat), 0 < b -> (1 <= n)%nat ->
        Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
        <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c))
 """),
+        ("Scaling", "pi_interpolation_bound_correction", r"""
+forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= max_modulus hr hi n * (rsum n (fun j => rope_frequency c (2 * n) j ^ 2) / 2) * (s - s1) * (s2 - s) /\
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c)
+       + max_modulus hr hi n * (s - s1) * (s2 - s) / 2
+"""),
     ),
 }

@@ -7,7 +7,7 @@ From Coq Require Import ZArith Reals Lra Lia List.
 From Flocq Require Import Raux.
 From Interval Require Import Tactic.
 From Ropecheck Require Import Defs DefsScaling.
-From Ropecheck Require ScalingSizes.
+From Ropecheck Require ScalingSizes Interpolation.
 Import ListNotations.
 Local Open Scope R_scope.
 
@@ -292,10 +292,6 @@ Qed.
 
 (** ** PI-INTERPOLATION-BOUND: Theorem 2.1 fails already at d = 2 (theta_0 = 1, h_0 = 1) *)
 
-(* UNKNOWN PI-INTERPOLATION-BOUND: the negation below is checked, but the ledger's rule needs the proved
-   correction too, and the tight bound max_j |h_j| (sum_j theta_j^2 / 2) (s - s1)(s2 - s) needs a Taylor
-   remainder for finite sums of cosines that is not written in Coq yet. *)
-
 Theorem pi_interpolation_bound_negation :
   ~ (forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
        Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
@@ -308,6 +304,17 @@ Proof.
   assert (A : 1 < 10000) by lra. assert (B : 0 < 1) by lra. assert (C : 0 <= 1 / 2 <= 1) by lra.
   specialize (H A B C). revert H. apply Rlt_not_le. interval.
 Qed.
+
+(* What holds (Interpolation.v: a second-order Taylor remainder from Coquelicot's MVT): the constant is
+   sum_j theta_j^2 / 2, and sum_j theta_j^2 <= 1 + d / (4 ln c) — the paper's d/(8 ln c) misses theta_0^2 / 2 = 1/2. *)
+Theorem pi_interpolation_bound_correction : forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R),
+  (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= max_modulus hr hi n * (rsum n (fun j => rope_frequency c (2 * n) j ^ 2) / 2) * (s - s1) * (s2 - s) /\
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c)
+       + max_modulus hr hi n * (s - s1) * (s2 - s) / 2.
+Proof. exact Interpolation.pi_interpolation_corrected. Qed.
 
 (** ** YARN-RAMP-CODE (decided pair by pair in ScalingSizes.v) *)
 
