@@ -150,7 +150,7 @@ def xpos_fp16_limits(fmt: str, limit: int | None = None) -> dict[str, int]:
     }
 
 
-def nope_first_collision(fmt: str, tokens: int = 5000) -> int | None:
+def nope_first_collision(fmt: str, tokens: int = 1500) -> int | None:
     """The first token t whose read-out 1/(t+1), computed in `fmt`, equals token t+1's (None: all distinct up to
     `tokens`; NOPE-POSITION-READOUT — exact arithmetic never collides, proved in Coq)."""
     f = _formulas()
