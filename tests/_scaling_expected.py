@@ -20,5 +20,9 @@ SCALING_EXPECTED = {
     "XIONG-SCORE-DECAY": "refuted",
     "XPOS-RELATIVE-DECAY": "proved",
     "XPOS-FP16-RANGE": "proved",
-    "PI-INTERPOLATION-BOUND": "unknown",
+    "PI-INTERPOLATION-BOUND": "refuted",
+    "LONGROPE-START-TOKEN": "refuted",
+    "QWEN-DYNAMIC-NTK": "refuted",
+    "NOPE-POSITION-READOUT": "proved",
+    "MEN-TABLE2-D128": "refuted",
 }

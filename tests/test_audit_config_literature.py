@@ -37,6 +37,21 @@ def test_literature_lines_agree_with_an_independent_computation(path: Path) -> N
         if line["claim"] == "CRITICAL-DIMENSION-LIU":
             assert values["pairs_beyond"] == int(np.sum(wavelengths > length))
             assert values["d_extra"] == 2 * math.ceil(_hf_correction_dim(1, dim, layer.base, length))
+        elif line["claim"] == "MEN-TABLE2-D128":
+            # recomputed here with the spectrum the config's own rules give (HF's formula when nothing scales it)
+            spectrum = inv_freq if layer.rope_type in ("default", None) and not layer.factor else None
+            if spectrum is None:
+                from ropecheck.numeric.audit.model_config._expected import expected_values
+
+                spectrum = np.asarray([e for e in expected_values(layer) if e.inv_freq][-1].inv_freq)
+            first, limit = values["first_negative"], values["limit"]
+            assert limit == layer.max_position_embeddings
+            upto = limit if first is None else first
+            positions = np.arange(upto + 1, dtype=np.float64)
+            scores = np.concatenate(
+                [np.cos(np.outer(positions[k : k + 16384], spectrum)).sum(axis=1) for k in range(0, upto + 1, 16384)]
+            )
+            assert np.all(scores[:-1] >= 0) and (scores[-1] < 0 if first is not None else scores[-1] >= 0)
         elif line["claim"] == "YARN-RAMP-CODE":
             fast = layer.parameters.get("beta_fast") or 32
             slow = layer.parameters.get("beta_slow") or 1

@@ -150,6 +150,49 @@ def xpos_fp16_limits(fmt: str, limit: int | None = None) -> dict[str, int]:
     }
 
 
+def nope_first_collision(fmt: str, tokens: int = 1500) -> int | None:
+    """The first token t whose read-out 1/(t+1), computed in `fmt`, equals token t+1's (None: all distinct up to
+    `tokens`; NOPE-POSITION-READOUT — exact arithmetic never collides, proved in Coq)."""
+    f = _formulas()
+    token = sp.Symbol("t")
+    values = evaluate_formula(f.nope_readout(token), {token: np.arange(tokens, dtype=np.float64)}, fmt)
+    same = np.flatnonzero(values[:-1] == values[1:])
+    return int(same[0]) if same.size else None
+
+
+MEN_WINDOWS = ((310000.0, 12218, 12226), (640000.0, 27680, 27688))
+"""(base, first m, last m): the integer windows around the sign changes MEN-TABLE2-D128 decides at d = 128."""
+
+
+def men_first_negative(fmt: str) -> list[int | None]:
+    """Per window of `MEN_WINDOWS`, the first integer m whose B_{m,θ} = ½·2Σcos(mθᵢ) (d = 128) computed in `fmt` is
+    negative (None: none in the window). Coq: 12223 and 27685 are negative; B(12222) > 0 (its perturbation)."""
+    f = _formulas()
+    found: list[int | None] = []
+    for rope_base, first, last in MEN_WINDOWS:
+        thetas = [f.frequency(sp.Integer(i), sp.Integer(64), sp.Float(rope_base)) for i in range(64)]
+        positions = np.arange(first, last + 1, dtype=np.float64)
+        values = evaluate_formula(f.all_ones_score(thetas), {f.distance: positions}, fmt)
+        negative = np.flatnonzero(values < 0)
+        found.append(int(positions[negative[0]]) if negative.size else None)
+    return found
+
+
+QWEN_RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.5, 8.0, 16.0)
+"""Length ratios l′/L at which QWEN-DYNAMIC-NTK's α is mirrored (powers of 2 included: the ceiling's edges)."""
+
+
+def qwen_alphas(fmt: str) -> dict[str, Any]:
+    """Qwen-1's α = max(2^⌈log₂x + 1⌉ − 1, 1) per ratio of `QWEN_RATIOS`, log₂ evaluated in `fmt`, and whether
+    every α beyond L lies in the proved band [2x − 1, 4x − 1) above the paper's max(1, x)."""
+    f = _formulas()
+    ratio = sp.Symbol("x", positive=True)
+    context = evaluate_formula(f.qwen_context_value(ratio), {ratio: QWEN_RATIOS}, fmt)
+    alphas = [max(2.0 ** math.ceil(v) - 1, 1.0) for v in context]
+    inside = all(2 * x - 1 <= a < 4 * x - 1 and a > x for x, a in zip(QWEN_RATIOS, alphas, strict=True) if x > 1)
+    return {"alphas": alphas, "conclusion": inside}
+
+
 @functools.cache
 def scaling_evidence(claim_id: str) -> dict[str, Any]:
     """The claim's numbers per format: values, error against mpmath within the model's bound, and its conclusion.
@@ -186,7 +229,8 @@ def scaling_evidence(claim_id: str) -> dict[str, Any]:
     if claim_id == "PI-INTERPOLATION-BOUND":
         thetas = [f.frequency(sp.Integer(i), sp.Integer(64), sp.Integer(10000)) for i in range(64)]
         bound = float(f.pi_midpoint_bound(128, sp.Integer(10000)))
-        return _scalar(claim_id, f.pi_midpoint_error(thetas), {}, lambda v: bool(v[0] > bound))
+        tight = float(f.pi_midpoint_tight_bound(thetas))  # the proved correction: the error stays below it
+        return _scalar(claim_id, f.pi_midpoint_error(thetas), {}, lambda v: bool(bound < v[0] <= tight))
     if claim_id == "NTK-OUT-OF-BOUND":
         index = list(range(1, 63))
         inputs = {f.pair: index, f.half: [64] * 62, f.base: [10000.0] * 62, f.s: [4.0] * 62}
@@ -194,6 +238,12 @@ def scaling_evidence(claim_id: str) -> dict[str, Any]:
         return _scalar(claim_id, f.ntk_frequency(), inputs, lambda v: int(np.sum((v > plain / 4) & (v < plain))))
     if claim_id == "YARN-RAMP-CODE":
         return {fmt: yarn_gammas(fmt) for fmt in (*DTYPES, "mpmath")}
+    if claim_id == "NOPE-POSITION-READOUT":
+        return {fmt: {"first_collision": nope_first_collision(fmt)} for fmt in (*DTYPES, "mpmath")}
+    if claim_id == "MEN-TABLE2-D128":
+        return {fmt: {"first_negative": men_first_negative(fmt)} for fmt in (*DTYPES, "mpmath")}
+    if claim_id == "QWEN-DYNAMIC-NTK":
+        return {fmt: qwen_alphas(fmt) for fmt in (*DTYPES, "mpmath")}
     if claim_id == "XPOS-FP16-RANGE":
         return {fmt: xpos_fp16_limits(fmt) for fmt in (*DTYPES, "mpmath")}
     raise KeyError(f"{claim_id} has no numeric mirror (exact algebra or a list identity: not numerically tested)")
@@ -210,5 +260,8 @@ SCALING_MIRRORED = (
     "NTK-OUT-OF-BOUND",
     "YARN-RAMP-CODE",
     "XPOS-FP16-RANGE",
+    "NOPE-POSITION-READOUT",
+    "QWEN-DYNAMIC-NTK",
+    "MEN-TABLE2-D128",
 )
 """The claims with numbers; the others are exact algebra, list or bucket identities (not numerically tested)."""

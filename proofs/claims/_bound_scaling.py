@@ -164,5 +164,54 @@ forall (b r : R) (n : nat), 0 < b -> (1 <= n)%nat ->
        Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
        <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c))
 """),
+        ("Scaling", "pi_interpolation_bound_correction", r"""
+forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= max_modulus hr hi n * (rsum n (fun j => rope_frequency c (2 * n) j ^ 2) / 2) * (s - s1) * (s2 - s) /\
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c)
+       + max_modulus hr hi n * (s - s1) * (s2 - s) / 2
+"""),
+    ),
+    "LONGROPE-START-TOKEN": (
+        ("Scaling", "longrope_start_token_negation", r"""
+~ (forall lambda theta nhat n m k : R, 1 < lambda -> 0 < theta -> 0 < nhat -> 0 <= m <= n -> 0 <= k ->
+       longrope_angle lambda theta nhat (n + k) - longrope_angle lambda theta nhat (m + k) =
+       longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m)
+"""),
+        ("Scaling", "longrope_start_token_correction", r"""
+(forall lambda theta nhat n m : R, 0 < lambda -> nhat <= m -> nhat <= n ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m = (n - m) * theta / lambda) /\
+  (forall lambda theta nhat n m : R, m < nhat -> n < nhat ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m = (n - m) * theta) /\
+  (forall lambda theta nhat n m : R, 0 < lambda -> m < nhat <= n ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m =
+     (n - m) * theta / lambda + m * theta * (/ lambda - 1))
+"""),
+    ),
+    "QWEN-DYNAMIC-NTK": (
+        ("Scaling", "qwen_dynamic_ntk_negation", r"""
+~ (forall x : R, 0 < x -> qwen_ntk_alpha x = dynamic_alpha_paper x)
+"""),
+        ("Scaling", "qwen_dynamic_ntk_correction", r"""
+(forall x : R, 0 < x <= 1 -> qwen_ntk_alpha x = 1) /\
+  (forall x : R, 1 < x -> 2 * x - 1 <= qwen_ntk_alpha x < 4 * x - 1) /\
+  (forall x : R, 1 < x -> dynamic_alpha_paper x < qwen_ntk_alpha x)
+"""),
+    ),
+    "NOPE-POSITION-READOUT": (
+        ("Scaling", "nope_position_readout", r"""
+forall (c : R) (v : nat -> R), v 0%nat = 1 -> (forall j, (1 <= j)%nat -> v j = 0) ->
+  (forall t : nat, causal_readout (fun _ => c) v t = 1 / INR (S t)) /\
+  (forall t t' : nat, causal_readout (fun _ => c) v t = causal_readout (fun _ => c) v t' -> t = t')
+"""),
+    ),
+    "MEN-TABLE2-D128": (
+        ("Scaling", "men_table2_d128_negation", r"""
+~ (forall m : R, 0 <= m <= 16000 -> 0 <= all_ones_score 310000 64 m)
+"""),
+        ("Scaling", "men_table2_d128_correction", r"""
+all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0
+"""),
     ),
 }

@@ -18,10 +18,13 @@ from ._source_literature import (
     DEEPSEEK_V3,
     DING_2024,
     HF_ROPE_CODE,
+    KAZEMNEJAD_2023,
     LIU_2024,
     LLAMA3_CODE,
+    MEN_2024,
     PENG_2024,
     PRESS_2022,
+    QWEN1_CODE,
     QWEN2VL_2024,
     T5_CODE,
     XIONG_2024,
@@ -395,11 +398,131 @@ CLAIMS = [
                 "(max_j |h_j|) (s − s₁)(s₂ − s)/(8 ln c)",
             ),
         ),
-        interpretation="The negation is kernel-checked: at d = 2, c = 10⁴, h₀ = 1, s₁ = 0, s₂ = 1, s = 1/2 the error "
-        "cos(1/2) − (1 + cos 1)/2 ≈ 0.107 exceeds the bound 1/(16 ln 10⁴) ≈ 0.0068 (the proof's Σθ_j² ≤ d/(4 ln c) "
-        "fails: θ₀ = 1). It fails at the paper's d = 128 too (s₂ − s₁ = 1: 0.459 > 0.434, mirror). The tight "
-        "correction max_j|h_j|·(Σθ_j²/2)·(s − s₁)(s₂ − s) needs a Taylor remainder not yet written in Coq, so "
-        "the verdict stays unknown (a refutation needs its proved correction).",
+        interpretation="Read as: for every even d, c > 1, real s₁ < s₂, s ∈ [s₁, s₂] and complex h_j (h_j = "
+        "hr_j + i·hi_j, a(s) = Σ hr_j cos(sθ_j) − hi_j sin(sθ_j)). Refuted: at d = 2, c = 10⁴, h₀ = 1, s₁ = 0, s₂ = 1, "
+        "s = 1/2 the error cos(1/2) − (1 + cos 1)/2 ≈ 0.107 exceeds the bound 1/(16 ln 10⁴) ≈ 0.0068 (the proof's "
+        "Σθ_j² ≤ d/(4 ln c) drops the j = 0 term θ₀² = 1). It fails at the paper's d = 128 too (s₂ − s₁ = 1: error "
+        "≈ 0.459 > 0.434; mirror).",
+        correction=Correction(
+            latex=r"|a(s) - a_{\text{linear}}(s)| \le (\max_j|h_j|)\,\frac{\sum_j \theta_j^2}{2}\,(s-s_1)(s_2-s)"
+            r" \le (\max_j|h_j|)\Big(\frac{d}{8\ln c} + \frac12\Big)(s-s_1)(s_2-s)",
+            statement=Claimed("the bound holds with Σθ_j²/2 in place of d/(8 ln c), and so with d/(8 ln c) + 1/2"),
+            explanation="Proved for every even d, c > 1, s₁ < s₂, s ∈ [s₁, s₂] and complex h (Interpolation.v): a "
+            "first-order Taylor expansion with a second-derivative remainder (Coquelicot's MVT) at both ends "
+            "gives |a − a_linear| ≤ (max|a″|/2)(s − s₁)(s₂ − s), and |a″| ≤ max_j|h_j|·Σθ_j²; then Σθ_j² ≤ "
+            "1 + d/(4 ln c) (geometric sum, 1 + x ≤ eˣ). The constant Σθ_j²/2 is the curvature of a single "
+            "cosine at its peak, so it cannot be lowered as s₂ − s₁ → 0 (not kernel-checked). At d = 128, "
+            "c = 10⁴, s₂ − s₁ = 1 the midpoint error ≈ 0.459 is below Σθ_j²/8 ≈ 0.50.",
+        ),
         mirror={"kind": "pi"},
+    ),
+    Claim(
+        id="LONGROPE-START-TOKEN",
+        title="LongRoPE's start-token rule (n̂ > 0) makes the score depend on absolute positions across n̂",
+        topic="scaling",
+        latex=r"\phi(p) = I(p)\,p\,\theta,\ I(p) = 1\ (p < \hat n),\ 1/\lambda\ (p \ge \hat n):\ "
+        r"\phi(n+k) - \phi(m+k) = \phi(n) - \phi(m)",
+        statement=Claimed("with n̂ > 0 the angle difference of a pair depends on n − m only"),
+        assumptions=("λ > 1 (a rescaled pair), θ > 0, n̂ > 0, real positions 0 ≤ m ≤ n, shifts k ≥ 0",),
+        sources=(quote(DING_2024, "I = 1 if n < n̂, 1/λ_i if n ≥ n̂"),),
+        interpretation="LongRoPE §3.2 rotates pair i at position n by I(λ̂ᵢ, n̂)·n·θᵢ with I = 1 below n̂ (the "
+        "authors' start_token_idx keeps unscaled rows for the first n̂ positions) and 1/λᵢ from n̂ on. Read as: "
+        "the score is relative, i.e. every pair's angle difference is unchanged by a common shift. Refuted "
+        "(λ = 2, θ = 1, n̂ = 2: positions (2, 1) give 0, shifted (3, 2) give 1/2).",
+        correction=Correction(
+            latex=r"m, n \ge \hat n: \tfrac{(n-m)\theta}{\lambda};\ m, n < \hat n: (n-m)\theta;\ "
+            r"m < \hat n \le n: \tfrac{(n-m)\theta}{\lambda} + m\theta(\tfrac1\lambda - 1)",
+            statement=Claimed("relative on each side of n̂; across n̂ the difference carries m θ (1/λ − 1)"),
+            explanation="Proved for every λ > 0, θ, n̂: positions on the same side of n̂ give a relative angle; a "
+            "key before n̂ and a query from n̂ on differ from the relative value by mθ(1/λ − 1), which depends on "
+            "the key's absolute position unless λ = 1. HF, vLLM, SGLang and llama.cpp apply the per-pair factors "
+            "at every position (n̂ = 0): relative throughout.",
+        ),
+    ),
+    Claim(
+        id="QWEN-DYNAMIC-NTK",
+        title="Qwen-1's dynamic NTK α = max(2^⌈log₂(l′/L)+1⌉ − 1, 1) is not the dynamic rule's s = max(1, l′/L)",
+        topic="scaling",
+        latex=r"\forall x > 0:\ \max(2^{\lceil \log_2 x + 1\rceil} - 1, 1) = \max(1, x)",
+        statement=Claimed("Qwen-1's ntk_alpha equals YaRN's dynamic s = max(1, l′/L) at every length"),
+        assumptions=("x = l′/L > 0 the length ratio (kv_seq_len / seq_length); exact real log₂ and ceiling",),
+        sources=(
+            quote(PENG_2024, _DYNAMIC),
+            quote(
+                QWEN1_CODE,
+                "context_value = math.log(true_seq_len / self.seq_length, 2) + 1; "
+                "ntk_alpha = 2 ** math.ceil(context_value) - 1; ntk_alpha = max(ntk_alpha, 1)",
+            ),
+        ),
+        interpretation="Qwen-1 calls its rule dynamic NTK (use_dynamic_ntk) and puts α into the NTK base "
+        "b·α^{d/(d−2)}, as the dynamic rule of YaRN §3.3 does with s = max(1, l′/L). Read as: the two α agree "
+        "at every length. Refuted at l′ = 2L (Qwen 3, the paper 2).",
+        correction=Correction(
+            latex=r"x \le 1: \alpha_Q = 1;\ x > 1: 2x - 1 \le \alpha_Q(x) < 4x - 1,\ \alpha_Q(x) > \max(1, x)",
+            statement=Claimed("equal (1) up to L; beyond L Qwen's α lies in [2x − 1, 4x − 1), always above x"),
+            explanation="Proved for every x > 0: within the trained length both are 1; beyond it Qwen rounds the "
+            "ratio up to a power of two and doubles it (2^⌈log₂x⌉+1 − 1), so its α exceeds the paper's s at every "
+            "length beyond L — between 2x − 1 and 4x − 1. It is a step function of the length, not HF's "
+            "f·x − (f − 1) either (YARN-DYNAMIC-RULE).",
+        ),
+        mirror={"kind": "dynamic"},
+    ),
+    Claim(
+        id="NOPE-POSITION-READOUT",
+        title="NoPE: a causal layer with equal scores and a first-token value reads 1/(t+1), one value per position",
+        topic="attention",
+        latex=r"e \equiv c,\ v_0 = 1,\ v_{j\ge1} = 0:\ \sum_{j\le t}\frac{e^{c}}{\sum_{k\le t}e^{c}}v_j = "
+        r"\frac{1}{t+1},\ t \mapsto \tfrac1{t+1} \text{ injective}",
+        statement=Claimed("equal scores and a first-token indicator value give 1/(t+1) at token t, distinct per t"),
+        assumptions=(
+            "tokens 0 … t (0-based; the paper's positions 1 … T+1), causal softmax over j ≤ t, any constant score c",
+            "exact real arithmetic (the bf16/fp16 reading is numeric: the mirror)",
+        ),
+        sources=(
+            quote(
+                KAZEMNEJAD_2023,
+                "the first layer of f_θ can recover absolute positions [1, …, T+1] in the hidden state H^{(1)}",
+            ),
+        ),
+        interpretation="Theorem 1's construction (App. C, as the brief describes it; its text was not in the "
+        "stored copies): the first layer attends uniformly (all scores equal, e.g. W_Q = 0) and the value "
+        "carries a 1 only on the first ([BOS]) token, so token t receives 1/(t+1) and an MLP can invert it. "
+        "Proved for every t and every constant score: the read-out is exactly 1/(t+1), and distinct tokens get "
+        "distinct read-outs. Rounded to bfloat16 the read-outs of tokens 189 and 190 coincide (float16: 1463 and "
+        "1464; mirror): the position is "
+        "recoverable exactly only in exact arithmetic.",
+        mirror={"kind": "nope"},
+    ),
+    Claim(
+        id="MEN-TABLE2-D128",
+        title="Men et al.'s Table 2 at d = 128: the 16k and 32k bases let B_{m,θ} go negative before the length",
+        topic="scaling",
+        latex=r"B_{m,\theta} = \sum_{i<64}\cos(m\,b^{-i/64}) \ge 0\ \ \forall m \in [0, 16000],\ b = 3.1\cdot10^5",
+        statement=Claimed("with Table 2's 16k base 3.1·10⁵ and d = 128, B_{m,θ} ≥ 0 on [0, 16000]"),
+        assumptions=(
+            "d = 128 (Table 2's d is not stated in the text read; 128 is Llama 2's head dimension), real m",
+            "16k = 16000 (with 16384 the claim is only stronger); B_{m,θ} = ½·all_ones_score",
+        ),
+        sources=(
+            quote(
+                MEN_2024,
+                "there is an absolute lower bound for the base value to obtain certain context length capability",
+            ),
+            quote(MEN_2024, "16k 3.1e5 · 32k 6.4e5 (Table 2); L_θ = sup{L : B_{m,θ} ≥ 0 ∀ m ∈ [0, L]} (Eq. 10)"),
+        ),
+        interpretation="Read as: Table 2's base for a length L keeps Men et al.'s criterion B_{m,θ} = Σᵢcos(mθᵢ) "
+        "≥ 0 on all of [0, L] (Eq. 10), at d = 128. Refuted for the 16k entry: B(12223) < 0 with b = 3.1·10⁵ "
+        "(≈ −0.32). Numerically (mirror, not kernel-checked) the 1k, 2k and 8k entries hold at d = 128, the 4k "
+        "entry holds up to 4078 (so for 4k = 4000 but not 4096), and the 16k and 32k entries fail from m ≈ "
+        "12223 and ≈ 22466.",
+        correction=Correction(
+            latex=r"B_{12223}(3.1\cdot10^5) < 0,\ B_{27685}(6.4\cdot10^5) < 0\ (d = 128)",
+            statement=Claimed("at d = 128 the 16k base turns B negative by m = 12223, the 32k base by m = 27685"),
+            explanation="Proved with interval at both points: at d = 128 the 16k entry supports at most 12222 "
+            "positions and the 32k entry at most 27684 under Eq. 10 (L_θ < 12223, < 27685). This is an upper "
+            "bound on what the entries support, not the exact L_θ or base_L: those need B ≥ 0 over a whole "
+            "interval of real m (a derivative bound plus a grid), not kernel-checked here.",
+        ),
+        mirror={"kind": "men"},
     ),
 ]

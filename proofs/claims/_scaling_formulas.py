@@ -60,6 +60,23 @@ def pi_midpoint_bound(dimension: int, c: sp.Expr) -> sp.Expr:
     return sp.Integer(dimension) / (32 * sp.log(c))
 
 
+def pi_midpoint_tight_bound(thetas: list[sp.Expr]) -> sp.Expr:
+    """The corrected Theorem 2.1's right side at s₁ = 0, s₂ = 1, s = 1/2, max|h| = 1: (Σⱼ θⱼ²/2)·(1/4)
+    (PI-INTERPOLATION-BOUND's correction)."""
+    return sp.Add(*[theta**2 for theta in thetas]) / 8
+
+
+def nope_readout(token: sp.Expr) -> sp.Expr:
+    """1/(t+1): what token t (0-based) reads from a uniform causal layer with a first-token value
+    (NOPE-POSITION-READOUT)."""
+    return 1 / (token + 1)
+
+
+def qwen_context_value(ratio: sp.Expr) -> sp.Expr:
+    """log₂(l′/L) + 1, the quantity Qwen-1 rounds up (α = max(2^⌈·⌉ − 1, 1); QWEN-DYNAMIC-NTK)."""
+    return sp.log(ratio) / sp.log(2) + 1
+
+
 XPOS_ZETA0 = sp.Rational(2, 7)
 """ζ₀ = (0 + 0.4d)/(1.4d) for every d."""
 

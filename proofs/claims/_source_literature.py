@@ -30,6 +30,9 @@ LIU_2024 = "liu-2024"
 XIONG_2024 = "xiong-2024"
 XPOS_CODE = "torchscale-xpos"
 HF_ROPE_CODE = "hf-transformers-rope-utils"
+QWEN1_CODE = "qwen-1-modeling-code"
+KAZEMNEJAD_2023 = "kazemnejad-2023"
+MEN_2024 = "men-2024"
 
 LITERATURE_RECORDS: tuple[Record, ...] = (
     _record(
@@ -176,5 +179,35 @@ LITERATURE_RECORDS: tuple[Record, ...] = (
         date="2025",
         author="Hugging Face",
         url="https://github.com/huggingface/transformers",
+    ),
+    _record(
+        QWEN1_CODE,
+        "Qwen/Qwen-7B: modeling_qwen.py, get_ntk_alpha (dynamic NTK, use_dynamic_ntk)",
+        "reference code of Qwen-1 (Bai et al., “Qwen Technical Report”, arXiv:2309.16609)",
+        "the dynamic NTK alpha Qwen-1 applies beyond seq_length",
+        label="Qwen-1 code 2023",
+        date="2023",
+        author="Qwen team (Alibaba)",
+        url="https://huggingface.co/Qwen/Qwen-7B",
+    ),
+    _record(
+        KAZEMNEJAD_2023,
+        "The Impact of Positional Encoding on Length Generalization in Transformers",
+        "paper (NeurIPS 2023, arXiv:2305.19466, §5.1 Theorem 1; construction in App. C)",
+        "NoPE: a causal decoder without positional encoding recovers absolute positions",
+        label="Kazemnejad et al. 2023",
+        date="2023",
+        author="Amirhossein Kazemnejad, Inkit Padhi, Karthikeyan Natesan Ramamurthy, Payel Das, Siva Reddy",
+        url="https://arxiv.org/abs/2305.19466",
+    ),
+    _record(
+        MEN_2024,
+        "Base of RoPE Bounds Context Length",
+        "paper (NeurIPS 2024, arXiv:2405.14591; Eqs. 10-11, Table 2)",
+        "the lower bound of the RoPE base for a context length",
+        label="Men et al. 2024",
+        date="2024",
+        author="Xin Men, Mingyu Xu, Bingning Wang, Qingyu Zhang, Hongyu Lin, Xianpei Han, Weipeng Chen",
+        url="https://arxiv.org/abs/2405.14591",
     ),
 )

@@ -169,3 +169,20 @@ Fixpoint max_modulus (hr hi : nat -> R) (n : nat) : R :=
 
 Definition linear_interpolation (f : R -> R) (s1 s2 s : R) : R :=
   let l := (s - s1) / (s2 - s1) in (1 - l) * f s1 + l * f s2.
+
+(** ** LongRoPE's start-token rule (Ding et al. 2024, Sec. 3.2): positions below n_hat keep theta *)
+
+(* The angle of a pair at position pos: factor 1 below n_hat, 1/lambda from n_hat on. *)
+Definition longrope_angle (lambda theta nhat pos : R) : R :=
+  (if Rlt_dec pos nhat then 1 else / lambda) * pos * theta.
+
+(** ** Qwen-1's dynamic NTK alpha (modeling_qwen.py get_ntk_alpha), x = l' / L the length ratio *)
+
+(* max(2^ceil(log2 x + 1) - 1, 1). *)
+Definition qwen_ntk_alpha (x : R) : R := Rmax (Rpower 2 (IZR (Zceil (ln x / ln 2 + 1))) - 1) 1.
+
+(** ** NoPE (Kazemnejad et al. 2023, Theorem 1): causal attention of token t over tokens 0 .. t *)
+
+(* Scores e j of token t against token j (no positional encoding), values v j. *)
+Definition causal_readout (e v : nat -> R) (t : nat) : R :=
+  rsum (S t) (fun j => exp (e j) / rsum (S t) (fun k => exp (e k)) * v j).

@@ -244,3 +244,11 @@ Qed.
 (* NOT PRINTED alibi_slopes_general_correction_printed (ALIBI-SLOPES-GENERAL): cannot print: Claimed is not an identity *)
 
 (* NOT PRINTED xiong_score_decay_correction_printed (XIONG-SCORE-DECAY): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED pi_interpolation_bound_correction_printed (PI-INTERPOLATION-BOUND): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED longrope_start_token_correction_printed (LONGROPE-START-TOKEN): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED qwen_dynamic_ntk_correction_printed (QWEN-DYNAMIC-NTK): cannot print: Claimed is not an identity *)
+
+(* NOT PRINTED men_table2_d128_correction_printed (MEN-TABLE2-D128): cannot print: Claimed is not an identity *)

@@ -7,7 +7,7 @@ From Coq Require Import ZArith Reals Lra Lia List.
 From Flocq Require Import Raux.
 From Interval Require Import Tactic.
 From Ropecheck Require Import Defs DefsScaling.
-From Ropecheck Require ScalingSizes.
+From Ropecheck Require ScalingSizes Interpolation.
 Import ListNotations.
 Local Open Scope R_scope.
 
@@ -292,10 +292,6 @@ Qed.
 
 (** ** PI-INTERPOLATION-BOUND: Theorem 2.1 fails already at d = 2 (theta_0 = 1, h_0 = 1) *)
 
-(* UNKNOWN PI-INTERPOLATION-BOUND: the negation below is checked, but the ledger's rule needs the proved
-   correction too, and the tight bound max_j |h_j| (sum_j theta_j^2 / 2) (s - s1)(s2 - s) needs a Taylor
-   remainder for finite sums of cosines that is not written in Coq yet. *)
-
 Theorem pi_interpolation_bound_negation :
   ~ (forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
        Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
@@ -308,6 +304,17 @@ Proof.
   assert (A : 1 < 10000) by lra. assert (B : 0 < 1) by lra. assert (C : 0 <= 1 / 2 <= 1) by lra.
   specialize (H A B C). revert H. apply Rlt_not_le. interval.
 Qed.
+
+(* What holds (Interpolation.v: a second-order Taylor remainder from Coquelicot's MVT): the constant is
+   sum_j theta_j^2 / 2, and sum_j theta_j^2 <= 1 + d / (4 ln c) — the paper's d/(8 ln c) misses theta_0^2 / 2 = 1/2. *)
+Theorem pi_interpolation_bound_correction : forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R),
+  (1 <= n)%nat -> 1 < c -> s1 < s2 -> s1 <= s <= s2 ->
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= max_modulus hr hi n * (rsum n (fun j => rope_frequency c (2 * n) j ^ 2) / 2) * (s - s1) * (s2 - s) /\
+  Rabs (pi_score hr hi c n s - linear_interpolation (pi_score hr hi c n) s1 s2 s)
+    <= INR (2 * n) * max_modulus hr hi n * (s - s1) * (s2 - s) / (8 * ln c)
+       + max_modulus hr hi n * (s - s1) * (s2 - s) / 2.
+Proof. exact Interpolation.pi_interpolation_corrected. Qed.
 
 (** ** YARN-RAMP-CODE (decided pair by pair in ScalingSizes.v) *)
 
@@ -506,3 +513,122 @@ Proof.
     nra.
   - intros ->. simpl INR. replace (- 0 / (INR n - 1)) with 0 by (field; lra). rewrite Rpower_O by lra. ring.
 Qed.
+
+(** ** LONGROPE-START-TOKEN *)
+
+Theorem longrope_start_token_negation :
+  ~ (forall lambda theta nhat n m k : R, 1 < lambda -> 0 < theta -> 0 < nhat -> 0 <= m <= n -> 0 <= k ->
+       longrope_angle lambda theta nhat (n + k) - longrope_angle lambda theta nhat (m + k) =
+       longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m).
+Proof.
+  intro H. specialize (H 2 1 2 2 1 1 ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lra) ltac:(lra)).
+  unfold longrope_angle in H.
+  destruct (Rlt_dec (2 + 1) 2); destruct (Rlt_dec (1 + 1) 2); destruct (Rlt_dec 2 2); destruct (Rlt_dec 1 2);
+    try lra.
+Qed.
+
+Theorem longrope_start_token_correction :
+  (forall lambda theta nhat n m : R, 0 < lambda -> nhat <= m -> nhat <= n ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m = (n - m) * theta / lambda) /\
+  (forall lambda theta nhat n m : R, m < nhat -> n < nhat ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m = (n - m) * theta) /\
+  (forall lambda theta nhat n m : R, 0 < lambda -> m < nhat <= n ->
+     longrope_angle lambda theta nhat n - longrope_angle lambda theta nhat m =
+     (n - m) * theta / lambda + m * theta * (/ lambda - 1)).
+Proof.
+  unfold longrope_angle. split; [|split].
+  - intros lambda theta nhat n m Hl Hm Hn.
+    destruct (Rlt_dec n nhat); destruct (Rlt_dec m nhat); try lra; field; lra.
+  - intros lambda theta nhat n m Hm Hn.
+    destruct (Rlt_dec n nhat); destruct (Rlt_dec m nhat); try lra; ring.
+  - intros lambda theta nhat n m Hl [Hm Hn].
+    destruct (Rlt_dec n nhat); destruct (Rlt_dec m nhat); try lra; field; lra.
+Qed.
+
+(** ** QWEN-DYNAMIC-NTK *)
+
+Lemma rpower2_log2 (x : R) : 0 < x -> Rpower 2 (ln x / ln 2) = x.
+Proof.
+  intro Hx. unfold Rpower. assert (0 < ln 2) by (rewrite <- ln_1; apply ln_increasing; lra).
+  replace (ln x / ln 2 * ln 2) with (ln x) by (field; lra). apply exp_ln, Hx.
+Qed.
+
+Lemma qwen_power_bounds (x : R) : 0 < x ->
+  2 * x <= Rpower 2 (IZR (Zceil (ln x / ln 2 + 1))) < 4 * x.
+Proof.
+  intro Hx. set (y := ln x / ln 2). pose proof (Zceil_ub (y + 1)) as U. pose proof (Zceil_lb (y + 1)) as L.
+  set (k := IZR (Zceil (y + 1))) in *.
+  assert (E1 : Rpower 2 (y + 1) = 2 * x) by (unfold y; rewrite Rpower_plus, Rpower_1, rpower2_log2 by lra; ring).
+  assert (E2 : Rpower 2 (y + 2) = 4 * x).
+  { replace (y + 2) with ((y + 1) + 1) by ring. rewrite Rpower_plus, E1, Rpower_1 by lra. ring. }
+  split.
+  - rewrite <- E1. apply Rle_Rpower; lra.
+  - rewrite <- E2. apply Rpower_lt; lra.
+Qed.
+
+Theorem qwen_dynamic_ntk_negation : ~ (forall x : R, 0 < x -> qwen_ntk_alpha x = dynamic_alpha_paper x).
+Proof.
+  intro H. specialize (H 2 ltac:(lra)). unfold qwen_ntk_alpha, dynamic_alpha_paper in H.
+  replace (ln 2 / ln 2 + 1) with 2 in H by (field; assert (0 < ln 2) by (rewrite <- ln_1; apply ln_increasing; lra); lra).
+  replace (Zceil 2) with 2%Z in H by (symmetry; apply Zceil_imp; change (2 - 1)%Z with 1%Z; lra).
+  assert (P : Rpower 2 2 = 4) by (replace 2 with (1 + 1) at 2 by ring; rewrite Rpower_plus, Rpower_1 by lra; ring).
+  rewrite P in H.
+  rewrite Rmax_left in H by lra. rewrite Rmax_right in H by lra. lra.
+Qed.
+
+Theorem qwen_dynamic_ntk_correction :
+  (forall x : R, 0 < x <= 1 -> qwen_ntk_alpha x = 1) /\
+  (forall x : R, 1 < x -> 2 * x - 1 <= qwen_ntk_alpha x < 4 * x - 1) /\
+  (forall x : R, 1 < x -> dynamic_alpha_paper x < qwen_ntk_alpha x).
+Proof.
+  assert (B : forall x, 1 < x -> 2 * x - 1 <= qwen_ntk_alpha x < 4 * x - 1).
+  { intros x Hx. unfold qwen_ntk_alpha. pose proof (qwen_power_bounds x ltac:(lra)).
+    rewrite Rmax_left by lra. lra. }
+  split; [|split; [exact B|]].
+  - intros x Hx. unfold qwen_ntk_alpha. apply Rmax_right.
+    assert (0 < ln 2) by (rewrite <- ln_1; apply ln_increasing; lra).
+    assert (ln x <= 0) by (destruct (Req_dec x 1) as [->|N]; [rewrite ln_1; lra|left; rewrite <- ln_1; apply ln_increasing; lra]).
+    assert (ln x / ln 2 <= 0) by (unfold Rdiv; assert (0 < / ln 2) by (apply Rinv_0_lt_compat; lra); nra).
+    assert (K : (Zceil (ln x / ln 2 + 1) <= 1)%Z) by (apply Zceil_glb; simpl; lra).
+    apply IZR_le in K. assert (Rpower 2 (IZR (Zceil (ln x / ln 2 + 1))) <= Rpower 2 1) by (apply Rle_Rpower; lra).
+    rewrite Rpower_1 in H2 by lra. lra.
+  - intros x Hx. specialize (B x Hx). unfold dynamic_alpha_paper. rewrite Rmax_right by lra. lra.
+Qed.
+
+(** ** NOPE-POSITION-READOUT *)
+
+Lemma rsum_constant (n : nat) (a : R) : rsum n (fun _ => a) = INR n * a.
+Proof. induction n as [|n IH]; simpl rsum; [simpl; ring|rewrite IH, S_INR; ring]. Qed.
+
+Lemma rsum_first (n : nat) (f : nat -> R) : (1 <= n)%nat -> (forall j, (1 <= j)%nat -> f j = 0) -> rsum n f = f 0%nat.
+Proof.
+  intros Hn Hf. induction n as [|n IH]; [lia|]. destruct n as [|n]; [simpl; ring|].
+  change (rsum (S (S n)) f) with (rsum (S n) f + f (S n)). rewrite IH, (Hf (S n)) by lia. ring.
+Qed.
+
+Theorem nope_position_readout : forall (c : R) (v : nat -> R), v 0%nat = 1 -> (forall j, (1 <= j)%nat -> v j = 0) ->
+  (forall t : nat, causal_readout (fun _ => c) v t = 1 / INR (S t)) /\
+  (forall t t' : nat, causal_readout (fun _ => c) v t = causal_readout (fun _ => c) v t' -> t = t').
+Proof.
+  intros c v H0 H1.
+  assert (R : forall t : nat, causal_readout (fun _ => c) v t = 1 / INR (S t)).
+  { intro t. unfold causal_readout. rewrite rsum_constant.
+    rewrite (rsum_first (S t)); [|lia|intros j Hj; rewrite H1 by lia; ring].
+    rewrite H0. assert (0 < INR (S t)) by apply lt_0_INR, Nat.lt_0_succ. pose proof (exp_pos c). field. lra. }
+  split; [exact R|]. intros t t' E. rewrite !R in E.
+  assert (0 < INR (S t)) by apply lt_0_INR, Nat.lt_0_succ. assert (0 < INR (S t')) by apply lt_0_INR, Nat.lt_0_succ.
+  assert (EI : INR (S t) = INR (S t')).
+  { apply Rmult_eq_reg_r with (/ INR (S t) * / INR (S t')); [|apply Rmult_integral_contrapositive; split; apply Rinv_neq_0_compat; lra].
+    unfold Rdiv in E. field_simplify; [|lra|lra]. rewrite Rmult_1_l in E. field_simplify in E; lra. }
+  apply INR_eq in EI. lia.
+Qed.
+
+(** ** MEN-TABLE2-D128: Table 2's 16k base does not keep B >= 0 on [0, 16000] at d = 128 *)
+
+Theorem men_table2_d128_negation :
+  ~ (forall m : R, 0 <= m <= 16000 -> 0 <= all_ones_score 310000 64 m).
+Proof. intro H. pose proof ScalingSizes.men_table2_16k. specialize (H 12223 ltac:(lra)). lra. Qed.
+
+Theorem men_table2_d128_correction :
+  all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0.
+Proof. exact (conj ScalingSizes.men_table2_16k ScalingSizes.men_table2_32k). Qed.

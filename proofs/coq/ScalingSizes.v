@@ -256,3 +256,12 @@ Proof.
   - rewrite (Zceil_imp 32); [reflexivity|]. change (32 - 1)%Z with 31%Z. split; interval.
   - rewrite (Zceil_imp 31); [reflexivity|]. change (31 - 1)%Z with 30%Z. split; interval.
 Qed.
+
+(** ** Men et al.: B_{m,theta} = sum_i cos(m theta_i) (half the all-ones score) at d = 128 for Table 2's
+    16k and 32k bases: negative before the context length *)
+
+Lemma men_table2_16k : all_ones_score 310000 64 12223 < 0.
+Proof. unfold all_ones_score. cbn [rsum]. unfold rope_frequency, Rpower. numerals. interval. Qed.
+
+Lemma men_table2_32k : all_ones_score 640000 64 27685 < 0.
+Proof. unfold all_ones_score. cbn [rsum]. unfold rope_frequency, Rpower. numerals. interval. Qed.

@@ -10,6 +10,8 @@ it applies; the formulas are `ropecheck.proofs.claims._scaling_formulas`, evalua
 - MROPE-TEXT-REDUCES: Σ mrope_section against d/2.
 - DEEPSEEK-V3-MSCALE / YARN-TEMPERATURE: the logit multipliers on the rotated and unrotated parts.
 - ALIBI-SLOPES-GENERAL: whether the paper's and the reference code's slopes agree for the head count.
+- MEN-TABLE2-D128: Men et al.'s criterion B_m = Σᵢ cos(m θ′ᵢ) ≥ 0 on the effective spectrum (after the config's
+  scaling, at the longest regime) for every integer m ≤ max_position_embeddings; the first m where it fails.
 """
 
 from __future__ import annotations
@@ -121,6 +123,37 @@ def _longrope(layer: RopeLayer, f: Any, pairs: int, length: int) -> list[dict[st
     return lines
 
 
+def first_negative_base_criterion(inv_freq: np.ndarray, limit: int, chunk: int = 8192) -> int | None:
+    """The first integer m in [0, limit] with Σᵢ cos(m θᵢ) < 0 (Men et al.'s B_{m,θ}), None if there is none.
+
+    **Arguments:** `inv_freq`: the θᵢ (float64); `limit`: the last position checked. **Returns:** m or None.
+    """
+    for start in range(0, limit + 1, chunk):
+        positions = np.arange(start, min(limit, start + chunk - 1) + 1, dtype=np.float64)
+        negative = np.flatnonzero(np.cos(np.outer(positions, inv_freq)).sum(axis=1) < 0)
+        if negative.size:
+            return int(positions[negative[0]])
+    return None
+
+
+def _base_criterion(layer: RopeLayer) -> dict[str, Any] | None:
+    from ._expected import expected_values
+
+    entries = [e for e in expected_values(layer) if e.inv_freq]
+    if not entries:
+        return None
+    inv_freq = np.asarray(entries[-1].inv_freq, dtype=np.float64)
+    limit = layer.max_position_embeddings
+    first = first_negative_base_criterion(inv_freq, limit)
+    head = f"Men et al.'s base criterion on the effective spectrum ({len(inv_freq)} pairs)"
+    text = (
+        f"{head}: B_m = Σcos(mθ′ᵢ) ≥ 0 at every integer m ≤ {limit}"
+        if first is None
+        else f"{head} fails first at m = {first} < M = {limit} (B_m < 0)"
+    )
+    return _line("MEN-TABLE2-D128", text, first_negative=first, limit=limit)
+
+
 def literature_lines(model: ModelConfig) -> list[dict[str, Any]]:
     """The literature's per-config lines for every layer type of `model`.
 
@@ -135,6 +168,8 @@ def literature_lines(model: ModelConfig) -> list[dict[str, Any]]:
         pairs = layer.rotary_dim // 2
         length = layer.original or layer.max_position_embeddings
         lines = [_critical(layer, f, pairs, length)] if pairs >= 2 and layer.base > 1 else []
+        criterion = _base_criterion(layer) if pairs >= 1 and layer.max_position_embeddings else None
+        lines += [criterion] if criterion else []
         if layer.rope_type == "yarn" and layer.factor:
             lines.append(_yarn(layer, f, pairs, length))
             ms, msa = layer.parameters.get("mscale"), layer.parameters.get("mscale_all_dim")
