@@ -7,6 +7,7 @@ models and their references are built once for the module.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -22,7 +23,8 @@ from ropecheck.numeric.audit.engines_live._engines import ENGINES
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = [ROOT / "tests/model_configs" / name for name in ("llama2-7b", "qwen2.5-7b-yarn", "gemma3-1b")]
 # (config index, fault) for the broken-engine jobs, after the three clean ones.
-TRANSFORMERS_FAULTS = [(0, "base"), (1, "yarn_truncate"), (0, "layer_unrotated"), (0, "nope_rotated")]
+TRANSFORMERS_FAULTS = [(0, "base"), (1, "yarn_truncate"), (0, "layer_unrotated"), (0, "nope_rotated"),
+                       (2, "window_ignored")]
 MLX_FAULTS = [(0, "base"), (0, "layer_unrotated")]
 
 
@@ -98,6 +100,55 @@ def test_yarn_truncate_ignored_is_attributed_to_truncate(transformers_runs: list
     engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "yarn_truncate")
     assert engine.verdict == "differs"
     assert engine.attribution.key == "truncate" and engine.attribution.explained, engine.attribution
+
+
+def test_an_engine_ignoring_the_sliding_window_is_attributed_to_it(transformers_runs: list) -> None:
+    # Gemma 3's layer 0 slides (window 6): the broken engine masks it as a full-attention layer.
+    engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "window_ignored")
+    assert engine.verdict == "differs"
+    assert engine.attribution.key == "sliding_window" and engine.attribution.explained, engine.attribution
+    assert engine.attribution.layers == (0,)
+
+
+def test_a_window_no_shorter_than_the_context_is_not_shrunk_into_the_tiny_model() -> None:
+    # Phi-3.5's window (262144) never masks within its 131072 positions; Gemma 2's (4096 of 8192) does.
+    from ropecheck.numeric.audit.attention._configs import shrink_config
+
+    phi = json.loads((ROOT / "tests/model_configs/phi3.5-mini/config.json").read_text())
+    gemma = json.loads((ROOT / "tests/model_configs/gemma2-9b/config.json").read_text())
+    assert shrink_config(phi)["sliding_window"] is None
+    assert shrink_config(gemma)["sliding_window"] == 6
+
+
+def test_a_tied_release_is_saved_tied(prepared: list) -> None:
+    # Gemma's class ties the output projection to the token embeddings; llama.cpp's and vLLM's Gemma read no
+    # lm_head, so an untied tiny model is a different model there.
+    from safetensors import safe_open
+
+    gemma, llama = prepared[2].files.directory, prepared[0].files.directory
+    with safe_open(str(gemma / "model.safetensors"), "np") as tensors:
+        assert "lm_head.weight" not in tensors.keys()
+    assert json.loads((gemma / "config.json").read_text())["tie_word_embeddings"] is True
+    with safe_open(str(llama / "model.safetensors"), "np") as tensors:
+        assert "lm_head.weight" in tensors.keys()
+
+
+def test_the_reference_applies_the_attention_logit_cap(tmp_path: Path) -> None:
+    # Gemma 2 caps its attention logits (50): transformers' SDPA path drops the cap, so the reference must run
+    # the attention that applies it; with the cap lifted (10⁹) the logits must then change.
+    import torch
+    from ropecheck.numeric.audit.engines_live._model_files import save_tiny_model
+    from ropecheck.numeric.audit.engines_live._reference import decoder_layers, float64_model
+
+    model = float64_model(save_tiny_model(ROOT / "tests/model_configs/gemma2-9b", tmp_path).model)
+    tokens = torch.tensor([[5, 9, 14, 3, 22, 7]])
+    with torch.no_grad():
+        capped = model(input_ids=tokens).logits
+        for layer in decoder_layers(model):
+            layer.self_attn.attn_logit_softcapping = 1e9
+        lifted = model(input_ids=tokens).logits
+    assert capped.dtype == torch.float64
+    assert not torch.equal(capped[0, 1:], lifted[0, 1:])  # position 0 attends to itself alone
 
 
 def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) -> None:

@@ -2,10 +2,11 @@
 in the float64 reference (one layer type or one layer at a time), the reference is re-run on the windows where the
 engine differed, and the suspect explains the difference when the engine then agrees within the same bound.
 
-Suspects, in the order they are tried: the known misreadings of `model_config` (`truncate` ignored, an explicit
-`attention_factor` dropped, the LongRoPE factor set of the other regime, L₀ × 4, scaling dropped, …) per layer
-type; a layer left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; and last a
-one-parameter fit of `rope_theta` per layer type (the base the engine's rotation matches).
+Suspects, in the order they are tried: the sliding window not applied (all sliding layers at once); the known
+misreadings of `model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of
+the other regime, L₀ × 4, scaling dropped, …) per layer type; a layer left unrotated, or a layer without RoPE
+rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter fit of `rope_theta` per layer type (the
+base the engine's rotation matches).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -70,9 +71,15 @@ def _replace(rules: list[LayerRule], indices: tuple[int, ...], make: Callable[[L
     return [make(rule) if index in indices else rule for index, rule in enumerate(rules)]
 
 
-def suspects(table: ModelConfig, layers: int) -> list[Suspect]:
-    """Every suspect for a model of `layers` layers read from `table` (see the module docstring)."""
+def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = ()) -> list[Suspect]:
+    """Every suspect for a model of `layers` layers read from `table`, whose layers `sliding` apply a sliding
+    window (see the module docstring)."""
     out: list[Suspect] = []
+    if sliding:
+        def unwindowed(rules: list[LayerRule], end: int) -> list[LayerRule]:
+            return _replace(rules, sliding, lambda r: dataclasses.replace(r, windowed=False))
+        out.append(Suspect("sliding_window", f"the sliding window is not applied: full causal attention on layer(s) "
+                           f"{', '.join(map(str, sliding))}", sliding, unwindowed))
     for layer in table.layers:
         indices = tuple(i for i in layer.layer_indices if i < layers)
         if layer.rope_type == "none" or not indices:
@@ -126,16 +133,18 @@ def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -
 
 
 def attribute(table: ModelConfig, layers: int, rules_at: Callable[[int], list[LayerRule]],
-              ratio_of: Callable[[Switch], float], ratio_before: float) -> Attribution | None:
+              ratio_of: Callable[[Switch], float], ratio_before: float, sliding: tuple[int, ...] = ()
+              ) -> Attribution | None:
     """The first suspect that explains the difference, else the closest one (or None when there is none).
 
     **Arguments:** `table`, `layers`, `rules_at` (window end → the table's rules), `ratio_of` (a switch → the
-    largest difference / bound over the differing windows with it applied), `ratio_before`.
+    largest difference / bound over the differing windows with it applied), `ratio_before`, `sliding` (the layers
+    that apply a sliding window).
 
     **Returns:** an `Attribution`.
     """
     best: Attribution | None = None
-    for suspect in suspects(table, layers):
+    for suspect in suspects(table, layers, sliding):
         ratio = ratio_of(suspect.switch)
         found = Attribution(suspect.key, suspect.words, suspect.layers, ratio, ratio <= 1.0, ratio_before)
         if found.explained:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..model_config import Expected, ModelConfig, expected_values
 
-__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "reference_pass"]
+__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "reference_pass", "sliding_layers"]
 
 
 class ReferenceError(RuntimeError):
@@ -33,7 +33,8 @@ class ReferenceError(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class LayerRule:
     """What one layer applies in the reference: `layer_type`, `rotates`, `inv_freq` (θᵢ, float64), `attention_factor`
-    (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched)."""
+    (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched),
+    `windowed` (False: the layer's sliding window is not applied, full causal attention — a switched rule)."""
 
     layer_type: str
     rotates: bool
@@ -42,6 +43,7 @@ class LayerRule:
     softmax_scale: float
     rope_type: str
     entry: Expected | None = None
+    windowed: bool = True
 
 
 def _entry_for(entries: list[Expected], end: int) -> Expected:
@@ -82,6 +84,36 @@ def layer_rules(table: ModelConfig, end: int, layers: int) -> list[LayerRule]:
     if missing:
         raise ReferenceError(f"the expected table has no entry for layer(s) {missing}")
     return [r for r in rules if r is not None]
+
+
+def sliding_layers(model: Any) -> tuple[int, ...]:
+    """The indices of the layers whose attention applies a sliding window in transformers (the module's own
+    `sliding_window`, else the config's window on every layer its `layer_types` marks sliding)."""
+    config = model.config.get_text_config()
+    types = getattr(config, "layer_types", None)
+    out = []
+    for index, layer in enumerate(decoder_layers(model)):
+        attention = _attention(layer)
+        if hasattr(attention, "sliding_window"):
+            window = attention.sliding_window
+        else:
+            window = getattr(config, "sliding_window", None) if getattr(config, "use_sliding_window", True) else None
+            window = window if not types or types[index] == "sliding_attention" else None
+        if window:
+            out.append(index)
+    return tuple(out)
+
+
+def _causal_like(mask: Any, query: Any, key: Any) -> Any:
+    """A full causal mask in the form of `mask` (boolean: True attends; additive: 0 or the dtype's minimum)."""
+    import torch
+
+    rows, columns = query.shape[-2], key.shape[-2]
+    allowed = torch.ones(rows, columns, dtype=torch.bool).tril(columns - rows)
+    if mask.dtype == torch.bool:
+        return allowed.expand(mask.shape)
+    blocked = torch.zeros(rows, columns, dtype=mask.dtype).masked_fill(~allowed, torch.finfo(mask.dtype).min)
+    return blocked.expand(mask.shape)
 
 
 def decoder_layers(model: Any) -> list[Any]:
@@ -182,8 +214,16 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
         elif index == 0:
             raise ReferenceError(f"{type(attention).__name__} has no `scaling`: the softmax scale cannot be set")
 
+    unwindowed = {id(a) for a, rule in zip(attentions, rules, strict=True) if not rule.windowed}
+
     def wrap(original: Any) -> Any:
         def attend(module: Any, query: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+            if id(module) in unwindowed:  # the switched rule: this layer's window is not applied
+                kwargs.pop("sliding_window", None)
+                if args and args[0] is not None:
+                    args = (_causal_like(args[0], query, key), *args[1:])
+                elif kwargs.get("attention_mask") is not None:
+                    kwargs["attention_mask"] = _causal_like(kwargs["attention_mask"], query, key)
             if record:
                 perturbed = []
                 for x in (query, key, value):
@@ -227,10 +267,15 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
 
 
 def float64_model(model: Any) -> Any:
-    """A float64 copy of the float32 model (every weight exactly the one the engines load)."""
+    """A float64 copy of the float32 model (every weight exactly the one the engines load). A model whose attention
+    caps its logits (Gemma 2's `attn_logit_softcapping`) runs transformers' eager attention: its SDPA path takes the
+    cap as a keyword and drops it (transformers 5.3.0), so the reference would be a model without the cap."""
     import torch
 
-    return copy.deepcopy(model).to(torch.float64).eval()
+    copied = copy.deepcopy(model).to(torch.float64).eval()
+    if getattr(copied.config.get_text_config(), "attn_logit_softcapping", None):
+        copied.set_attn_implementation("eager")
+    return copied
 
 
 def reference_pass(model64: Any, rules: list[LayerRule], tokens: list[int], start: int,

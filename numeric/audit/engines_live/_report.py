@@ -101,6 +101,7 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
                      f"; closest suspect {attribution['words']} leaves ratio {attribution['ratio']:.3g}"
                      if attribution else "")
         design = f". Differs by design: {_names_as_code(engine['design'])}" if engine.get("design") else ""
+        design += f". Where the engine reads it: {_names_as_code(engine['source'])}" if engine.get("source") else ""
         reason = f": {_as_code(engine['reason'])}" if engine.get("reason") else ""
         lines.append(f"- **{name}**, `{config}`: {engine['verdict']}{reason}{measured}{explained}{design}")
     return "\n".join(lines) + "\n"
@@ -142,6 +143,8 @@ def _engine_text(engine: EngineRun) -> list[str]:
                      f"{a.ratio:.3g}]")
     if engine.design:
         lines.append(f"  differs by design: {engine.design}")
+    if engine.source:
+        lines.append(f"  where the engine reads it: {engine.source}")
     lines += [f"  not reached: {text}" for text in engine.not_reached]
     lines += [f"  note: {text}" for text in engine.notes]
     return lines
