@@ -151,6 +151,32 @@ def test_the_reference_applies_the_attention_logit_cap(tmp_path: Path) -> None:
     assert not torch.equal(capped[0, 1:], lifted[0, 1:])  # position 0 attends to itself alone
 
 
+def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
+    # 262144 positions of the tiny model need 1 GiB of float32 KV cache: vLLM refused to start with the 1 GiB
+    # default; a context over the probe's limit is served at the longest prompt, and a prompt past
+    # max_position_embeddings (dynamic NTK) raises max_model_len with vLLM's own switch.
+    import os
+    import runpy
+
+    probe = runpy.run_path(str(ROOT / "numeric/audit/engines_live/_probe_vllm.py"))
+    text = {"num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 128,
+            "hidden_size": 256}
+    job = {"windows": [{"tokens": list(range(12))}]}
+    saved = {k: os.environ.get(k) for k in ("VLLM_CPU_KVCACHE_SPACE", "VLLM_ALLOW_LONG_MAX_MODEL_LEN")}
+    try:
+        served, _ = probe["_served_length"]({**text, "max_position_embeddings": 262144}, job)
+        assert served == 262144 and int(os.environ["VLLM_CPU_KVCACHE_SPACE"]) >= 2
+        served, notes = probe["_served_length"]({**text, "max_position_embeddings": 2**24}, job)
+        assert served == 13 and "longest prompt" in notes[0]
+        served, _ = probe["_served_length"]({**text, "max_position_embeddings": 8}, job)
+        assert served == 13 and os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] == "1"
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key, None)
+            if value is not None:
+                os.environ[key] = value
+
+
 def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) -> None:
     # The probe is asked to rotate a NoPE layer of a model that has none: its own code raises.
     engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "nope_rotated")
