@@ -151,6 +151,24 @@ def test_the_reference_applies_the_attention_logit_cap(tmp_path: Path) -> None:
     assert not torch.equal(capped[0, 1:], lifted[0, 1:])  # position 0 attends to itself alone
 
 
+def test_the_reference_switches_longrope_factor_sets_at_the_original_length(tmp_path: Path) -> None:
+    # The table lists LongRoPE's two regimes and a sweep of lengths in each (Phi-3.5 tiny: 31, 32 short; 33, 48, …
+    # 1024 long): a call ending past L₀ = 32 uses the long factors, whatever the order of the entries.
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+    from ropecheck.numeric.audit.model_config import expected_values, load_config
+
+    source = json.loads((ROOT / "tests/model_configs/phi3.5-mini/config.json").read_text())
+    source.update(original_max_position_embeddings=32, max_position_embeddings=1024)
+    (tmp_path / "config.json").write_text(json.dumps(source))
+    table = load_config(tmp_path / "config.json")
+    entries = expected_values(table.layers[0])
+    long = next(e for e in entries if e.regime == "long")
+    short = next(e for e in entries if e.regime == "short")
+    for end, wanted in ((12, short), (32, short), (33, long), (40, long), (1024, long)):
+        (rule,) = {r.inv_freq for r in layer_rules(table, end, 2)}
+        assert rule == wanted.inv_freq, end
+
+
 def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
     # 262144 positions of the tiny model need 1 GiB of float32 KV cache: vLLM refused to start with the 1 GiB
     # default; a context over the probe's limit is served at the longest prompt, and a prompt past

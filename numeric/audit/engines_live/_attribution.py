@@ -22,7 +22,7 @@ import numpy as np
 
 from ..model_config import ModelConfig, RopeLayer, expected_values
 from ..model_config._readings import misreadings_for
-from ._reference import LayerRule, _entry_for
+from ._reference import LayerRule, _entry_for, longrope_entry
 
 __all__ = ["Attribution", "Suspect", "attribute", "suspects"]
 
@@ -59,7 +59,9 @@ class Attribution:
 def _rule(layer: RopeLayer, end: int, regime_swap: bool = False) -> LayerRule:
     entries = expected_values(layer)
     entry = _entry_for(entries, end)
-    if regime_swap and len(entries) > 1:
+    if regime_swap and layer.rope_type == "longrope":
+        entry = longrope_entry(entries, end, other_regime=True)
+    elif regime_swap and len(entries) > 1:
         entry = next(e for e in entries if e is not entry)
     rotates = layer.rope_type != "none" and layer.rotary_dim > 0
     return LayerRule(layer.layer_type, rotates, entry.inv_freq, entry.attention_factor, entry.softmax_scale,

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..model_config import Expected, ModelConfig, expected_values
 
-__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "reference_pass", "sliding_layers"]
+__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "longrope_entry", "reference_pass",
+           "sliding_layers"]
 
 
 class ReferenceError(RuntimeError):
@@ -52,7 +53,7 @@ def _entry_for(entries: list[Expected], end: int) -> Expected:
         return entries[0]
     layer = entries[0].layer
     if layer.rope_type == "longrope":
-        return entries[0] if end <= int(layer.original or 0) else entries[1]
+        return longrope_entry(entries, end)
     if end <= layer.max_position_embeddings:
         return entries[0]
     for entry in entries:
@@ -60,6 +61,21 @@ def _entry_for(entries: list[Expected], end: int) -> Expected:
             return entry
     raise ReferenceError(f"no expected spectrum at length {end} for {layer.rope_type} (the table lists "
                          f"{[e.length for e in entries]})")
+
+
+def longrope_entry(entries: list[Expected], end: int, other_regime: bool = False) -> Expected:
+    """LongRoPE's entry for a call ending at `end`: the short factor set while `end` ≤ L₀, the long one past it
+    (the table lists both regimes and a sweep of lengths in each; the entry of the nearest length at or past `end`
+    in the regime, else the regime's longest); `other_regime`: the same, in the other factor set."""
+    original = int(entries[0].layer.original or 0)
+    short = [e for e in entries if (e.length or 0) <= original]
+    long = [e for e in entries if (e.length or 0) > original]
+    regime = short if (end <= original) != other_regime else long
+    if not regime:
+        raise ReferenceError(f"the expected table has no LongRoPE entry for length {end} (other regime: "
+                             f"{other_regime})")
+    later = [e for e in regime if (e.length or 0) >= end]
+    return min(later, key=lambda e: e.length or 0) if later else max(regime, key=lambda e: e.length or 0)
 
 
 def layer_rules(table: ModelConfig, end: int, layers: int) -> list[LayerRule]:
