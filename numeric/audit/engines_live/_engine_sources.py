@@ -37,6 +37,12 @@ ENGINE_SOURCES = {
         "hyper-parameters read no sliding-window key (src/models/llama.cpp:3-7) and whose graph builds the plain "
         "KV-cache attention input, `inp_attn = build_attn_inp_kv();` (src/models/llama.cpp:119), not the "
         "sliding-window one (`build_attn_inp_kv_iswa`, Gemma 2: src/models/gemma2.cpp:74)"),
+    ("llama.cpp", "sliding_window_pattern"): (
+        "llama.cpp's Gemma 3 takes which layers slide from the GGUF key sliding_window_pattern, else a hard-coded "
+        "pattern of 6 (five sliding, one full): `load_swa_pattern(ml, 6);` (src/models/gemma3.cpp:7; "
+        "src/llama-model.cpp:3434-3441), and a sliding layer also takes the local base (rope_freq_base_swa); the "
+        "converter writes the window and never the pattern or layer_types (conversion/gemma.py:156-157), so a Gemma 3 "
+        "whose layer_types differ from 5:1 runs its full layers as sliding ones"),
     ("mlx-lm", "sliding_window"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "

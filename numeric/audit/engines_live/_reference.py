@@ -35,7 +35,8 @@ class ReferenceError(RuntimeError):
 class LayerRule:
     """What one layer applies in the reference: `layer_type`, `rotates`, `inv_freq` (θᵢ, float64), `attention_factor`
     (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched),
-    `windowed` (False: the layer's sliding window is not applied, full causal attention — a switched rule)."""
+    `windowed` (False: the layer's sliding window is not applied, full causal attention — a switched rule),
+    `forced_window` (a window this layer applies although the model gives it none — a switched rule)."""
 
     layer_type: str
     rotates: bool
@@ -45,6 +46,7 @@ class LayerRule:
     rope_type: str
     entry: Expected | None = None
     windowed: bool = True
+    forced_window: int | None = None
 
 
 def _entry_for(entries: list[Expected], end: int) -> Expected:
@@ -120,12 +122,17 @@ def sliding_layers(model: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _causal_like(mask: Any, query: Any, key: Any) -> Any:
-    """A full causal mask in the form of `mask` (boolean: True attends; additive: 0 or the dtype's minimum)."""
+def _causal_like(mask: Any, query: Any, key: Any, window: int | None = None) -> Any:
+    """A causal mask (within `window` of each query when given) in the form of `mask` (boolean: True attends;
+    additive: 0 or the dtype's minimum; None: boolean, [1, 1, T, S])."""
     import torch
 
     rows, columns = query.shape[-2], key.shape[-2]
     allowed = torch.ones(rows, columns, dtype=torch.bool).tril(columns - rows)
+    if window:
+        allowed &= ~torch.ones(rows, columns, dtype=torch.bool).tril(columns - rows - int(window))
+    if mask is None:
+        return allowed[None, None]
     if mask.dtype == torch.bool:
         return allowed.expand(mask.shape)
     blocked = torch.zeros(rows, columns, dtype=mask.dtype).masked_fill(~allowed, torch.finfo(mask.dtype).min)
@@ -231,6 +238,7 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             raise ReferenceError(f"{type(attention).__name__} has no `scaling`: the softmax scale cannot be set")
 
     unwindowed = {id(a) for a, rule in zip(attentions, rules, strict=True) if not rule.windowed}
+    forced = {id(a): rule.forced_window for a, rule in zip(attentions, rules, strict=True) if rule.forced_window}
 
     def wrap(original: Any) -> Any:
         def attend(module: Any, query: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
@@ -240,6 +248,14 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
                     args = (_causal_like(args[0], query, key), *args[1:])
                 elif kwargs.get("attention_mask") is not None:
                     kwargs["attention_mask"] = _causal_like(kwargs["attention_mask"], query, key)
+            if id(module) in forced:  # the switched rule: this layer applies a window the model does not give it
+                given = args[0] if args else kwargs.get("attention_mask")
+                mask = _causal_like(given, query, key, forced[id(module)])
+                if args:
+                    args = (mask, *args[1:])
+                else:
+                    kwargs["attention_mask"] = mask
+                kwargs["is_causal"] = False
             if record:
                 perturbed = []
                 for x in (query, key, value):
