@@ -201,7 +201,9 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
             wanted = reference.logprobs(switched.logits)
             got = next(a for w, a in zip(windows, answers, strict=True) if w is window)[primary]
             got = np.asarray(got, dtype=np.float64)[-wanted.shape[0]:]
-            worst = max(worst, float((np.abs(got - wanted).max(-1) / result.bounds.total).max()))
+            # A non-finite answer is never explained (and NaN would vanish in max()): it counts as infinite.
+            difference = np.where(np.isfinite(got), np.abs(got - wanted), np.inf).max(-1)
+            worst = max(worst, float((difference / result.bounds.total).max()))
         return worst
 
     run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
