@@ -169,6 +169,20 @@ def test_the_reference_switches_longrope_factor_sets_at_the_original_length(tmp_
         assert rule == wanted.inv_freq, end
 
 
+def test_the_page_reads_a_record_with_non_finite_differences() -> None:
+    # A record keeps inf as the string "inf" (finite_json); the page compared it with floats and raised.
+    from ropecheck.numeric.audit.engines_live._report import conformance_markdown
+
+    window = {"window": "length 64", "positions": [0, 63], "largest_difference": "inf", "bound": 0.0025,
+              "ratio": "inf"}
+    engine = {"engine": "vllm", "version": "0.32.0", "verdict": "differs", "reason": "", "attribution": None,
+              "design": "", "windows": [window, {**window, "ratio": 0.5, "largest_difference": 0.001}]}
+    record = {"date": "2026-11-28 06:22 UTC", "machine": "here", "configs": [{"name": "dynamic-ntk",
+                                                                             "engines": [engine]}]}
+    page = conformance_markdown([record])
+    assert "largest |Δ log p| inf at positions 0–63" in page
+
+
 def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
     # 262144 positions of the tiny model need 1 GiB of float32 KV cache: vLLM refused to start with the 1 GiB
     # default; a context over the probe's limit is served at the longest prompt, and a prompt past
