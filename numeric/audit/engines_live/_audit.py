@@ -213,7 +213,9 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
         if design:
             run.verdict, run.design = "differs by design", design
         else:
-            run.source = ENGINE_SOURCES.get((run.engine, run.attribution.key), "")
+            family = str(getattr(reference.files.model.config, "model_type", ""))
+            run.source = ENGINE_SOURCES.get((run.engine, run.attribution.key, family)) or ENGINE_SOURCES.get(
+                (run.engine, run.attribution.key), "")
 
 
 def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) -> list[ConfigRun]:

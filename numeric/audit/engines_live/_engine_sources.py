@@ -25,7 +25,8 @@ DESIGN_CHOICES = {
         "0.3.36)"),
 }
 
-#: Where the engine reads (or skips) the rule of an attributed difference that is not a documented choice.
+#: Where the engine reads (or skips) the rule of an attributed difference that is not a documented choice:
+#: (engine, key), or (engine, key, model_type) for a key that names a layer.
 ENGINE_SOURCES = {
     ("mlx-lm", "short_factor"): (
         "MLX-LM's SuScaledRoPE builds its frequencies from long_factor alone, at every length: `self._freqs = "
@@ -43,6 +44,12 @@ ENGINE_SOURCES = {
         "src/llama-model.cpp:3434-3441), and a sliding layer also takes the local base (rope_freq_base_swa); the "
         "converter writes the window and never the pattern or layer_types (conversion/gemma.py:156-157), so a Gemma 3 "
         "whose layer_types differ from 5:1 runs its full layers as sliding ones"),
+    ("llama.cpp", "layer 1", "smollm3"): (
+        "llama.cpp's SmolLM3 leaves every 4th layer without RoPE whatever the config says: "
+        "`hparams.n_no_rope_layer_step = 4;` (src/models/smollm3.cpp:5) and `const bool use_rope = (il + 1) % "
+        "hparams.n_no_rope_layer_step != 0;` (src/models/smollm3.cpp:69); the converter writes no no_rope_layers "
+        "(conversion/llama.py:427), so a SmolLM3 whose NoPE layers are not every 4th (the tiny one: layer 1) is "
+        "rotated there"),
     ("mlx-lm", "sliding_window"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "

@@ -204,6 +204,7 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
     state: dict[str, Any] = {"cs": [], "cs_error": [], "operands": [], "operand_size": []}
     handles = []
     saved_scaling = []
+    saved_flags: list[tuple[Any, Any]] = []
     attentions = [_attention(layer) for layer in decoder_layers(model)]
     for index, (attention, rule) in enumerate(zip(attentions, rules, strict=True)):
         def pre_hook(module: Any, args: Any, kwargs: Any, rule: LayerRule = rule) -> Any:
@@ -231,6 +232,11 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             cos, sin = cos.expand(shape), sin.expand(shape)  # [B, T, D] or M-RoPE's [3, B, T, D] (equal streams)
             return args, {**kwargs, "position_embeddings": (cos, sin)}
         handles.append(attention.register_forward_pre_hook(pre_hook, with_kwargs=True))
+        if rule.rotates and hasattr(attention, "use_rope") and not attention.use_rope:
+            # A NoPE layer (SmolLM3's `use_rope`, 0 from the config's flags) skips the cos/sin it is handed: a rule
+            # that rotates it (the attribution's switch) turns the flag on for this pass.
+            saved_flags.append((attention, attention.use_rope))
+            attention.use_rope = True
         if hasattr(attention, "scaling"):
             saved_scaling.append((attention, attention.scaling))
             attention.scaling = rule.softmax_scale
@@ -292,6 +298,8 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             handle.remove()
         for attention, value in saved_scaling:
             attention.scaling = value
+        for attention, flag in saved_flags:
+            attention.use_rope = flag
         for source, original in eager:
             source.eager_attention_forward = original
         if sdpa is not None:
