@@ -7,7 +7,9 @@ the windows), the load share (model load, incl. GGUF conversion for llama.cpp), 
 ratios, never asserted in tests.
 
 Run: `python benchmarks/engines_speed.py [CONFIG] [--engine NAME ...]` (default: tests/model_configs/llama3.1-8b,
-every engine).
+every engine). `--records FILE ...` instead prints, from recorded `audit-engines` runs (docs/engines-runs/*.json,
+e.g. the engines tier's), every engine on every config: the engine's share of its subprocess's wall time, its load
+(model load, incl. GGUF conversion) and the share of that spent loading — no engine is run.
 """
 
 from __future__ import annotations
@@ -22,7 +24,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("config", nargs="?", default="tests/model_configs/llama3.1-8b")
     parser.add_argument("--engine", action="append", dest="engines")
+    parser.add_argument("--records", nargs="+", metavar="FILE")
     args = parser.parse_args()
+    if args.records:
+        return _from_records(args.records)
     import torch
     from ropecheck.numeric.audit.engines_live._audit import prepare, run_engines
     from ropecheck.numeric.audit.engines_live._engines import ENGINES
@@ -43,6 +48,26 @@ def main() -> int:
         print(f"{name:13} {wall:6.1f} s  load {engine.load_s:6.1f} s ({share:4.0%})  windows {engine.run_s:5.1f} s"
               f"  verdict {engine.verdict}" + (f" ({engine.reason[:60]})" if engine.reason else ""))
     print(f"total {total:6.1f} s  ratio to the {BUDGET_SECONDS:.0f} s budget {total / BUDGET_SECONDS:.2f}")
+    return 0
+
+
+def _from_records(files: list[str]) -> int:
+    """Per engine per config from run records: wall (the subprocess's wall time shared evenly over its jobs), load,
+    the load's share of load + windows, and the verdict."""
+    import json
+    from pathlib import Path
+
+    for file in files:
+        record = json.loads(Path(file).read_text(encoding="utf-8"))
+        print(f"{file}: run {record['date']} on {record['machine']}")
+        print(f"{'config':28} {'engine':12} {'wall':>7} {'load':>7} {'windows':>8} {'load share':>10}  verdict")
+        for config in record["configs"]:
+            for engine in config["engines"]:
+                seconds = engine["seconds"]
+                busy = seconds["load"] + seconds["run"]
+                share = f"{seconds['load'] / busy:10.0%}" if busy else f"{'-':>10}"
+                print(f"{config['name']:28} {engine['engine']:12} {seconds['wall']:6.1f}s {seconds['load']:6.1f}s "
+                      f"{seconds['run']:7.1f}s {share}  {engine['verdict']}")
     return 0
 
 

@@ -7,6 +7,7 @@ models and their references are built once for the module.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -22,7 +23,8 @@ from ropecheck.numeric.audit.engines_live._engines import ENGINES
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = [ROOT / "tests/model_configs" / name for name in ("llama2-7b", "qwen2.5-7b-yarn", "gemma3-1b")]
 # (config index, fault) for the broken-engine jobs, after the three clean ones.
-TRANSFORMERS_FAULTS = [(0, "base"), (1, "yarn_truncate"), (0, "layer_unrotated"), (0, "nope_rotated")]
+TRANSFORMERS_FAULTS = [(0, "base"), (1, "yarn_truncate"), (0, "layer_unrotated"), (0, "nope_rotated"),
+                       (2, "window_ignored")]
 MLX_FAULTS = [(0, "base"), (0, "layer_unrotated")]
 
 
@@ -98,6 +100,113 @@ def test_yarn_truncate_ignored_is_attributed_to_truncate(transformers_runs: list
     engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "yarn_truncate")
     assert engine.verdict == "differs"
     assert engine.attribution.key == "truncate" and engine.attribution.explained, engine.attribution
+
+
+def test_an_engine_ignoring_the_sliding_window_is_attributed_to_it(transformers_runs: list) -> None:
+    # Gemma 3's layer 0 slides (window 6): the broken engine masks it as a full-attention layer.
+    engine = _fault(transformers_runs, TRANSFORMERS_FAULTS, "window_ignored")
+    assert engine.verdict == "differs"
+    assert engine.attribution.key == "sliding_window" and engine.attribution.explained, engine.attribution
+    assert engine.attribution.layers == (0,)
+
+
+def test_a_window_no_shorter_than_the_context_is_not_shrunk_into_the_tiny_model() -> None:
+    # Phi-3.5's window (262144) never masks within its 131072 positions; Gemma 2's (4096 of 8192) does.
+    from ropecheck.numeric.audit.attention._configs import shrink_config
+
+    phi = json.loads((ROOT / "tests/model_configs/phi3.5-mini/config.json").read_text())
+    gemma = json.loads((ROOT / "tests/model_configs/gemma2-9b/config.json").read_text())
+    assert shrink_config(phi)["sliding_window"] is None
+    assert shrink_config(gemma)["sliding_window"] == 6
+
+
+def test_a_tied_release_is_saved_tied(prepared: list) -> None:
+    # Gemma's class ties the output projection to the token embeddings; llama.cpp's and vLLM's Gemma read no
+    # lm_head, so an untied tiny model is a different model there.
+    from safetensors import safe_open
+
+    gemma, llama = prepared[2].files.directory, prepared[0].files.directory
+    with safe_open(str(gemma / "model.safetensors"), "np") as tensors:
+        assert "lm_head.weight" not in tensors.keys()
+    assert json.loads((gemma / "config.json").read_text())["tie_word_embeddings"] is True
+    with safe_open(str(llama / "model.safetensors"), "np") as tensors:
+        assert "lm_head.weight" in tensors.keys()
+
+
+def test_the_reference_applies_the_attention_logit_cap(tmp_path: Path) -> None:
+    # Gemma 2 caps its attention logits (50): transformers' SDPA path drops the cap, so the reference must run
+    # the attention that applies it; with the cap lifted (10⁹) the logits must then change.
+    import torch
+    from ropecheck.numeric.audit.engines_live._model_files import save_tiny_model
+    from ropecheck.numeric.audit.engines_live._reference import decoder_layers, float64_model
+
+    model = float64_model(save_tiny_model(ROOT / "tests/model_configs/gemma2-9b", tmp_path).model)
+    tokens = torch.tensor([[5, 9, 14, 3, 22, 7]])
+    with torch.no_grad():
+        capped = model(input_ids=tokens).logits
+        for layer in decoder_layers(model):
+            layer.self_attn.attn_logit_softcapping = 1e9
+        lifted = model(input_ids=tokens).logits
+    assert capped.dtype == torch.float64
+    assert not torch.equal(capped[0, 1:], lifted[0, 1:])  # position 0 attends to itself alone
+
+
+def test_the_reference_switches_longrope_factor_sets_at_the_original_length(tmp_path: Path) -> None:
+    # The table lists LongRoPE's two regimes and a sweep of lengths in each (Phi-3.5 tiny: 31, 32 short; 33, 48, …
+    # 1024 long): a call ending past L₀ = 32 uses the long factors, whatever the order of the entries.
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+    from ropecheck.numeric.audit.model_config import expected_values, load_config
+
+    source = json.loads((ROOT / "tests/model_configs/phi3.5-mini/config.json").read_text())
+    source.update(original_max_position_embeddings=32, max_position_embeddings=1024)
+    (tmp_path / "config.json").write_text(json.dumps(source))
+    table = load_config(tmp_path / "config.json")
+    entries = expected_values(table.layers[0])
+    long = next(e for e in entries if e.regime == "long")
+    short = next(e for e in entries if e.regime == "short")
+    for end, wanted in ((12, short), (32, short), (33, long), (40, long), (1024, long)):
+        (rule,) = {r.inv_freq for r in layer_rules(table, end, 2)}
+        assert rule == wanted.inv_freq, end
+
+
+def test_the_page_reads_a_record_with_non_finite_differences() -> None:
+    # A record keeps inf as the string "inf" (finite_json); the page compared it with floats and raised.
+    from ropecheck.numeric.audit.engines_live._report import conformance_markdown
+
+    window = {"window": "length 64", "positions": [0, 63], "largest_difference": "inf", "bound": 0.0025,
+              "ratio": "inf"}
+    engine = {"engine": "vllm", "version": "0.32.0", "verdict": "differs", "reason": "", "attribution": None,
+              "design": "", "windows": [window, {**window, "ratio": 0.5, "largest_difference": 0.001}]}
+    record = {"date": "2026-11-28 06:22 UTC", "machine": "here", "configs": [{"name": "dynamic-ntk",
+                                                                             "engines": [engine]}]}
+    page = conformance_markdown([record])
+    assert "largest |Δ log p| inf at positions 0–63" in page
+
+
+def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
+    # 262144 positions of the tiny model need 1 GiB of float32 KV cache: vLLM refused to start with the 1 GiB
+    # default; a context over the probe's limit is served at the longest prompt, and a prompt past
+    # max_position_embeddings (dynamic NTK) raises max_model_len with vLLM's own switch.
+    import os
+    import runpy
+
+    probe = runpy.run_path(str(ROOT / "numeric/audit/engines_live/_probe_vllm.py"))
+    text = {"num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2, "head_dim": 128,
+            "hidden_size": 256}
+    job = {"windows": [{"tokens": list(range(12))}]}
+    saved = {k: os.environ.get(k) for k in ("VLLM_CPU_KVCACHE_SPACE", "VLLM_ALLOW_LONG_MAX_MODEL_LEN")}
+    try:
+        served, _ = probe["_served_length"]({**text, "max_position_embeddings": 262144}, job)
+        assert served == 262144 and int(os.environ["VLLM_CPU_KVCACHE_SPACE"]) >= 2
+        served, notes = probe["_served_length"]({**text, "max_position_embeddings": 2**24}, job)
+        assert served == 13 and "longest prompt" in notes[0]
+        served, _ = probe["_served_length"]({**text, "max_position_embeddings": 8}, job)
+        assert served == 13 and os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] == "1"
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key, None)
+            if value is not None:
+                os.environ[key] = value
 
 
 def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) -> None:

@@ -199,7 +199,10 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
     _keep_one_layer_of_each_kind(out, config)
     if out.get("sliding_window"):
-        out["sliding_window"] = min(int(out["sliding_window"]), 6)
+        # A window no shorter than the context never masks a key in the released model (Phi-3.5: 262144 against
+        # 131072 positions); shrunk to 6 it would mask in the tiny one, a rule the model never applies.
+        inert = int(out["sliding_window"]) >= int(out.get("max_position_embeddings") or 0) > 0
+        out["sliding_window"] = None if inert else min(int(out["sliding_window"]), 6)
     out.pop("sliding_window_pattern", None)
     for key in ("first_k_dense_replace",):
         if key in out:

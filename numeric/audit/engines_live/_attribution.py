@@ -2,10 +2,12 @@
 in the float64 reference (one layer type or one layer at a time), the reference is re-run on the windows where the
 engine differed, and the suspect explains the difference when the engine then agrees within the same bound.
 
-Suspects, in the order they are tried: the known misreadings of `model_config` (`truncate` ignored, an explicit
-`attention_factor` dropped, the LongRoPE factor set of the other regime, L₀ × 4, scaling dropped, …) per layer
-type; a layer left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; and last a
-one-parameter fit of `rope_theta` per layer type (the base the engine's rotation matches).
+Suspects, in the order they are tried: the sliding window not applied (all sliding layers at once), a layer
+without a window run as a sliding layer (its window and rotation, per layer); the known
+misreadings of `model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of
+the other regime, L₀ × 4, scaling dropped, …) per layer type; a layer left unrotated, or a layer without RoPE
+rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter fit of `rope_theta` per layer type (the
+base the engine's rotation matches).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -21,7 +23,7 @@ import numpy as np
 
 from ..model_config import ModelConfig, RopeLayer, expected_values
 from ..model_config._readings import misreadings_for
-from ._reference import LayerRule, _entry_for
+from ._reference import LayerRule, _entry_for, longrope_entry
 
 __all__ = ["Attribution", "Suspect", "attribute", "suspects"]
 
@@ -58,7 +60,9 @@ class Attribution:
 def _rule(layer: RopeLayer, end: int, regime_swap: bool = False) -> LayerRule:
     entries = expected_values(layer)
     entry = _entry_for(entries, end)
-    if regime_swap and len(entries) > 1:
+    if regime_swap and layer.rope_type == "longrope":
+        entry = longrope_entry(entries, end, other_regime=True)
+    elif regime_swap and len(entries) > 1:
         entry = next(e for e in entries if e is not entry)
     rotates = layer.rope_type != "none" and layer.rotary_dim > 0
     return LayerRule(layer.layer_type, rotates, entry.inv_freq, entry.attention_factor, entry.softmax_scale,
@@ -70,9 +74,23 @@ def _replace(rules: list[LayerRule], indices: tuple[int, ...], make: Callable[[L
     return [make(rule) if index in indices else rule for index, rule in enumerate(rules)]
 
 
-def suspects(table: ModelConfig, layers: int) -> list[Suspect]:
-    """Every suspect for a model of `layers` layers read from `table` (see the module docstring)."""
+def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), window: int | None = None
+             ) -> list[Suspect]:
+    """Every suspect for a model of `layers` layers read from `table`, whose layers `sliding` apply a sliding
+    window of `window` (see the module docstring)."""
     out: list[Suspect] = []
+    if sliding:
+        def unwindowed(rules: list[LayerRule], end: int) -> list[LayerRule]:
+            return _replace(rules, sliding, lambda r: dataclasses.replace(r, windowed=False))
+        out.append(Suspect("sliding_window", f"the sliding window is not applied: full causal attention on layer(s) "
+                           f"{', '.join(map(str, sliding))}", sliding, unwindowed))
+        donor = sliding[0]
+        for index in (i for i in range(layers) if i not in sliding):
+            def as_sliding(rules: list[LayerRule], end: int, index: int = index) -> list[LayerRule]:
+                return _replace(rules, (index,), lambda r: dataclasses.replace(rules[donor], forced_window=window))
+            out.append(Suspect("sliding_window_pattern", f"layer {index} ({rules_type(table, index)}) is run as a "
+                               f"sliding layer (window {window}, the sliding layers' rotation)", (index,),
+                               as_sliding))
     for layer in table.layers:
         indices = tuple(i for i in layer.layer_indices if i < layers)
         if layer.rope_type == "none" or not indices:
@@ -115,6 +133,11 @@ def suspects(table: ModelConfig, layers: int) -> list[Suspect]:
     return out
 
 
+def rules_type(table: ModelConfig, index: int) -> str:
+    """The layer type `table` gives layer `index`."""
+    return next((la.layer_type for la in table.layers if index in la.layer_indices), "?")
+
+
 def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -> Switch:
     """The layer type re-read with `rope_theta` × e^log_kappa (its scaling recomputed from that base)."""
     changed = dataclasses.replace(layer, base=layer.base * math.exp(log_kappa))
@@ -126,16 +149,18 @@ def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -
 
 
 def attribute(table: ModelConfig, layers: int, rules_at: Callable[[int], list[LayerRule]],
-              ratio_of: Callable[[Switch], float], ratio_before: float) -> Attribution | None:
+              ratio_of: Callable[[Switch], float], ratio_before: float, sliding: tuple[int, ...] = (),
+              window: int | None = None) -> Attribution | None:
     """The first suspect that explains the difference, else the closest one (or None when there is none).
 
     **Arguments:** `table`, `layers`, `rules_at` (window end → the table's rules), `ratio_of` (a switch → the
-    largest difference / bound over the differing windows with it applied), `ratio_before`.
+    largest difference / bound over the differing windows with it applied), `ratio_before`, `sliding` (the layers
+    that apply a sliding window), `window` (its size).
 
     **Returns:** an `Attribution`.
     """
     best: Attribution | None = None
-    for suspect in suspects(table, layers):
+    for suspect in suspects(table, layers, sliding, window):
         ratio = ratio_of(suspect.switch)
         found = Attribution(suspect.key, suspect.words, suspect.layers, ratio, ratio <= 1.0, ratio_before)
         if found.explained:

@@ -17,9 +17,10 @@ import numpy as np
 
 from ._attribution import Attribution, attribute
 from ._bounds import TokenBounds, token_bounds
+from ._engine_sources import DESIGN_CHOICES, ENGINE_SOURCES
 from ._engines import ENGINES, AdapterError, EngineUnavailable, engine_version, run_engine
 from ._model_files import ModelFiles, Window, _tokens, save_tiny_model
-from ._reference import ReferenceError, decoder_layers, float64_model, layer_rules, reference_pass
+from ._reference import ReferenceError, decoder_layers, float64_model, layer_rules, reference_pass, sliding_layers
 
 __all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowResult", "audit_engines", "prepare",
            "run_engines"]
@@ -27,21 +28,6 @@ __all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowRe
 #: Longest prompt given to an engine that takes no positions (vLLM): its windows start at 0, and the reference's
 #: Jacobian grows with the prompt (tokens × vocabulary rows); windows ending beyond it are listed as not reached.
 PROMPT_REACH = 64
-
-#: Departures an engine documents as its choice: (engine, key) → the engine's own words, with file and line.
-DESIGN_CHOICES = {
-    ("vllm", "short_factor"): (
-        "vLLM chooses the LongRoPE factor set once, at start-up, from max_model_len: \"Force long factors if "
-        "max_model_len (runtime max length) exceeds original_max_position_embeddings to prevent KV cache "
-        "invalidation when sequences cross this threshold during generation\" "
-        "(vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py:51-55)"),
-    ("llama.cpp", "short_factor"): (
-        "llama.cpp chooses the LongRoPE factor set from the context size, not the sequence: \"choose long/short freq "
-        "factors based on the context size\" — `if (n_ctx_seq > hparams.n_ctx_orig_yarn) return "
-        "layers[il].rope_long;` (src/llama-model.cpp:2340-2347, llama.cpp 0c1e5709 vendored in llama-cpp-python "
-        "0.3.36)"),
-}
-
 
 @dataclasses.dataclass
 class WindowResult:
@@ -79,8 +65,8 @@ class WindowResult:
 class EngineRun:
     """One engine on one config: `engine`, `version`, `verdict` ("conforms", "differs", "differs by design",
     "could not run", "not available", "ropecheck error"), `reason`, `windows`, `attribution`, `design` (the engine's
-    own words for a documented choice), `not_reached` (windows the engine could not be given, and why), `notes`,
-    `load_s`, `run_s`, `wall_s`."""
+    own words for a documented choice), `source` (where the engine reads the attributed rule), `not_reached`
+    (windows the engine could not be given, and why), `notes`, `load_s`, `run_s`, `wall_s`."""
 
     engine: str
     version: str = "not available"
@@ -89,6 +75,7 @@ class EngineRun:
     windows: list[WindowResult] = dataclasses.field(default_factory=list)
     attribution: Attribution | None = None
     design: str = ""
+    source: str = ""
     not_reached: list[str] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
     load_s: float = 0.0
@@ -99,6 +86,7 @@ class EngineRun:
         return {"engine": self.engine, "version": self.version, "verdict": self.verdict, "reason": self.reason,
                 "windows": [w.to_json() for w in self.windows],
                 "attribution": self.attribution.to_json() if self.attribution else None, "design": self.design,
+                "source": self.source,
                 "not_reached": self.not_reached, "notes": self.notes,
                 "seconds": {"load": self.load_s, "run": self.run_s, "wall": self.wall_s}}
 
@@ -128,6 +116,8 @@ class _Reference:
         self.files = files
         self.model = float64_model(files.model)
         self.layers = len(decoder_layers(self.model))
+        self.sliding = sliding_layers(self.model)
+        self.window_size = getattr(self.model.config.get_text_config(), "sliding_window", None)
         self.passes: dict[tuple[int, tuple[int, ...]], Any] = {}
 
     def rules_at(self, end: int) -> list[Any]:
@@ -193,8 +183,8 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
         run.notes.append(
             f"float16 KV cache (the engine's default): |Δ log p| up to the float32 bound × {worst.ratio_float32:.3g}, "
             f"within the bound with the float16 term (ratio {max(w.default_cache_ratio or 0 for w in run.windows):.3g})"
-            f"; with a float32 cache the largest ratio is {max(w.ratio for w in run.windows):.3g}: the difference is "
-            "the cache's")
+            f"; with a float32 cache the largest ratio is {max(w.ratio for w in run.windows):.3g}"
+            + (": the difference is the cache's" if all(w.ratio <= 1.0 for w in run.windows) else ""))
     if not failing:
         run.verdict = "conforms"
         return
@@ -211,14 +201,21 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
             wanted = reference.logprobs(switched.logits)
             got = next(a for w, a in zip(windows, answers, strict=True) if w is window)[primary]
             got = np.asarray(got, dtype=np.float64)[-wanted.shape[0]:]
-            worst = max(worst, float((np.abs(got - wanted).max(-1) / result.bounds.total).max()))
+            # A non-finite answer is never explained (and NaN would vanish in max()): it counts as infinite.
+            difference = np.where(np.isfinite(got), np.abs(got - wanted), np.inf).max(-1)
+            worst = max(worst, float((difference / result.bounds.total).max()))
         return worst
 
-    run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before)
+    run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
+                                reference.sliding, reference.window_size)
     if run.attribution and run.attribution.explained:
         design = DESIGN_CHOICES.get((run.engine, run.attribution.key))
         if design:
             run.verdict, run.design = "differs by design", design
+        else:
+            family = str(getattr(reference.files.model.config, "model_type", ""))
+            run.source = ENGINE_SOURCES.get((run.engine, run.attribution.key, family)) or ENGINE_SOURCES.get(
+                (run.engine, run.attribution.key), "")
 
 
 def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) -> list[ConfigRun]:

@@ -129,6 +129,31 @@ def _legacy_rope_keys(config: dict[str, Any]) -> None:
             config["sliding_window_pattern"] = len(types)
 
 
+def _released_ties(given: str) -> bool:
+    """Whether the released model's output projection is its token embedding matrix: the config's
+    `tie_word_embeddings` (its text config's first), else its transformers class default (Gemma's is True)."""
+    from ..attention._configs import load_config
+
+    _, raw = load_config(given)
+    for holder in (raw.get("text_config") or {}, raw):
+        if isinstance(holder, dict) and holder.get("tie_word_embeddings") is not None:
+            return bool(holder["tie_word_embeddings"])
+    from transformers import AutoConfig
+
+    try:
+        made = AutoConfig.for_model(raw["model_type"])
+    except (KeyError, ValueError):
+        return False
+    return bool(getattr(made.get_text_config(), "tie_word_embeddings", False))
+
+
+def _tie(model: Any) -> None:
+    """Tie `model`'s output projection to its token embeddings (saved once, as a tied checkpoint is)."""
+    for config in {id(c): c for c in (model.config, model.config.get_text_config())}.values():
+        config.tie_word_embeddings = True
+    model.get_output_embeddings().weight = model.get_input_embeddings().weight
+
+
 def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> ModelFiles:
     """Build the tiny model of `config`, save it in float32 under `directory`, and plan its windows.
 
@@ -158,6 +183,10 @@ def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> Model
         tiny.model = AutoModelForCausalLM.from_config(text).to(torch.float64).eval()
         notes.append(f"hidden_size = heads × head_dim = {text.hidden_size} (engines that derive head_dim from the "
                      "width read the same head)")
+    if _released_ties(given):
+        _tie(tiny.model)
+        notes.append("output projection tied to the token embeddings, as the released config ties them (the "
+                     "builder unties them; llama.cpp's and vLLM's Gemma read no lm_head)")
     model = _sharpen(tiny.model, seed).to(torch.float32)
     directory.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(directory, safe_serialization=True)

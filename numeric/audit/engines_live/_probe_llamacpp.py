@@ -30,6 +30,9 @@ common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
 CONVERTER = Path(os.environ.get("ROPECHECK_LLAMACPP_CONVERTER")
                  or Path(sys.prefix) / "share" / "llama.cpp" / "convert_hf_to_gguf.py")
 _F32 = 0  # GGML_TYPE_F32
+#: Model types whose converter reads the tokenizer through transformers' fast tokenizer only (gpt-oss: no
+#: SentencePiece path); they get a tokenizer.json made from the same SentencePiece model.
+FAST_TOKENIZER_ONLY = {"gpt_oss"}
 
 
 def _tokenizer(directory: Path, vocabulary: int) -> None:
@@ -52,12 +55,20 @@ def _convert(model_dir: str, work: Path, fault: str | None) -> Path:
 
     copy = work / "hf"
     shutil.copytree(model_dir, copy)
-    vocabulary = json.loads((copy / "config.json").read_text()).get("vocab_size", 48)
-    _tokenizer(copy, vocabulary)
+    config = json.loads((copy / "config.json").read_text())
+    _tokenizer(copy, config.get("vocab_size", 48))
+    if config.get("model_type") in FAST_TOKENIZER_ONLY:
+        from transformers import LlamaTokenizerFast
+
+        LlamaTokenizerFast(vocab_file=str(copy / "tokenizer.model"), legacy=True).save_pretrained(copy)
     out = work / "model.gguf"
-    patch = ""
+    # The converter names a BPE tokenizer's pre-tokenizer by hashing its tokens of a fixed text, and refuses one it
+    # does not know (DeepSeek-V3 and gpt-oss read the BPE path): the tokenizer trained here is named "default". The
+    # audit feeds token ids, never text, so no tokenization depends on it.
+    patch = ("import conversion.base as _base; "
+             "_base.TextModel.get_vocab_base_pre = lambda self, tokenizer: 'default'; ")
     if fault == "base":
-        patch = ("import gguf; _o = gguf.GGUFWriter.add_rope_freq_base; "
+        patch += ("import gguf; _o = gguf.GGUFWriter.add_rope_freq_base; "
                  "gguf.GGUFWriter.add_rope_freq_base = lambda self, v: _o(self, 2 * v); ")
     code = (f"import runpy, sys; sys.path.insert(0, {str(CONVERTER.parent)!r}); {patch}"
             f"sys.argv = ['convert_hf_to_gguf.py', {str(copy)!r}, '--outfile', {str(out)!r}, '--outtype', 'f32']; "

@@ -4,7 +4,8 @@ loads the saved tiny model with `from_pretrained` in float32 and runs each windo
 
 Faults (`fault` in a job; only the broken-engine tests set one): `base` (every rotary module built with
 `rope_theta` × 2: the base's exponent field off by one), `yarn_truncate` (YaRN's `truncate` read inverted),
-`layer_unrotated` (layer 1 applies no rotation), `nope_rotated` (a layer built without RoPE rotates).
+`layer_unrotated` (layer 1 applies no rotation), `nope_rotated` (a layer built without RoPE rotates),
+`window_ignored` (the model's module builds its sliding-window mask as the full causal one).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
+_PATCHED: list[tuple[Any, str, Any]] = []  # (module, name, original) of a fault, restored after its job
 
 
 def _inject_yarn_truncate() -> None:
@@ -53,6 +55,14 @@ def _load(model_dir: str, fault: str | None) -> Any:
     if fault == "layer_unrotated":
         attention = inner.layers[1].self_attn
         attention.register_forward_pre_hook(_identity_rotation, with_kwargs=True)
+    if fault == "window_ignored":
+        import sys
+
+        source = sys.modules[type(inner).__module__]
+        if not hasattr(source, "create_sliding_window_causal_mask"):
+            raise RuntimeError("fault window_ignored: the model builds no sliding-window mask")
+        _PATCHED.append((source, "create_sliding_window_causal_mask", source.create_sliding_window_causal_mask))
+        source.create_sliding_window_causal_mask = source.create_causal_mask
     if fault == "nope_rotated":
         flagged = [layer.self_attn for layer in inner.layers if getattr(layer.self_attn, "use_rope", True) is False]
         if not flagged:
@@ -77,6 +87,9 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
     finally:  # a fault never leaks into the next job
         rope_utils.ROPE_INIT_FUNCTIONS.clear()
         rope_utils.ROPE_INIT_FUNCTIONS.update(saved)
+        while _PATCHED:
+            module, name, original = _PATCHED.pop()
+            setattr(module, name, original)
 
 
 def _run(job: dict[str, Any]) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 `VLLM_ENABLE_V1_MULTIPROCESSING=0`), each window given as a prompt of token ids from position 0 (vLLM's API takes
 no positions), every log-probability read back: `prompt_logprobs` for positions 0 … T − 2 and the sampled position's
 `logprobs` for T − 1, with `max_logprobs` = the vocabulary. `max_model_len` is the config's
-`max_position_embeddings`, the whole context the config declares (vLLM's default except for LongRoPE, where vLLM
-defaults to L₀, `vllm/config/model.py:2625-2631`; the served length fixes LongRoPE's factor set at start-up).
+`max_position_embeddings`, the whole context the config declares, with the KV cache it needs (`_served_length`;
+vLLM's default except for LongRoPE, where vLLM defaults to L₀, `vllm/config/model.py:2625-2631`; the served length
+fixes LongRoPE's factor set at start-up).
 
 Faults (only the broken-engine tests set one): `base` (vLLM's `RotaryEmbedding` built with the base doubled).
 """
@@ -61,7 +62,7 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
         _double_base()
     config = json.loads((Path(job["model_dir"]) / "config.json").read_text())
     vocabulary = int(config.get("vocab_size") or config.get("text_config", {}).get("vocab_size"))
-    served = int(config.get("max_position_embeddings") or config.get("text_config", {})["max_position_embeddings"])
+    served, notes = _served_length(config, job)
     llm = LLM(model=job["model_dir"], skip_tokenizer_init=True, dtype="float32", enforce_eager=True,
               max_logprobs=vocabulary, seed=0, max_model_len=served)
     loaded = time.perf_counter() - began
@@ -76,8 +77,46 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     windows = [{"logprobs": _rows(out, w["tokens"], vocabulary)} for out, w in zip(outputs, job["windows"],
                                                                                       strict=True)]
     return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
-            "notes": [f"float32, enforce_eager; max_model_len = max_position_embeddings {served}; "
-                      "log-probabilities as vLLM returns them (float32)"]}
+            "notes": [f"float32, enforce_eager; max_model_len {served}; log-probabilities as vLLM returns them "
+                      "(float32)", *notes]}
+
+
+#: The most KV cache the probe gives vLLM (GiB): the machine's 24 GiB are shared with the other engines.
+KV_CACHE_LIMIT_GIB = 4
+
+
+def _served_length(config: dict[str, Any], job: dict[str, Any]) -> tuple[int, list[str]]:
+    """`max_model_len` and the KV cache (`VLLM_CPU_KVCACHE_SPACE`, read when the engine starts) for one job: the
+    config's whole context when its float32 KV cache fits in `KV_CACHE_LIMIT_GIB` (vLLM refuses to start when one
+    request of that length does not fit; 1 GiB is the probe's default), else the longest prompt of the job; and at
+    least the longest prompt (past `max_position_embeddings`, dynamic NTK's regime, with vLLM's
+    `VLLM_ALLOW_LONG_MAX_MODEL_LEN`)."""
+    import math
+
+    text = config.get("text_config") or config
+    declared = int(text["max_position_embeddings"])
+    longest = max(len(w["tokens"]) for w in job["windows"]) + 1  # + the one sampled token vLLM requires
+    heads = int(text.get("num_key_value_heads") or text["num_attention_heads"])
+    head = int(text.get("head_dim") or int(text["hidden_size"]) // int(text["num_attention_heads"]))
+    per_token = 2 * int(text["num_hidden_layers"]) * heads * head * 4
+    notes = []
+    served = declared
+    need = math.ceil(per_token * served * 1.25 / 2**30)
+    if need > KV_CACHE_LIMIT_GIB:
+        served = longest
+        need = 1
+        notes.append(f"max_model_len {longest} (the longest prompt): the whole context {declared} needs "
+                     f"{per_token * declared / 2**30:.1f} GiB of float32 KV cache, over the probe's "
+                     f"{KV_CACHE_LIMIT_GIB} GiB")
+    if longest > served:
+        os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] = "1"
+        notes.append(f"max_model_len {longest} > max_position_embeddings {declared} "
+                     "(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
+        served = longest
+    os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, need))
+    if need > 1:
+        notes.append(f"KV cache {need} GiB (VLLM_CPU_KVCACHE_SPACE) for {served} positions")
+    return served, notes
 
 
 def main() -> None:

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..model_config import Expected, ModelConfig, expected_values
 
-__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "reference_pass"]
+__all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "longrope_entry", "reference_pass",
+           "sliding_layers"]
 
 
 class ReferenceError(RuntimeError):
@@ -33,7 +34,9 @@ class ReferenceError(RuntimeError):
 @dataclasses.dataclass(frozen=True)
 class LayerRule:
     """What one layer applies in the reference: `layer_type`, `rotates`, `inv_freq` (θᵢ, float64), `attention_factor`
-    (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched)."""
+    (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched),
+    `windowed` (False: the layer's sliding window is not applied, full causal attention — a switched rule),
+    `forced_window` (a window this layer applies although the model gives it none — a switched rule)."""
 
     layer_type: str
     rotates: bool
@@ -42,6 +45,8 @@ class LayerRule:
     softmax_scale: float
     rope_type: str
     entry: Expected | None = None
+    windowed: bool = True
+    forced_window: int | None = None
 
 
 def _entry_for(entries: list[Expected], end: int) -> Expected:
@@ -50,7 +55,7 @@ def _entry_for(entries: list[Expected], end: int) -> Expected:
         return entries[0]
     layer = entries[0].layer
     if layer.rope_type == "longrope":
-        return entries[0] if end <= int(layer.original or 0) else entries[1]
+        return longrope_entry(entries, end)
     if end <= layer.max_position_embeddings:
         return entries[0]
     for entry in entries:
@@ -58,6 +63,21 @@ def _entry_for(entries: list[Expected], end: int) -> Expected:
             return entry
     raise ReferenceError(f"no expected spectrum at length {end} for {layer.rope_type} (the table lists "
                          f"{[e.length for e in entries]})")
+
+
+def longrope_entry(entries: list[Expected], end: int, other_regime: bool = False) -> Expected:
+    """LongRoPE's entry for a call ending at `end`: the short factor set while `end` ≤ L₀, the long one past it
+    (the table lists both regimes and a sweep of lengths in each; the entry of the nearest length at or past `end`
+    in the regime, else the regime's longest); `other_regime`: the same, in the other factor set."""
+    original = int(entries[0].layer.original or 0)
+    short = [e for e in entries if (e.length or 0) <= original]
+    long = [e for e in entries if (e.length or 0) > original]
+    regime = short if (end <= original) != other_regime else long
+    if not regime:
+        raise ReferenceError(f"the expected table has no LongRoPE entry for length {end} (other regime: "
+                             f"{other_regime})")
+    later = [e for e in regime if (e.length or 0) >= end]
+    return min(later, key=lambda e: e.length or 0) if later else max(regime, key=lambda e: e.length or 0)
 
 
 def layer_rules(table: ModelConfig, end: int, layers: int) -> list[LayerRule]:
@@ -82,6 +102,41 @@ def layer_rules(table: ModelConfig, end: int, layers: int) -> list[LayerRule]:
     if missing:
         raise ReferenceError(f"the expected table has no entry for layer(s) {missing}")
     return [r for r in rules if r is not None]
+
+
+def sliding_layers(model: Any) -> tuple[int, ...]:
+    """The indices of the layers whose attention applies a sliding window in transformers (the module's own
+    `sliding_window`, else the config's window on every layer its `layer_types` marks sliding)."""
+    config = model.config.get_text_config()
+    types = getattr(config, "layer_types", None)
+    out = []
+    for index, layer in enumerate(decoder_layers(model)):
+        attention = _attention(layer)
+        if hasattr(attention, "sliding_window"):
+            window = attention.sliding_window
+        else:
+            window = getattr(config, "sliding_window", None) if getattr(config, "use_sliding_window", True) else None
+            window = window if not types or types[index] == "sliding_attention" else None
+        if window:
+            out.append(index)
+    return tuple(out)
+
+
+def _causal_like(mask: Any, query: Any, key: Any, window: int | None = None) -> Any:
+    """A causal mask (within `window` of each query when given) in the form of `mask` (boolean: True attends;
+    additive: 0 or the dtype's minimum; None: boolean, [1, 1, T, S])."""
+    import torch
+
+    rows, columns = query.shape[-2], key.shape[-2]
+    allowed = torch.ones(rows, columns, dtype=torch.bool).tril(columns - rows)
+    if window:
+        allowed &= ~torch.ones(rows, columns, dtype=torch.bool).tril(columns - rows - int(window))
+    if mask is None:
+        return allowed[None, None]
+    if mask.dtype == torch.bool:
+        return allowed.expand(mask.shape)
+    blocked = torch.zeros(rows, columns, dtype=mask.dtype).masked_fill(~allowed, torch.finfo(mask.dtype).min)
+    return blocked.expand(mask.shape)
 
 
 def decoder_layers(model: Any) -> list[Any]:
@@ -149,6 +204,7 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
     state: dict[str, Any] = {"cs": [], "cs_error": [], "operands": [], "operand_size": []}
     handles = []
     saved_scaling = []
+    saved_flags: list[tuple[Any, Any]] = []
     attentions = [_attention(layer) for layer in decoder_layers(model)]
     for index, (attention, rule) in enumerate(zip(attentions, rules, strict=True)):
         def pre_hook(module: Any, args: Any, kwargs: Any, rule: LayerRule = rule) -> Any:
@@ -176,14 +232,36 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             cos, sin = cos.expand(shape), sin.expand(shape)  # [B, T, D] or M-RoPE's [3, B, T, D] (equal streams)
             return args, {**kwargs, "position_embeddings": (cos, sin)}
         handles.append(attention.register_forward_pre_hook(pre_hook, with_kwargs=True))
+        if rule.rotates and hasattr(attention, "use_rope") and not attention.use_rope:
+            # A NoPE layer (SmolLM3's `use_rope`, 0 from the config's flags) skips the cos/sin it is handed: a rule
+            # that rotates it (the attribution's switch) turns the flag on for this pass.
+            saved_flags.append((attention, attention.use_rope))
+            attention.use_rope = True
         if hasattr(attention, "scaling"):
             saved_scaling.append((attention, attention.scaling))
             attention.scaling = rule.softmax_scale
         elif index == 0:
             raise ReferenceError(f"{type(attention).__name__} has no `scaling`: the softmax scale cannot be set")
 
+    unwindowed = {id(a) for a, rule in zip(attentions, rules, strict=True) if not rule.windowed}
+    forced = {id(a): rule.forced_window for a, rule in zip(attentions, rules, strict=True) if rule.forced_window}
+
     def wrap(original: Any) -> Any:
         def attend(module: Any, query: Any, key: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+            if id(module) in unwindowed:  # the switched rule: this layer's window is not applied
+                kwargs.pop("sliding_window", None)
+                if args and args[0] is not None:
+                    args = (_causal_like(args[0], query, key), *args[1:])
+                elif kwargs.get("attention_mask") is not None:
+                    kwargs["attention_mask"] = _causal_like(kwargs["attention_mask"], query, key)
+            if id(module) in forced:  # the switched rule: this layer applies a window the model does not give it
+                given = args[0] if args else kwargs.get("attention_mask")
+                mask = _causal_like(given, query, key, forced[id(module)])
+                if args:
+                    args = (mask, *args[1:])
+                else:
+                    kwargs["attention_mask"] = mask
+                kwargs["is_causal"] = False
             if record:
                 perturbed = []
                 for x in (query, key, value):
@@ -220,6 +298,8 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             handle.remove()
         for attention, value in saved_scaling:
             attention.scaling = value
+        for attention, flag in saved_flags:
+            attention.use_rope = flag
         for source, original in eager:
             source.eager_attention_forward = original
         if sdpa is not None:
@@ -227,10 +307,15 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
 
 
 def float64_model(model: Any) -> Any:
-    """A float64 copy of the float32 model (every weight exactly the one the engines load)."""
+    """A float64 copy of the float32 model (every weight exactly the one the engines load). A model whose attention
+    caps its logits (Gemma 2's `attn_logit_softcapping`) runs transformers' eager attention: its SDPA path takes the
+    cap as a keyword and drops it (transformers 5.3.0), so the reference would be a model without the cap."""
     import torch
 
-    return copy.deepcopy(model).to(torch.float64).eval()
+    copied = copy.deepcopy(model).to(torch.float64).eval()
+    if getattr(copied.config.get_text_config(), "attn_logit_softcapping", None):
+        copied.set_attn_implementation("eager")
+    return copied
 
 
 def reference_pass(model64: Any, rules: list[LayerRule], tokens: list[int], start: int,

@@ -44,7 +44,7 @@ def _cell(engine: dict[str, Any]) -> str:
     verdict = engine["verdict"]
     attribution = engine.get("attribution") or {}
     if verdict == "conforms":
-        ratio = max((w["ratio"] for w in engine["windows"]), default=0.0)
+        ratio = max((float(w["ratio"]) for w in engine["windows"]), default=0.0)
         return f"conforms (ratio {ratio:.2g})"
     if verdict in ("differs", "differs by design"):
         key = f" (`{attribution['key']}`)" if attribution.get("explained") else " (not explained)"
@@ -91,16 +91,19 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
     if findings:
         lines += ["", "Findings:", ""]
     for config, name, engine in findings:
-        worst = max(engine["windows"], key=lambda w: w["ratio"], default=None)
-        measured = (f" — largest |Δ log p| {worst['largest_difference']:.3g} at positions "
-                    f"{worst['positions'][0]}–{worst['positions'][1]} ({worst['window']}), bound {worst['bound']:.3g}"
+        # A record keeps non-finite numbers as the strings "inf"/"nan" (finite_json); float() reads them back.
+        worst = max(engine["windows"], key=lambda w: float(w["ratio"]), default=None)
+        measured = (f" — largest |Δ log p| {float(worst['largest_difference']):.3g} at positions "
+                    f"{worst['positions'][0]}–{worst['positions'][1]} ({worst['window']}), bound "
+                    f"{float(worst['bound']):.3g}"
                     if worst else "")
         attribution = engine.get("attribution") or {}
         explained = (f"; explained by {attribution['words']} (ratio after switching it in the reference "
-                     f"{attribution['ratio']:.3g})" if attribution.get("explained") else
-                     f"; closest suspect {attribution['words']} leaves ratio {attribution['ratio']:.3g}"
+                     f"{float(attribution['ratio']):.3g})" if attribution.get("explained") else
+                     f"; closest suspect {attribution['words']} leaves ratio {float(attribution['ratio']):.3g}"
                      if attribution else "")
         design = f". Differs by design: {_names_as_code(engine['design'])}" if engine.get("design") else ""
+        design += f". Where the engine reads it: {_names_as_code(engine['source'])}" if engine.get("source") else ""
         reason = f": {_as_code(engine['reason'])}" if engine.get("reason") else ""
         lines.append(f"- **{name}**, `{config}`: {engine['verdict']}{reason}{measured}{explained}{design}")
     return "\n".join(lines) + "\n"
@@ -142,6 +145,8 @@ def _engine_text(engine: EngineRun) -> list[str]:
                      f"{a.ratio:.3g}]")
     if engine.design:
         lines.append(f"  differs by design: {engine.design}")
+    if engine.source:
+        lines.append(f"  where the engine reads it: {engine.source}")
     lines += [f"  not reached: {text}" for text in engine.not_reached]
     lines += [f"  note: {text}" for text in engine.notes]
     return lines

@@ -1,0 +1,57 @@
+"""Where each engine reads a rule the audit attributed a difference to: (engine, key) → the engine's file and line
+in the installed engine's own source, read there (llama.cpp: the tree vendored in the llama-cpp-python 0.3.36
+sdist, commit 0c1e5709, and its `convert_hf_to_gguf.py` conversion package; MLX-LM 0.32.2 and vLLM 0.32.0 from
+their environments' site-packages). An entry whose engine documents the departure as its choice sits in
+`DESIGN_CHOICES`, in the engine's own words.
+
+Claims served: ROPE-FREQUENCIES (the rule each attribution names).
+"""
+
+from __future__ import annotations
+
+__all__ = ["DESIGN_CHOICES", "ENGINE_SOURCES"]
+
+#: Departures an engine documents as its choice: (engine, key) → the engine's own words, with file and line.
+DESIGN_CHOICES = {
+    ("vllm", "short_factor"): (
+        "vLLM chooses the LongRoPE factor set once, at start-up, from max_model_len: \"Force long factors if "
+        "max_model_len (runtime max length) exceeds original_max_position_embeddings to prevent KV cache "
+        "invalidation when sequences cross this threshold during generation\" "
+        "(vllm/model_executor/layers/rotary_embedding/phi3_long_rope_scaled_rope.py:51-55)"),
+    ("llama.cpp", "short_factor"): (
+        "llama.cpp chooses the LongRoPE factor set from the context size, not the sequence: \"choose long/short freq "
+        "factors based on the context size\" — `if (n_ctx_seq > hparams.n_ctx_orig_yarn) return "
+        "layers[il].rope_long;` (src/llama-model.cpp:2340-2347, llama.cpp 0c1e5709 vendored in llama-cpp-python "
+        "0.3.36)"),
+}
+
+#: Where the engine reads (or skips) the rule of an attributed difference that is not a documented choice:
+#: (engine, key), or (engine, key, model_type) for a key that names a layer.
+ENGINE_SOURCES = {
+    ("mlx-lm", "short_factor"): (
+        "MLX-LM's SuScaledRoPE builds its frequencies from long_factor alone, at every length: `self._freqs = "
+        "mx.array(long_factor, dtype=mx.float32) * freqs` (mlx_lm/models/rope_utils.py:49-50); short_factor is "
+        "taken (rope_utils.py:17, documented at :36-38 as the factors for sequences shorter than "
+        "original_max_position_embeddings) and never used; Phi-3 builds it at mlx_lm/models/phi3.py:66-74"),
+    ("llama.cpp", "sliding_window"): (
+        "llama.cpp converts MistralForCausalLM to its LLaMA architecture (conversion/__init__.py:189), whose "
+        "hyper-parameters read no sliding-window key (src/models/llama.cpp:3-7) and whose graph builds the plain "
+        "KV-cache attention input, `inp_attn = build_attn_inp_kv();` (src/models/llama.cpp:119), not the "
+        "sliding-window one (`build_attn_inp_kv_iswa`, Gemma 2: src/models/gemma2.cpp:74)"),
+    ("llama.cpp", "sliding_window_pattern"): (
+        "llama.cpp's Gemma 3 takes which layers slide from the GGUF key sliding_window_pattern, else a hard-coded "
+        "pattern of 6 (five sliding, one full): `load_swa_pattern(ml, 6);` (src/models/gemma3.cpp:7; "
+        "src/llama-model.cpp:3434-3441), and a sliding layer also takes the local base (rope_freq_base_swa); the "
+        "converter writes the window and never the pattern or layer_types (conversion/gemma.py:156-157), so a Gemma 3 "
+        "whose layer_types differ from 5:1 runs its full layers as sliding ones"),
+    ("llama.cpp", "layer 1", "smollm3"): (
+        "llama.cpp's SmolLM3 leaves every 4th layer without RoPE whatever the config says: "
+        "`hparams.n_no_rope_layer_step = 4;` (src/models/smollm3.cpp:5) and `const bool use_rope = (il + 1) % "
+        "hparams.n_no_rope_layer_step != 0;` (src/models/smollm3.cpp:69); the converter writes no no_rope_layers "
+        "(conversion/llama.py:427), so a SmolLM3 whose NoPE layers are not every 4th (the tiny one: layer 1) is "
+        "rotated there"),
+    ("mlx-lm", "sliding_window"): (
+        "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
+        "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
+        "(phi3.py:182)"),
+}
