@@ -71,9 +71,10 @@ def test_recheck_ignores_forged_caches_and_reproduces_the_verdicts(
         for theorem in report["theorems"].values():
             theorem.update(status="failed", message="forged")
         write_verified(path, report)
-    for path in ledger_cache.rglob(f"{CLAIM}.json"):
-        entry = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(json.dumps({**entry, "verdict": "refuted"}), encoding="utf-8")
+    for path in ledger_cache.rglob(f"{CLAIM}.json"):  # a forged entry, its digest recomputed (a bare edit is a miss)
+        entry = read_verified(path)
+        assert entry is not None, path
+        write_verified(path, {**entry, "verdict": "refuted"})
     forged = _claims(capsys)
     assert forged[1]["verdict"] == "refuted"  # the plain run reads the ledger's cache
     monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(tmp_path / "empty-ledger"))

@@ -32,10 +32,11 @@ def test_every_source_has_a_stable_key_and_a_record() -> None:
         assert document.title and document.kind and not HASHED_NAME.search(json.dumps(document.to_json()))
         assert bool(document.file) == is_seed(document.key), "a seed has a file, a paper none"
         if not is_seed(document.key):
-            # a paper by its arXiv page; reference code (ISSUE #33's literature) by its repository
+            # a paper by its arXiv page; reference code (ISSUE #33's literature) by its repository, on GitHub or, for
+            # code released only with the weights (Qwen-1's modeling_qwen.py), on the Hugging Face Hub
             code = document.kind.startswith("reference code")
-            prefix = "https://github.com/" if code else "https://arxiv.org/abs/"
-            assert document.url.startswith(prefix) and document.author and document.date
+            prefixes = ("https://github.com/", "https://huggingface.co/") if code else ("https://arxiv.org/abs/",)
+            assert document.url.startswith(prefixes) and document.author and document.date
     assert source_document("seed-001").date == "2024-09-08"  # type: ignore[union-attr]
     assert source_document("seed-004").date == "2025-09-09"  # type: ignore[union-attr]
 
