@@ -65,6 +65,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """`ROPECHECK_CPU_PROFILE=FILE`: append each test's CPU-seconds (this process and the subprocesses it waited
+    for: setup, call and teardown) to FILE — the suite's budget is CPU-seconds (issue 36), wall time under load is
+    not."""
+    target = os.environ.get("ROPECHECK_CPU_PROFILE")
+    if not target:
+        return (yield)
+    import resource
+
+    def used() -> float:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    before = used()
+    try:
+        return (yield)
+    finally:
+        with open(target, "a", encoding="utf-8") as out:
+            out.write(f"{used() - before:.2f}\t{item.nodeid}\n")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     from ._docs_build import stop_docs_build
 

@@ -25,11 +25,11 @@ def _theorems(claim: dict[str, Any]) -> str:
     for theorem in claim.get("kernel_theorems") or []:
         if theorem.get("role") in ("verdict", "negation", "correction", "literal"):
             where = theorem_location(theorem["module"], theorem["theorem"])
-            # Breakable after each underscore (a zero-width space), as the seeds' errata does: the longest names
-            # (pi_interpolation_bound_correction) are wider than the column at 1280 px; the file:line beside it
-            # and the claim page give the exact name to copy.
+            # Breakable after each underscore (a zero-width space; inline code would not break), as the seeds'
+            # errata heading does: the longest names (pi_interpolation_bound_correction) are wider than the column
+            # at 1280 px; the file:line beside it and the claim page give the exact name to copy.
             lines.append(
-                f"{literal(theorem['theorem'].replace('_', '_' + chr(0x200B)))} ({escape(theorem['role'])}"
+                f"{escape(theorem['theorem']).replace('_', '_' + chr(0x200B))} ({escape(theorem['role'])}"
                 + (f", {literal(where)}" if where else "")
                 + ")"
             )
