@@ -56,6 +56,12 @@ def test_showcase_prints_only_the_report_and_one_note() -> None:
     lines = result.stderr.splitlines()
     assert len(lines) <= 1, result.stderr
     assert all(line.startswith("note: ") and line.endswith("--verbose shows them") for line in lines)
+
+
+@pytest.mark.deep  # a second full audit in a fresh process (about 7 CPU-s): CI runs the quiet default above
+def test_verbose_showcase_shows_the_messages_after_the_same_report() -> None:
+    pytest.importorskip("transformers")
+    result = _ropecheck(*SHOWCASE)
     # --verbose shows the messages (the audit's own second YaRN instance makes transformers warn), after the report.
     verbose = _ropecheck(*SHOWCASE, "--verbose")
     assert verbose.returncode == 0 and verbose.stdout == result.stdout
