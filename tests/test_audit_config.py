@@ -106,6 +106,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
+    if model == "exaone4-1.2b":  # EXAONE 4.0 1.2B model card: 32 heads over 2048; its config: Llama 3 bands, s = 16
+        return _llama3(1e6, 2048 // 32, 16, 8192, 1, 4), one, 1 / mpmath.sqrt(2048 // 32)
     raise AssertionError(f"no independent values for {model}")
 
 
@@ -120,6 +122,7 @@ FACTS = {
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+    "exaone4-1.2b": {"full_attention": ("llama3", 30, 64, 1e6)},  # 30 layers; no sliding window: every layer rotates
 }
 
 
@@ -207,6 +210,20 @@ def test_perturbed_config_is_caught_by_the_independent_check():
     entry = expected_values(parse_config(raw).layers[0])[0]
     theta, _, _ = _independent("llama3.1-8b", "all", "any")
     assert max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)) > 1e-3
+
+
+@pytest.mark.parametrize(("key", "value"), [("rope_theta", 500000.0), ("sliding_window", 4096)])
+def test_perturbed_exaone4_is_caught(key, value):
+    """EXAONE 4.0 1.2B as released has no sliding window, so every layer rotates: a window makes its global layers
+    NoPE (EXAONE 4's rule), a wrong base moves θ — each must fail the checks the tests above make."""
+    raw = json.loads((CONFIGS / "exaone4-1.2b" / "config.json").read_text())
+    raw[key] = value
+    layers = parse_config(raw).layers
+    nope = {i for layer in layers if layer.rope_type == "none" for i in layer.layer_indices}
+    if nope != NOPE.get("exaone4-1.2b", set()):  # the NoPE check fails (here: all 30 layers, all global)
+        return
+    theta, _, _ = _independent("exaone4-1.2b", "full_attention", "any")
+    assert max(_relative(g, w) for g, w in zip(expected_values(layers[0])[0].inv_freq, theta, strict=True)) > 1e-3
 
 
 def test_top_level_original_overrides_rope_scaling():
