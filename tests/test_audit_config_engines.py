@@ -82,11 +82,16 @@ def test_an_engine_that_is_not_installed_is_not_available(monkeypatch, tmp_path,
 
 
 # ------------------------------------------------------------------------------------------------- transformers
+# Released configs whose model type only the vendor's remote code knows (`auto_map`; remote code is never run).
+REMOTE_CODE_ONLY = {"hunyuan-a13b"}
+
+
 @needs_transformers
 @pytest.mark.parametrize("model", MODELS)
 def test_transformers_conforms_on_the_shipped_configs(model):
     engine = _only(audit_config(CONFIGS / model, engines=["transformers"]), "transformers")
-    assert engine.verdict == "conforms", [f.message for f in engine.findings]
+    wanted = "does not know model_type" if model in REMOTE_CODE_ONLY else "conforms"
+    assert engine.verdict == wanted, [f.message for f in engine.findings]
 
 
 @needs_transformers
@@ -151,7 +156,7 @@ def test_transformers_nested_per_layer_yarn_defect(tmp_path):
 
 # ------------------------------------------------------------------------------------------------------- MLX-LM
 # The MLX-LM checks below share one probe process (`audit_configs`: MLX-LM's import, ~1.4 CPU-s, paid once).
-_MLX_CONFORMING = ["llama3.1-8b", "gemma3-4b", "deepseek-v3"]
+_MLX_CONFORMING = ["llama3.1-8b", "gemma3-4b", "deepseek-v3", "hunyuan-a13b"]  # Hunyuan: NTK-alpha
 
 
 @pytest.fixture(scope="module")
