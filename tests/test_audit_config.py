@@ -25,7 +25,7 @@ FLOAT64_AGREEMENT = 2 * unit_roundoff("float64")
 
 
 # ------------------------------------------------------------------ the papers' formulas, written again, in mpmath
-def _theta(base: float, d: int) -> list[mpmath.mpf]:
+def _theta(base: float | mpmath.mpf, d: int) -> list[mpmath.mpf]:
     """RoFormer (Su et al. 2021, Eq. 15): θᵢ = base^(−2i/d)."""
     return [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) for i in range(d // 2)]
 
@@ -106,7 +106,18 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
+    if model == "exaone4-1.2b":  # EXAONE 4.0 1.2B model card: 32 heads over 2048; its config: Llama 3 bands, s = 16
+        return _llama3(1e6, 2048 // 32, 16, 8192, 1, 4), one, 1 / mpmath.sqrt(2048 // 32)
+    if model == "hunyuan-a13b":  # NTK-alpha (Tencent's modeling_hunyuan.py): base 10000 · 1000^(d/(d−2)), d = 4096/32
+        d = 4096 // 32
+        return _theta(mpmath.mpf(10000) * mpmath.power(1000, mpmath.mpf(d) / (d - 2)), d), one, 1 / mpmath.sqrt(d)
     raise AssertionError(f"no independent values for {model}")
+
+
+# Bases formed in float64 from other numbers (as the engines form them): the relative error of that base. HunYuan's
+# rope_theta·α^(d/(d−2)): the exponent rounded (|ln α|·d/(d−2)·u) and the power and product (2u). θᵢ = base^(−2i/d)
+# carries 2i/d of it; both sides are otherwise correctly rounded (FLOAT64_AGREEMENT).
+BASE_FORMED = {"hunyuan-a13b": (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_roundoff("float64")}
 
 
 # Facts stated by the model cards: layer type → (rope type, number of layers, rotary dim, base).
@@ -120,6 +131,7 @@ FACTS = {
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+    "exaone4-1.2b": {"full_attention": ("llama3", 30, 64, 1e6)},  # 30 layers; no sliding window: every layer rotates
 }
 
 
@@ -147,7 +159,9 @@ def test_expected_values_match_independent_formulas(model):
                 theta, attention, softmax = _independent(model, kind, str(entry.regime))
                 assert len(entry.inv_freq) == len(theta), f"{model} {layer.layer_type}: {len(entry.inv_freq)} pairs"
                 errors = [_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)]
-                bad = [(i, e) for i, e in enumerate(errors) if e > FLOAT64_AGREEMENT]
+                bound = [FLOAT64_AGREEMENT + 2 * i / (2 * len(theta)) * BASE_FORMED.get(model, 0)
+                         for i in range(len(theta))]
+                bad = [(i, e) for i, e in enumerate(errors) if e > bound[i]]
                 assert not bad, f"{model} {layer.layer_type} {entry.regime}: pairs off (pair, rel. error): {bad[:5]}"
                 assert _relative(entry.attention_factor, attention) <= FLOAT64_AGREEMENT, model
                 assert _relative(entry.softmax_scale, softmax) <= FLOAT64_AGREEMENT, model
@@ -207,6 +221,43 @@ def test_perturbed_config_is_caught_by_the_independent_check():
     entry = expected_values(parse_config(raw).layers[0])[0]
     theta, _, _ = _independent("llama3.1-8b", "all", "any")
     assert max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)) > 1e-3
+
+
+@pytest.mark.parametrize(("key", "value"), [("rope_theta", 500000.0), ("sliding_window", 4096)])
+def test_perturbed_exaone4_is_caught(key, value):
+    """EXAONE 4.0 1.2B as released has no sliding window, so every layer rotates: a window makes its global layers
+    NoPE (EXAONE 4's rule), a wrong base moves θ — each must fail the checks the tests above make."""
+    raw = json.loads((CONFIGS / "exaone4-1.2b" / "config.json").read_text())
+    raw[key] = value
+    layers = parse_config(raw).layers
+    nope = {i for layer in layers if layer.rope_type == "none" for i in layer.layer_indices}
+    if nope != NOPE.get("exaone4-1.2b", set()):  # the NoPE check fails (here: all 30 layers, all global)
+        return
+    theta, _, _ = _independent("exaone4-1.2b", "full_attention", "any")
+    assert max(_relative(g, w) for g, w in zip(expected_values(layers[0])[0].inv_freq, theta, strict=True)) > 1e-3
+
+
+@pytest.mark.parametrize("alpha", [None, 500.0])
+def test_perturbed_hunyuan_alpha_is_caught(alpha):
+    """Hunyuan-A13B's NTK-alpha as released (α = 1000): no alpha (plain dynamic NTK, factor 1) or α = 500 must
+    move θ away from the independent values."""
+    raw = json.loads((CONFIGS / "hunyuan-a13b" / "config.json").read_text())
+    if alpha is None:
+        del raw["rope_scaling"]["alpha"]
+    else:
+        raw["rope_scaling"]["alpha"] = alpha
+    entry = expected_values(parse_config(raw).layers[0])[0]
+    with mpmath.workdps(50):
+        theta, _, _ = _independent("hunyuan-a13b", "all", "any")
+        assert max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True)) > 1e-3
+
+
+def test_hunyuan_alpha_is_read_only_for_its_family():
+    """`alpha` is HunYuan's key: another family's dynamic block with it stays dynamic NTK and names it unread."""
+    raw = json.loads((CONFIGS / "hunyuan-a13b" / "config.json").read_text())
+    raw["model_type"] = "llama"
+    model = parse_config(raw)
+    assert model.layers[0].rope_type == "dynamic" and "alpha" in model.unread_keys
 
 
 def test_top_level_original_overrides_rope_scaling():

@@ -220,3 +220,19 @@ def test_a_text_config_left_as_a_dict_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(PreTrainedConfig, "get_text_config", lambda self, **_: self.to_dict())
     engine = audit_config(_smollm3(tmp_path), engines=["transformers"]).engines[0]
     assert engine.verdict == "conforms", [f.message for f in engine.findings]
+
+
+@needs_transformers
+def test_an_engine_class_that_raises_is_the_engine_failure_not_ropecheck(tmp_path, capsys):
+    """Every rotary class of the engine raising was wrapped in a LookupError raised by the adapter, so transformers'
+    own failure read as a ropecheck bug (exit 2, "please report"). Hunyuan-A13B's released file declared as
+    transformers' `hunyuan_v1_moe` (no `head_dim`: that class's rotary module computes `None - 2`) cannot be built by
+    transformers: that is the engine's verdict, with its file and line."""
+    raw = json.loads((CONFIGS / "hunyuan-a13b" / "config.json").read_text())
+    raw["model_type"] = "hunyuan_v1_moe"
+    del raw["auto_map"]
+    (tmp_path / "config.json").write_text(json.dumps(raw))
+    assert main([str(tmp_path), "--json", "--engine", "transformers"]) == 1
+    engine = json.loads(capsys.readouterr().out)["engines"]["transformers"]
+    assert engine["verdict"] == "could not be built"
+    assert "models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py" in engine["findings"][0]["message"]

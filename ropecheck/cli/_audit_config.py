@@ -133,14 +133,14 @@ def quiet_engines() -> Any:
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-config` command; returns the exit code."""
     from ..numeric.audit._lean_import import own_this_process
-    from ..numeric.audit.model_config import audit_config, literature_lines, literature_markdown
+    from ..numeric.audit.model_config import audit_configs, literature_lines, literature_markdown
 
     own_this_process()  # the command's process: transformers may be imported without scipy and torchao
 
     engines = [] if args.engines and "none" in args.engines else args.engines
     try:
         with quiet_engines():
-            audits = [audit_config(path, engines) for path in args.config]
+            audits = audit_configs(args.config, engines)  # each engine started once for all configs
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-config: error: {error}\n")
         return EXIT_USAGE

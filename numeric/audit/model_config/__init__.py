@@ -45,6 +45,7 @@ _LAZY = {
     "ConfigAudit": "_run",
     "EngineResult": "_run",
     "audit_config": "_run",
+    "audit_configs": "_run",
     "audit_options": "_audit_options",
     "fill_audit_options": "_audit_options",
     "literature_lines": "_literature",

@@ -20,6 +20,10 @@ can be named:
   class (Llama 4, SmolLM3, EXAONE 4) get them derived the same way (`_layer_rules`).
 - which layers rotate at all: each family's NoPE rule (`_layer_rules`): a layer type split into its rotating layers
   and its layers with rope type "none".
+- HunYuan (`hunyuan*` model types): `dynamic` with `alpha` is NTK-alpha, a fixed base base·α^(d/(d−2)) at every
+  length, read as plain RoPE with that base (transformers `models/hunyuan_v1_moe/modeling_hunyuan_v1_moe.py:419-423`
+  and `hunyuan_v1_dense`, Tencent's own `modeling_hunyuan.py` `HunYuanDynamicNTKAlphaRotaryEmbedding`); a null
+  `qk_rope_head_dim` (its configs carry the MLA keys as null) is an absent one.
 
 Claims served: ROPE-FREQUENCIES (θᵢ = base^(−2i/d) and its scalings).
 """
@@ -49,6 +53,8 @@ _KNOWN_KEYS = {
     "short_factor", "long_factor", "partial_rotary_factor", "mrope_section", "mrope_interleaved", "freq_factors",
     "llama_4_scaling_beta",
 }
+# Keys of the rope parameters that only a family reads: model type prefix → keys.
+_FAMILY_KEYS = {"hunyuan": {"alpha"}}
 # Text config keys the family softmax rules read (`_softmax`).
 _ATTENTION_KEYS = ("query_pre_attn_scalar", "attn_temperature_tuning", "floor_scale", "attn_scale")
 
@@ -173,7 +179,7 @@ def _rope_dict(text: dict[str, Any], layer_types: list[str] | None) -> tuple[dic
 
 def _head_dims(text: dict[str, Any]) -> tuple[int, int]:
     """(rotary head width, q·k width)."""
-    if "qk_rope_head_dim" in text:  # DeepSeek MLA: only the rope part of q and k rotates
+    if text.get("qk_rope_head_dim") is not None:  # DeepSeek MLA: only the rope part of q and k rotates
         rope = _integer(text["qk_rope_head_dim"], "qk_rope_head_dim")
         nope = text.get("qk_nope_head_dim") or 0
         return rope, rope + (_integer(nope, "qk_nope_head_dim") if nope else 0)
@@ -221,6 +227,13 @@ def _layer(
     if rotary_dim < 2 or rotary_dim % 2:
         raise ConfigError(f"rotary dimension {rotary_dim} (head_dim {head_dim} × {partial}) must be even and ≥ 2")
     max_positions = _integer(text.get("max_position_embeddings", 2048), "max_position_embeddings")
+    alpha = _ntk_alpha(params, text)
+    if alpha is not None:  # HunYuan's NTK-alpha: one fixed base, no length regime, no factor
+        base = base * alpha ** (rotary_dim / (rotary_dim - 2))
+        rope_type, params = "default", {k: v for k, v in params.items() if k not in ("factor", "alpha")}
+        readings.append(f"HunYuan NTK-alpha: 'dynamic' with alpha {alpha:g} is a fixed base rope_theta·α^(d/(d−2)) "
+                        f"= {base:.6g} at every length (transformers models/hunyuan_v1_moe/"
+                        "modeling_hunyuan_v1_moe.py:419-423)")
     original = None
     if rope_type in _NEEDS_ORIGINAL:
         top = text.get("original_max_position_embeddings")
@@ -286,6 +299,15 @@ def _layer(
     )
 
 
+def _ntk_alpha(params: dict[str, Any], text: dict[str, Any]) -> float | None:
+    """HunYuan's NTK-alpha (`rope_type` dynamic with a non-zero `alpha`, in a `hunyuan*` model), else None."""
+    family = str(text.get("model_type") or "").startswith("hunyuan")
+    kind = params.get("rope_type", params.get("type"))
+    if not family or kind != "dynamic" or not params.get("alpha"):
+        return None
+    return _number(params["alpha"], "alpha")
+
+
 def _none_layer(layer: RopeLayer, indices: tuple[int, ...], rule: str) -> RopeLayer:
     """The layers of `layer`'s type that the family's rule leaves unrotated: rope type "none", no rotary dims."""
     return dataclasses.replace(layer, layer_indices=indices, rope_type=NO_ROPE, rotary_dim=0, original=None,
@@ -331,6 +353,7 @@ def parse_config(raw: Any, path: str = "<config>") -> ModelConfig:
         for name, block in (rope.items() if nested else [("", rope)])
         for key in block
         if key not in _KNOWN_KEYS
+        and not any(model_type.startswith(family) and key in keys for family, keys in _FAMILY_KEYS.items())
     )
     if layer_types is None:
         groups = [_layer(text, rope, "all", tuple(range(count)), _DEFAULT_THETA)]

@@ -15,7 +15,7 @@ from ._parse import ModelConfig, load_config
 from .engines import ENGINES, EngineUnavailable, engine_module
 from .engines._isolation import isolated_streams
 
-__all__ = ["ConfigAudit", "EngineResult", "audit_config"]
+__all__ = ["ConfigAudit", "EngineResult", "audit_config", "audit_configs"]
 
 
 @dataclasses.dataclass
@@ -64,16 +64,46 @@ class ConfigAudit:
         }
 
 
-def _run_engine(name: str, model: ModelConfig, expected: list[Expected]) -> EngineResult:
+def _run_engine(name: str, configs: list[tuple[ModelConfig, list[Expected]]]) -> list[EngineResult]:
+    """Engine `name` on every config: its version once, then its observations — from one call where the adapter
+    has `observe_many` (one subprocess for all configs), else config by config."""
     module = engine_module(name)
     with isolated_streams():  # never interactive, never printing into the report
         try:
             version = module.version()
         except EngineUnavailable as reason:
-            return EngineResult(name, "not available", "not available", reason=str(reason))
-        observations = module.observe(model, expected)
-    findings = [f for e, o in zip(expected, observations, strict=True) for f in compare(name, e, o)]
-    return EngineResult(name, version, verdict_of(findings), findings)
+            return [EngineResult(name, "not available", "not available", reason=str(reason)) for _ in configs]
+        if hasattr(module, "observe_many"):
+            observed = module.observe_many(configs)
+        else:
+            observed = [module.observe(model, expected) for model, expected in configs]
+    results = []
+    for (_, expected), observations in zip(configs, observed, strict=True):
+        findings = [f for e, o in zip(expected, observations, strict=True) for f in compare(name, e, o)]
+        results.append(EngineResult(name, version, verdict_of(findings), findings))
+    return results
+
+
+def audit_configs(paths: list[str | Path], engines: list[str] | None = None) -> list[ConfigAudit]:
+    """Audit several model configs: what `audit_config` gives for each, with each engine started once for all of
+    them where its adapter can (MLX-LM: one subprocess), so its import is paid once.
+
+    **Arguments:** `paths` (config.json files or directories holding one), `engines` (names from `ENGINES`; None:
+    all).
+
+    **Returns:** one `ConfigAudit` per path, in order.
+
+    **Raises:** as `audit_config` (every config is read before any engine runs).
+    """
+    models = [load_config(path) for path in paths]
+    configs = [(model, [entry for layer in model.layers for entry in expected_values(layer)]) for model in models]
+    names = list(ENGINES) if engines is None else engines
+    for name in names:
+        if name not in ENGINES:
+            raise KeyError(name)
+    per_engine = [_run_engine(name, configs) for name in names]
+    return [ConfigAudit(model, expected, [results[i] for results in per_engine])
+            for i, (model, expected) in enumerate(configs)]
 
 
 def audit_config(path: str | Path, engines: list[str] | None = None) -> ConfigAudit:
@@ -86,10 +116,5 @@ def audit_config(path: str | Path, engines: list[str] | None = None) -> ConfigAu
     **Raises:** `ConfigError` for a config that cannot be read; `KeyError` for an unknown engine name;
     `AdapterError` for a failure inside ropecheck's own engine adapter (ropecheck's bug, never the engine's).
     """
-    model = load_config(path)
-    expected = [entry for layer in model.layers for entry in expected_values(layer)]
-    names = list(ENGINES) if engines is None else engines
-    for name in names:
-        if name not in ENGINES:
-            raise KeyError(name)
-    return ConfigAudit(model, expected, [_run_engine(name, model, expected) for name in names])
+    (audit,) = audit_configs([path], engines)
+    return audit

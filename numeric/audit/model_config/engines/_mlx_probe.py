@@ -5,7 +5,9 @@ to the `mx.fast.rope` kernel (base, scale, freqs, dims). Prints one JSON list of
 
 Standalone on purpose: it imports nothing from ropecheck (which is not installed in that environment).
 Request on stdin: `{"config": PATH, "entries": [{"layer_type", "regime", "layer_index", "length", "head_dim",
-"rope_type"}]}` (rope type "none": a layer without RoPE, whose spectrum is not read).
+"rope_type"}]}` (rope type "none": a layer without RoPE, whose spectrum is not read), answered by one list; or
+`{"requests": [REQUEST, ...]}` for several configs in one process (MLX-LM's import, most of a probe's cost, is then
+paid once), answered by one list per request.
 """
 
 from __future__ import annotations
@@ -76,19 +78,8 @@ def _fill_widths(config, args_class):
 
 def main() -> None:
     import mlx.core as mx
-    from mlx_lm.utils import _get_classes
 
     request = json.load(sys.stdin)
-    config = json.loads(Path(request["config"]).read_text())
-    try:
-        model_class, args_class = _get_classes(config)
-    except ValueError as error:  # "Model type X not supported": MLX-LM has no class for it (remote code never runs)
-        message = f"does not know model_type {config.get('model_type')!r} ({str(error).strip()})"
-        json.dump([{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
-                    "unknown_model_type": True} for e in request["entries"]], sys.stdout)
-        return
-    model = model_class(args_class.from_dict(_fill_widths(config, args_class)))
-    layers = _layers(model)
     calls = []
     kernel = mx.fast.rope
 
@@ -96,7 +87,27 @@ def main() -> None:
         calls.append({"dims": dims, "base": base, "scale": scale, "freqs": freqs})
         return kernel(x, dims, traditional=traditional, base=base, scale=scale, offset=offset, freqs=freqs, **rest)
 
-    mx.fast.rope = spy
+    mx.fast.rope = spy  # once: every model built below calls the kernel through it
+    if "requests" in request:
+        json.dump([_observe(one, calls) for one in request["requests"]], sys.stdout)
+    else:
+        json.dump(_observe(request, calls), sys.stdout)
+
+
+def _observe(request, calls):
+    """The observations for one request (one config): a list with one entry per requested layer and length."""
+    import mlx.core as mx
+    from mlx_lm.utils import _get_classes
+
+    config = json.loads(Path(request["config"]).read_text())
+    try:
+        model_class, args_class = _get_classes(config)
+    except ValueError as error:  # "Model type X not supported": MLX-LM has no class for it (remote code never runs)
+        message = f"does not know model_type {config.get('model_type')!r} ({str(error).strip()})"
+        return [{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
+                 "unknown_model_type": True} for e in request["entries"]]
+    model = model_class(args_class.from_dict(_fill_widths(config, args_class)))
+    layers = _layers(model)
     out = []
     for entry in request["entries"]:
         observation = {"layer_type": entry["layer_type"], "regime": entry["regime"], "dtype": "float32", "where": {}}
@@ -133,7 +144,7 @@ def main() -> None:
         except Exception as error:
             observation["error"] = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
         out.append(observation)
-    json.dump(out, sys.stdout)
+    return out
 
 
 if __name__ == "__main__":

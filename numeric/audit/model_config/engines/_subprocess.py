@@ -11,12 +11,13 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from .._expected import Expected
 from .._parse import ModelConfig
 from ._base import EngineUnavailable, Observation
 
-__all__ = ["environment_python", "environment_versions", "run_probe"]
+__all__ = ["environment_python", "environment_versions", "run_probe", "run_probes"]
 
 _ROOT = Path(__file__).resolve().parents[4]
 #: Seconds one probe may run (importing torch and building a model on a busy 2-core machine).
@@ -43,14 +44,8 @@ def environment_versions(
     return result.stdout.split()
 
 
-def run_probe(python: Path, script: str, model: ModelConfig, expected: list[Expected]) -> list[Observation]:
-    """Run `script` (a file beside this module) in `python` on the config; one `Observation` per expected entry.
-
-    **Arguments:** `python`, `script`, `model`, `expected`.
-
-    **Returns:** the observations (each with `error` set when the probe itself failed).
-    """
-    request = {
+def _request(model: ModelConfig, expected: list[Expected]) -> dict:
+    return {
         "config": str(Path(model.path).resolve()),
         "entries": [
             {"layer_type": e.layer.layer_type, "regime": e.regime, "length": e.length, "head_dim": e.layer.head_dim,
@@ -59,12 +54,45 @@ def run_probe(python: Path, script: str, model: ModelConfig, expected: list[Expe
             for e in expected
         ],
     }
+
+
+def _run(python: Path, script: str, request: dict) -> tuple[Any, str]:
+    """(the probe's JSON answer, "") or (None, the last line it wrote on stderr)."""
     # -I: the probe's own folder must not shadow the engine's packages (this folder has mlx_lm.py, vllm.py).
     result = subprocess.run(
         [str(python), "-I", str(Path(__file__).with_name(script))], input=json.dumps(request), capture_output=True,
         text=True, timeout=TIMEOUT_S,
     )
     if result.returncode != 0:
-        lines = (result.stderr or "no output").strip().splitlines()
-        return [Observation(e.layer.layer_type, e.regime, error=lines[-1][:300]) for e in expected]
-    return [Observation(**entry) for entry in json.loads(result.stdout)]
+        return None, (result.stderr or "no output").strip().splitlines()[-1][:300]
+    return json.loads(result.stdout), ""
+
+
+def run_probe(python: Path, script: str, model: ModelConfig, expected: list[Expected]) -> list[Observation]:
+    """Run `script` (a file beside this module) in `python` on the config; one `Observation` per expected entry.
+
+    **Arguments:** `python`, `script`, `model`, `expected`.
+
+    **Returns:** the observations (each with `error` set when the probe itself failed).
+    """
+    answer, error = _run(python, script, _request(model, expected))
+    if answer is None:
+        return [Observation(e.layer.layer_type, e.regime, error=error) for e in expected]
+    return [Observation(**entry) for entry in answer]
+
+
+def run_probes(python: Path, script: str, configs: list[tuple[ModelConfig, list[Expected]]]
+               ) -> list[list[Observation]]:
+    """`run_probe` for several configs in one process (the probe must accept `{"requests": [...]}`): the engine's
+    import is paid once. If that process fails, each config is probed alone, so one config that crashes the engine
+    is reported on that config only.
+
+    **Arguments:** `python`, `script`, `configs` (each parsed config with its expected entries).
+
+    **Returns:** the observations of each config, in order.
+    """
+    if len(configs) > 1:
+        answer, _ = _run(python, script, {"requests": [_request(m, e) for m, e in configs]})
+        if answer is not None:
+            return [[Observation(**entry) for entry in one] for one in answer]
+    return [run_probe(python, script, model, expected) for model, expected in configs]

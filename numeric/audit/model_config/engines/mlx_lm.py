@@ -13,9 +13,9 @@ from __future__ import annotations
 from .._expected import Expected
 from .._parse import ModelConfig
 from ._base import Observation
-from ._subprocess import environment_python, environment_versions, run_probe
+from ._subprocess import environment_python, environment_versions, run_probe, run_probes
 
-__all__ = ["NAME", "observe", "version"]
+__all__ = ["NAME", "observe", "observe_many", "version"]
 
 NAME = "mlx-lm"
 
@@ -29,3 +29,8 @@ def version() -> str:
 def observe(model: ModelConfig, expected: list[Expected]) -> list[Observation]:
     """MLX-LM's values for each expected (layer type, regime), from one subprocess."""
     return run_probe(environment_python("mlx", "ROPECHECK_MLX_PYTHON"), "_mlx_probe.py", model, expected)
+
+
+def observe_many(configs: list[tuple[ModelConfig, list[Expected]]]) -> list[list[Observation]]:
+    """`observe` for several configs from one subprocess (MLX-LM's import, about 1 CPU-s, paid once)."""
+    return run_probes(environment_python("mlx", "ROPECHECK_MLX_PYTHON"), "_mlx_probe.py", configs)

@@ -87,13 +87,18 @@ def _load(model: ModelConfig) -> tuple[Any, str]:
 
 
 def _rotary(module: Any, text: Any) -> Any:
-    errors = []
+    """The first rotary class of `module` that builds from `text`. When every one raises, the first class's own
+    error is raised again (with its traceback inside transformers: the engine could not build the config — never
+    ropecheck's adapter error, which a LookupError raised here would have been)."""
+    failures: list[Exception] = []
     for cls in _classes(module, "RotaryEmbedding"):
         try:
             return cls(config=text)
         except Exception as error:
-            errors.append(f"{cls.__name__}: {error}")
-    raise LookupError("no rotary module could be built: " + "; ".join(errors))
+            failures.append(error)
+    if failures:
+        raise failures[0]
+    raise LookupError(f"no rotary module class in {module.__name__}")
 
 
 def _softmax_scale(module: Any, text: Any, layer_index: int) -> tuple[float | None, str]:
