@@ -87,7 +87,11 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     s["raised"] = (int(positions[0]), error.reason)
                     continue
                 progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
-                finite = np.isfinite(y).all(axis=(0, 2))
+                # One summing pass shows a chunk all finite (a sum is finite only if every term is); only when it is
+                # not is each position looked at (the sum of finite float64 outputs near 1e308 may itself overflow).
+                with np.errstate(over="ignore", invalid="ignore"):
+                    all_finite = bool(np.isfinite(y.sum()))
+                finite = np.ones(positions.size, bool) if all_finite else np.isfinite(y).all(axis=(0, 2))
                 if not finite.all():
                     # A non-finite output is its own contract finding (never explained by a precision class or
                     # a wrong θ); the rest of the sweep judges the finite positions only.
@@ -95,16 +99,25 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     s["nonfinite"] = (s["nonfinite"][0] or int(bad[0]), s["nonfinite"][1] + int(bad.size))
                     y = np.where(finite[np.newaxis, :, np.newaxis], y, _ideal_outputs(s, a, b, gc, gs, ideal))
                 ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
-                sb = -y[1][:, a]
-                da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
+                # dc is −(sB − g·sin): only its magnitude is used (the orthogonality check below negates sB itself).
+                da, db, dc, dd = ca - gc, sa - gs, y[1][:, a] + gs, cb - gc
                 bounds = ideal.bound(s["weights"], positions, frequencies.hi, dtype)
                 beta, beta_random = bounds[0], bounds[1]
                 ra, rb = s["random"]
-                random_error = np.maximum(
-                    np.abs(y[2][:, a] - (ra * gc - rb * gs)), np.abs(y[2][:, b] - (ra * gs + rb * gc))
-                )
-                basis_error = np.maximum(np.maximum(np.abs(da), np.abs(db)), np.maximum(np.abs(dc), np.abs(dd)))
-                ratio = np.nan_to_num(np.maximum(basis_error / beta, random_error / beta_random), nan=np.inf)
+                random_error = np.abs(y[2][:, a] - (ra * gc - rb * gs))
+                np.maximum(random_error, np.abs(y[2][:, b] - (ra * gs + rb * gc)), out=random_error)
+                # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB); its largest
+                # error per position (sqrt is monotone: the root of the largest square sum, one root per position).
+                block_square = da * da
+                for difference in (db, dc, dd):
+                    block_square += difference * difference
+                block_error = np.sqrt(block_square.max(axis=1))
+                basis_error = np.abs(da)
+                for difference in (db, dc, dd):
+                    np.maximum(basis_error, np.abs(difference), out=basis_error)
+                ratio = np.maximum(basis_error / beta, random_error / beta_random)
+                if not np.isfinite(ratio).all():
+                    ratio = np.nan_to_num(ratio, nan=np.inf)
                 per_position = ratio.max(axis=1)
                 candidates = [(basis_error, beta), (random_error, beta_random)]
                 if ideal.passthrough.size:
@@ -124,15 +137,11 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     s["first"] = int(positions[int(np.argmax(per_position > 1))])
                 if per_position.max() > 1:
                     _charge_classes(ideal, s, positions, frequencies.hi, dtype, basis_error, random_error, candidates)
-                # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB).
-                block_error = np.sqrt(da * da + db * db + dc * dc + dd * dd)
                 if ideal.passthrough.size:
                     passthrough_error = np.abs(y[0][:, ideal.passthrough] - 1).max(axis=1)
                 else:
                     passthrough_error = np.zeros(positions.size)
-                s["matrix_error"][positions] = np.where(
-                    finite, np.maximum(block_error.max(axis=1), passthrough_error), np.inf
-                )
+                s["matrix_error"][positions] = np.where(finite, np.maximum(block_error, passthrough_error), np.inf)
                 # Angle error of each pair from the cross product of (cA, sA) with the ideal (gc, gs), about g²·sin of
                 # the error: arcsin of the largest per position (capped at π/2; only the plot uses it).
                 with np.errstate(invalid="ignore"):
@@ -142,6 +151,7 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     # Every entry of every block within β of g·R(m): orthogonality within 2√2·g·β + 2β² follows
                     # (`policy.orthogonality_bound`), nothing to measure.
                     continue
+                sb = -y[1][:, a]
                 orthogonality = np.maximum(
                     np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
                     np.abs(-ca * sb + sa * cb),
