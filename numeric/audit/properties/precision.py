@@ -83,7 +83,8 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     continue
                 x = s["x"][:, : positions.size]
                 try:
-                    y, _ = ctx.session.caller(dtype).call(x, positions, dtype, copy=False)
+                    # In the target's own float dtype: widened to float64 block by block (`_chunk_errors`).
+                    y, _ = ctx.session.caller(dtype).call_widening(x, positions, dtype)
                 except CallFailed as error:
                     s["raised"] = (int(positions[0]), error.reason)
                     continue
@@ -91,7 +92,9 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                 # One summing pass shows a chunk all finite (a sum is finite only if every term is); only when it is
                 # not is each position looked at (the sum of finite float64 outputs near 1e308 may itself overflow).
                 with np.errstate(over="ignore", invalid="ignore"):
-                    all_finite = bool(np.isfinite(y.sum()))
+                    all_finite = bool(np.isfinite(y.sum(dtype=np.float64)))
+                if not all_finite:
+                    y = y.astype(np.float64)
                 finite = np.ones(positions.size, bool) if all_finite else np.isfinite(y).all(axis=(0, 2))
                 if not finite.all():
                     # A non-finite output is its own contract finding (never explained by a precision class or
@@ -99,14 +102,14 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     bad = positions[~finite]
                     s["nonfinite"] = (s["nonfinite"][0] or int(bad[0]), s["nonfinite"][1] + int(bad.size))
                     y = np.where(finite[np.newaxis, :, np.newaxis], y, _ideal_outputs(s, a, b, gc, gs, ideal))
-                ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
                 errors = _chunk_errors(
                     y, a, b, gc, gs, s["random"], s["weights"], ideal, positions, frequencies.hi, dtype
                 )
                 per_position = errors.per_position
                 candidates = [(errors.basis, errors.beta), (errors.random, errors.beta_random)]
                 if ideal.passthrough.size:
-                    kept_error = np.abs(y[:, :, ideal.passthrough] - s["kept"][:, np.newaxis, :]).max(axis=0)
+                    kept = y[:, :, ideal.passthrough].astype(np.float64)
+                    kept_error = np.abs(kept - s["kept"][:, np.newaxis, :]).max(axis=0)
                     kept_bound = np.broadcast_to(s["kept_bound"].min(axis=0), kept_error.shape)
                     kept_ratio = bound_ratio(kept_error, kept_bound)
                     per_position = np.maximum(per_position, kept_ratio.max(axis=1))
@@ -123,7 +126,7 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                 if per_position.max() > 1:
                     _charge_classes(ideal, s, positions, frequencies.hi, dtype, errors.basis, errors.random, candidates)
                 if ideal.passthrough.size:
-                    passthrough_error = np.abs(y[0][:, ideal.passthrough] - 1).max(axis=1)
+                    passthrough_error = np.abs(kept[0] - 1).max(axis=1)
                 else:
                     passthrough_error = np.zeros(positions.size)
                 s["matrix_error"][positions] = np.where(finite, np.maximum(errors.block, passthrough_error), np.inf)
@@ -134,7 +137,8 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     # Every entry of every block within β of g·R(m): orthogonality within 2√2·g·β + 2β² follows
                     # (`policy.orthogonality_bound`), nothing to measure.
                     continue
-                sb = -y[1][:, a]
+                y = y.astype(np.float64, copy=False)
+                ca, sa, cb, sb = y[0][:, a], y[0][:, b], y[1][:, b], -y[1][:, a]
                 orthogonality = np.maximum(
                     np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
                     np.abs(-ca * sb + sa * cb),
@@ -193,7 +197,8 @@ def _chunk_errors(
     dtype: str,
 ) -> _ChunkErrors:
     """Errors of the three sweep probes' outputs `y` `(3, L, d)` against g·R(m) with their policy bounds (`weights`:
-    `sweep_weights`), computed block by block of rows."""
+    `sweep_weights`), computed block by block of rows (`y` in any dtype that widens to float64 exactly, widened
+    one block at a time)."""
     length, count = gc.shape
     g = ideal.attention_factor
     ra, rb = random
@@ -205,12 +210,13 @@ def _chunk_errors(
     for start in range(0, length, step):
         rows = slice(start, start + step)
         block_gc, block_gs = gc[rows], gs[rows]
-        ca, sa, cb = y[0][rows, a], y[0][rows, b], y[1][rows, b]
+        block_y = y[:, rows].astype(np.float64)  # exact: every kept output dtype widens to float64 exactly
+        ca, sa, cb = block_y[0][:, a], block_y[0][:, b], block_y[1][:, b]
         # dc is −(sB − g·sin): only its magnitude is used.
-        da, db, dc, dd = ca - block_gc, sa - block_gs, y[1][rows, a] + block_gs, cb - block_gc
+        da, db, dc, dd = ca - block_gc, sa - block_gs, block_y[1][:, a] + block_gs, cb - block_gc
         bounds[:, rows] = ideal.bound(weights, positions[rows], thetas, dtype)
-        error = np.abs(y[2][rows, a] - (ra * block_gc - rb * block_gs))
-        np.maximum(error, np.abs(y[2][rows, b] - (ra * block_gs + rb * block_gc)), out=error)
+        error = np.abs(block_y[2][:, a] - (ra * block_gc - rb * block_gs))
+        np.maximum(error, np.abs(block_y[2][:, b] - (ra * block_gs + rb * block_gc)), out=error)
         random_error[rows] = error
         # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB); its largest error per
         # position (sqrt is monotone: the root of the largest square sum).
