@@ -3,20 +3,20 @@ message by message."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def _cli(*args: str, timeout: int = 280) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ropecheck", "audit", *args], capture_output=True, text=True, timeout=timeout
-    )
+from ._cli_in_process import CliResult, run_cli
 
 
-def _text(result: subprocess.CompletedProcess[str]) -> str:
+def _cli(*args: str) -> CliResult:
+    """`ropecheck audit ARGS…`, in this process: these tests read what it prints (tests/test_audit_noise.py and
+    tests/test_audit_cli.py keep the process-level behaviour)."""
+    return run_cli("audit", *args)
+
+
+def _text(result: CliResult) -> str:
     """stdout with terminal wrapping undone (rich wraps at the console width)."""
     return " ".join(result.stdout.split())
 
@@ -51,14 +51,20 @@ def test_llama3_with_its_base_alone_is_told_the_scaling() -> None:
     assert "--scaling llama3:8" in text and "fitted ratio" in text
 
 
-def test_header_shows_the_declared_base_and_the_fitted_one_apart() -> None:
-    text = _text(_cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE))
+@pytest.fixture(scope="module")
+def wrong_base_text() -> str:
+    """The text report of a target whose base is not the declared one (read by two tests: one audit)."""
+    return _text(_cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE))
+
+
+def test_header_shows_the_declared_base_and_the_fitted_one_apart(wrong_base_text: str) -> None:
+    text = wrong_base_text
     assert "base: 500000 (declared); the spectrum fits 50000" in text
     assert "base: 50000 (declared)" not in text
 
 
-def test_no_certified_context_next_to_a_failure_and_no_internal_keys() -> None:
-    text = _text(_cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE))
+def test_no_certified_context_next_to_a_failure_and_no_internal_keys(wrong_base_text: str) -> None:
+    text = wrong_base_text
     assert "FAIL" in text and "every audited position" not in text
     assert "not certified: spectrum fails" in text
     as_json = _cli(f"{TARGETS}:wrong_base_rope", "--base", "500000", *ROPE, "--json").stdout

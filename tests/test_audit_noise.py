@@ -88,8 +88,9 @@ def test_a_closed_pipe_keeps_the_verdict(as_json: bool) -> None:
     assert code == 0 and "Traceback" not in error and "Broken" not in error, error
     code, error = _closed_pipe("audit", "tests.audit_corpus.numpy_impls:bug_clockwise", *SMALL, *extra)
     assert code == 1 and "Traceback" not in error, error
-    code, error = _closed_pipe("audit", "--list")
-    assert code == 0 and "Traceback" not in error, error
+    if not as_json:  # the same listing either way: once
+        code, error = _closed_pipe("audit", "--list")
+        assert code == 0 and "Traceback" not in error, error
 
 
 def test_a_terminal_sees_a_status_line_that_is_erased() -> None:

@@ -8,24 +8,17 @@ import sys
 from pathlib import Path
 
 from ._budget import SUBPROCESS_BUDGET
+from ._cli_in_process import CliResult, run_pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run_pytest(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+def _run_pytest(tmp_path: Path, *arguments: str) -> CliResult:
+    """pytest with this checkout's plugin (whatever an installed entry point names) in `tmp_path`, in this process:
+    these tests read what it reports (the pyproject test below runs pytest in a fresh process)."""
     (tmp_path / "test_own.py").write_text("def test_own_project():\n    assert True\n", encoding="utf-8")
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     options = ["--rope-max-position", "512", "--rope-head-dim", "16", "--rope-dtypes", "float32"]
-    # This checkout's plugin, whatever an installed entry point names (an editable install may predate a move).
-    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.function.pytest_plugin"]
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *options, *arguments],
-        cwd=tmp_path,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=SUBPROCESS_BUDGET,
-    )
+    return run_pytest(tmp_path, *options, *arguments)
 
 
 def test_plugin_reports_each_property_for_a_buggy_target(tmp_path: Path) -> None:

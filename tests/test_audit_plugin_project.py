@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ._budget import SUBPROCESS_BUDGET
+from ._cli_in_process import CliResult, run_pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ROPE = "tests.audit_corpus.numpy_impls:rope_half --base 10000 --head-dim 16 --max-position 512 --dtypes float32"
@@ -42,13 +43,10 @@ def _project(tmp_path: Path, *lines: str) -> Path:
     return tmp_path
 
 
-def _pytest(project: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    plugin = ["-p", "no:ropecheck", "-p", "ropecheck.numeric.audit.function.pytest_plugin"]  # this checkout's plugin
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-rA", *arguments],
-        cwd=project, env=environment, capture_output=True, text=True, timeout=SUBPROCESS_BUDGET,
-    )
+def _pytest(project: Path, *arguments: str) -> CliResult:
+    """pytest with this checkout's plugin in `project`, in this process (what it prints is what these tests read;
+    tests/test_audit_plugin.py keeps runs in a fresh process)."""
+    return run_pytest(project, *arguments)
 
 
 def test_several_targets_of_several_kinds_in_one_project(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ Measured (`tests/test_reference.py`, at both edges and on the adversarial set `A
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 
 import mpmath
@@ -159,11 +160,23 @@ def inverse_frequencies(d: int, base: float | str = 10000, *, scale: Sequence[fl
 
 def _turn_limbs(inv_freq: DoubleDouble) -> tuple[np.ndarray, ...]:
     """θ/2π for every frequency, in three float64 limbs (rows), plus the Veltkamp halves of the first two."""
+    hi, lo, tail = (np.ascontiguousarray(limb, dtype=np.float64).tobytes() for limb in inv_freq.limbs())
+    return _turn_limbs_of(hi, lo, tail)
+
+
+@functools.lru_cache(maxsize=64)
+def _turn_limbs_of(hi: bytes, lo: bytes, tail: bytes) -> tuple[np.ndarray, ...]:
+    """`_turn_limbs` keyed by the exact bytes of θ's limbs: the mpmath conversion (O(d) at 60 digits) is done once
+    per set of frequencies, not once per call (the audit asks for the same θ at every chunk of positions)."""
+    frequencies = DoubleDouble(*(np.frombuffer(limb, dtype=np.float64) for limb in (hi, lo, tail)))
     with mpmath.workdps(_FREQUENCY_DIGITS):
         two_pi = 2 * mpmath.pi
-        limbs = [_limbs(inv_freq.to_mpmath(i) / two_pi) for i in range(inv_freq.shape[0])]
+        limbs = [_limbs(frequencies.to_mpmath(i) / two_pi) for i in range(frequencies.shape[0])]
     first, second, third = (np.array(column, dtype=np.float64).reshape(1, -1) for column in zip(*limbs, strict=True))
-    return (first, *split(first), second, *split(second), third)
+    turns = (first, *split(first), second, *split(second), third)
+    for turn in turns:
+        turn.flags.writeable = False  # shared between calls
+    return turns
 
 
 def _exact_product(

@@ -63,12 +63,18 @@ def _as_result(value: np.ndarray) -> FloatOrArray:
 def _cap_value_error(error: np.ndarray) -> np.ndarray:
     """Cap an error of a value in [−1, 1] at 2, except that an infinite (overflowed) error stays infinite: an
     angle that overflowed turns cos/sin into NaN, about which nothing can be said."""
+    error = np.asarray(error)
+    if error.size and 0.0 <= error.min() and error.max() <= 2.0:  # the usual case: nothing to cap (NaN fails both)
+        return error
     return np.where(np.isinf(error), np.inf, np.minimum(error, 2.0))
 
 
 def _infinite_where_undefined(bound: np.ndarray) -> np.ndarray:
     """0·inf arises where an overflowed (infinite) error meets a zero weight; NaN results overflow too, so the
     bound is infinite there."""
+    bound = np.asarray(bound)
+    if not np.isnan(bound).any():  # the usual case: the bound as it is, without a copy
+        return bound
     return np.where(np.isnan(bound), np.inf, bound)
 
 

@@ -109,6 +109,14 @@ def angle_error_bound(
     eta = underflow_error(angle_dtype if angle_dtype is not None else dtype)
     bound = relative * magnitude_position * magnitude_theta + (1 + 2 * u) * magnitude_position * eta + eta
     bound = bound * _FLOAT64_EVALUATION_ALLOWANCE
+    largest_position = np.max(magnitude_position, initial=0.0)
+    # Rounding is monotone, so the largest |m|, |θ| and relative error bound every element's product: when even
+    # theirs stays finite in the angle dtype, no element overflows (NaN fails the test and takes the full check).
+    if largest_position <= angle_format.largest_finite and (
+        largest_position * np.max(magnitude_theta, initial=0.0) * (1 + np.max(relative, initial=0.0))
+        <= angle_format.largest_finite
+    ):
+        return _as_result(bound)
     overflow = (magnitude_position > angle_format.largest_finite) | (
         magnitude_position * magnitude_theta * (1 + relative) > angle_format.largest_finite
     )
@@ -183,6 +191,13 @@ def rotation_output_bound(
     weight = np.asarray(x_abs_pair_sum, dtype=np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         bound = slope * weight + offset
+        # As in `angle_error_bound`: the largest weight and slope (both ≥ 0) bound every element's value.
+        if (
+            np.min(weight, initial=0.0) >= 0
+            and np.min(slope, initial=0.0) >= 0
+            and np.max(weight, initial=0.0) * (1 + np.max(slope, initial=0.0)) + offset <= largest_finite(dtype)
+        ):
+            return _as_result(_infinite_where_undefined(bound))
         overflow = weight * (1 + slope) + offset > largest_finite(dtype)
     return _as_result(_infinite_where_undefined(np.where(overflow, np.inf, bound)))
 

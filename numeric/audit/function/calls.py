@@ -24,6 +24,7 @@ __all__ = [
     "Caller",
     "TargetHung",
     "Worker",
+    "as_widening_array",
     "numpy_dtype",
     "one_line",
     "to_float64",
@@ -201,14 +202,25 @@ class Caller:
 
         `CallFailed` (the target raised, or returned something that is not an array of x's shape), `TargetHung`.
         """
+        out, name = self.call_widening(x, positions, dtype)
+        return out.astype(np.float64, copy=copy), name
+
+    def call_widening(self, x: np.ndarray, positions: np.ndarray, dtype: str) -> tuple[np.ndarray, str]:
+        """As `call`, with the output in a NumPy float dtype that widens to float64 exactly (`as_widening_array`),
+        for callers that widen it piece by piece (the precision sweep)."""
         y = self.call_raw(self.to_framework(x, dtype), self.positions(positions))
-        out = to_float64(y, x.shape, copy=copy)
+        out = as_widening_array(y, x.shape)
         return (out if self.output_order is None else out[..., self.output_order]), _dtype_name(y)
 
 
-def to_float64(y: Any, shape: tuple[int, ...], copy: bool = True) -> np.ndarray:
-    """A target's output as float64 NumPy, or `CallFailed` when it is not an array of the expected shape
-    (`copy=False`: a float64 NumPy output is used as is, for read-only analysis)."""
+#: Output dtypes kept as they are by `as_widening_array`: each converts to float64 exactly.
+_WIDENING_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+
+
+def as_widening_array(y: Any, shape: tuple[int, ...]) -> np.ndarray:
+    """A target's output as a NumPy array of the expected shape whose values convert to float64 exactly: float16,
+    bfloat16, float32 or float64 kept as they are (torch's 16-bit formats as float32), anything else converted to
+    float64; `BadOutput` when it is not a numeric array of that shape."""
     try:
         if type(y).__module__.startswith("torch"):
             import torch
@@ -219,9 +231,16 @@ def to_float64(y: Any, shape: tuple[int, ...], copy: bool = True) -> np.ndarray:
             array = tensor.numpy()
         else:
             array = np.asarray(y)
-        array = array.astype(np.float64, copy=copy)
+        if array.dtype.name not in _WIDENING_DTYPES:
+            array = array.astype(np.float64)
     except Exception as error:
         raise BadOutput(f"the output ({type(y).__name__}) is not a numeric array: {one_line(error)}") from None
     if array.shape != tuple(shape):
         raise BadOutput(f"the output has shape {tuple(array.shape)}, expected {tuple(shape)} (the shape of x)")
     return array
+
+
+def to_float64(y: Any, shape: tuple[int, ...], copy: bool = True) -> np.ndarray:
+    """A target's output as float64 NumPy, or `CallFailed` when it is not an array of the expected shape
+    (`copy=False`: a float64 NumPy output is used as is, for read-only analysis)."""
+    return as_widening_array(y, shape).astype(np.float64, copy=copy)

@@ -257,10 +257,14 @@ def output_bound(
     if precision is not None and precision.recurrence:
         units = units + _recurrence_units(thetas)
     frequency = weight * (units * u_angle) * np.abs(position_column * thetas)
-    bound = attention_factor * (base + frequency + weight * REFERENCE_COS_SIN_ABS_ERROR)
+    bound = base + frequency
+    bound += weight * REFERENCE_COS_SIN_ABS_ERROR
     if attention_factor != 1.0:
-        bound = bound + weight * attention_factor * u_angle
+        bound *= attention_factor
+        bound += weight * attention_factor * u_angle
     shape = np.broadcast_shapes(weight.shape, position_column.shape, np.shape(thetas))
+    if bound.shape == shape:
+        return bound  # already a new float64 array of the full shape (the sweep's hot path: no copy)
     return np.broadcast_to(bound, shape).astype(np.float64)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -82,33 +83,33 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     continue
                 x = s["x"][:, : positions.size]
                 try:
-                    y, _ = ctx.session.caller(dtype).call(x, positions, dtype, copy=False)
+                    # In the target's own float dtype: widened to float64 block by block (`_chunk_errors`).
+                    y, _ = ctx.session.caller(dtype).call_widening(x, positions, dtype)
                 except CallFailed as error:
                     s["raised"] = (int(positions[0]), error.reason)
                     continue
                 progress.advance(positions.size, f"{dtype} positions {start}…{int(positions[-1])}")
-                finite = np.isfinite(y).all(axis=(0, 2))
+                # One summing pass shows a chunk all finite (a sum is finite only if every term is); only when it is
+                # not is each position looked at (the sum of finite float64 outputs near 1e308 may itself overflow).
+                with np.errstate(over="ignore", invalid="ignore"):
+                    all_finite = bool(np.isfinite(y.sum(dtype=np.float64)))
+                if not all_finite:
+                    y = y.astype(np.float64)
+                finite = np.ones(positions.size, bool) if all_finite else np.isfinite(y).all(axis=(0, 2))
                 if not finite.all():
                     # A non-finite output is its own contract finding (never explained by a precision class or
                     # a wrong θ); the rest of the sweep judges the finite positions only.
                     bad = positions[~finite]
                     s["nonfinite"] = (s["nonfinite"][0] or int(bad[0]), s["nonfinite"][1] + int(bad.size))
                     y = np.where(finite[np.newaxis, :, np.newaxis], y, _ideal_outputs(s, a, b, gc, gs, ideal))
-                ca, sa, cb = y[0][:, a], y[0][:, b], y[1][:, b]
-                sb = -y[1][:, a]
-                da, db, dc, dd = ca - gc, sa - gs, sb - gs, cb - gc
-                bounds = ideal.bound(s["weights"], positions, frequencies.hi, dtype)
-                beta, beta_random = bounds[0], bounds[1]
-                ra, rb = s["random"]
-                random_error = np.maximum(
-                    np.abs(y[2][:, a] - (ra * gc - rb * gs)), np.abs(y[2][:, b] - (ra * gs + rb * gc))
+                errors = _chunk_errors(
+                    y, a, b, gc, gs, s["random"], s["weights"], ideal, positions, frequencies.hi, dtype
                 )
-                basis_error = np.maximum(np.maximum(np.abs(da), np.abs(db)), np.maximum(np.abs(dc), np.abs(dd)))
-                ratio = np.nan_to_num(np.maximum(basis_error / beta, random_error / beta_random), nan=np.inf)
-                per_position = ratio.max(axis=1)
-                candidates = [(basis_error, beta), (random_error, beta_random)]
+                per_position = errors.per_position
+                candidates = [(errors.basis, errors.beta), (errors.random, errors.beta_random)]
                 if ideal.passthrough.size:
-                    kept_error = np.abs(y[:, :, ideal.passthrough] - s["kept"][:, np.newaxis, :]).max(axis=0)
+                    kept = y[:, :, ideal.passthrough].astype(np.float64)
+                    kept_error = np.abs(kept - s["kept"][:, np.newaxis, :]).max(axis=0)
                     kept_bound = np.broadcast_to(s["kept_bound"].min(axis=0), kept_error.shape)
                     kept_ratio = bound_ratio(kept_error, kept_bound)
                     per_position = np.maximum(per_position, kept_ratio.max(axis=1))
@@ -123,30 +124,26 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                 if s["first"] is None and per_position.max() > 1:
                     s["first"] = int(positions[int(np.argmax(per_position > 1))])
                 if per_position.max() > 1:
-                    _charge_classes(ideal, s, positions, frequencies.hi, dtype, basis_error, random_error, candidates)
-                # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB).
-                block_error = np.sqrt(da * da + db * db + dc * dc + dd * dd)
+                    _charge_classes(ideal, s, positions, frequencies.hi, dtype, errors.basis, errors.random, candidates)
                 if ideal.passthrough.size:
-                    passthrough_error = np.abs(y[0][:, ideal.passthrough] - 1).max(axis=1)
+                    passthrough_error = np.abs(kept[0] - 1).max(axis=1)
                 else:
                     passthrough_error = np.zeros(positions.size)
-                s["matrix_error"][positions] = np.where(
-                    finite, np.maximum(block_error.max(axis=1), passthrough_error), np.inf
-                )
+                s["matrix_error"][positions] = np.where(finite, np.maximum(errors.block, passthrough_error), np.inf)
                 # Angle error of each pair from the cross product of (cA, sA) with the ideal (gc, gs), about g²·sin of
                 # the error: arcsin of the largest per position (capped at π/2; only the plot uses it).
-                with np.errstate(invalid="ignore"):
-                    cross = np.abs(sa * gc - ca * gs).max(axis=1) / (g * g)
-                s["angle"][positions] = np.arcsin(np.minimum(np.nan_to_num(cross, nan=1.0), 1.0))
-                if ratio.max() <= 1:
+                s["angle"][positions] = np.arcsin(np.minimum(np.nan_to_num(errors.cross, nan=1.0), 1.0))
+                if errors.ratio_max <= 1:
                     # Every entry of every block within β of g·R(m): orthogonality within 2√2·g·β + 2β² follows
                     # (`policy.orthogonality_bound`), nothing to measure.
                     continue
+                y = y.astype(np.float64, copy=False)
+                ca, sa, cb, sb = y[0][:, a], y[0][:, b], y[1][:, b], -y[1][:, a]
                 orthogonality = np.maximum(
                     np.maximum(np.abs(ca * ca + sa * sa - g * g), np.abs(sb * sb + cb * cb - g * g)),
                     np.abs(-ca * sb + sa * cb),
                 )
-                norm_bound = policy.orthogonality_bound(beta, g)
+                norm_bound = policy.orthogonality_bound(errors.beta, g)
                 norm_ratio = bound_ratio(orthogonality, norm_bound).max(axis=1)
                 k = int(np.argmax(norm_ratio))
                 if norm_ratio[k] > s["norm_worst"][0]:
@@ -163,6 +160,82 @@ def check_precision(ctx: AuditContext, ideal: Ideal, dtypes: list[str]) -> None:
                     _charge_norm_classes(ideal, s, positions, frequencies.hi, dtype, orthogonality)
     for dtype in dtypes:
         sweep_findings(ctx, ideal, dtype, state[dtype])
+
+
+# Rows of one chunk analysed at a time (pairs × rows about this many elements): the dozen temporaries of a block
+# stay in the processor's cache instead of streaming through memory once per operation.
+_BLOCK_ELEMENTS = 1 << 15
+
+
+@dataclasses.dataclass
+class _ChunkErrors:
+    """The sweep's measurements of one chunk (L positions × n pairs): entry errors of the basis probes and of the
+    random probe with their bounds (`(L, n)`), per position the worst error/bound ratio (NaN as inf), the largest
+    2×2 block error and the largest |cross product| / g² (the angle error's sine), and the largest ratio."""
+
+    basis: np.ndarray
+    random: np.ndarray
+    beta: np.ndarray
+    beta_random: np.ndarray
+    per_position: np.ndarray
+    block: np.ndarray
+    cross: np.ndarray
+    ratio_max: float
+
+
+def _chunk_errors(
+    y: np.ndarray,
+    a: Any,
+    b: Any,
+    gc: np.ndarray,
+    gs: np.ndarray,
+    random: tuple[np.ndarray, np.ndarray],
+    weights: np.ndarray,
+    ideal: Ideal,
+    positions: np.ndarray,
+    thetas: np.ndarray,
+    dtype: str,
+) -> _ChunkErrors:
+    """Errors of the three sweep probes' outputs `y` `(3, L, d)` against g·R(m) with their policy bounds (`weights`:
+    `sweep_weights`), computed block by block of rows (`y` in any dtype that widens to float64 exactly, widened
+    one block at a time)."""
+    length, count = gc.shape
+    g = ideal.attention_factor
+    ra, rb = random
+    basis, random_error = np.empty((length, count)), np.empty((length, count))
+    bounds = np.empty((2, length, count))
+    per_position, block, cross = np.empty(length), np.empty(length), np.empty(length)
+    ratio_max = 0.0
+    step = max(1, _BLOCK_ELEMENTS // max(count, 1))
+    for start in range(0, length, step):
+        rows = slice(start, start + step)
+        block_gc, block_gs = gc[rows], gs[rows]
+        block_y = y[:, rows].astype(np.float64)  # exact: every kept output dtype widens to float64 exactly
+        ca, sa, cb = block_y[0][:, a], block_y[0][:, b], block_y[1][:, b]
+        # dc is −(sB − g·sin): only its magnitude is used.
+        da, db, dc, dd = ca - block_gc, sa - block_gs, block_y[1][:, a] + block_gs, cb - block_gc
+        bounds[:, rows] = ideal.bound(weights, positions[rows], thetas, dtype)
+        error = np.abs(block_y[2][:, a] - (ra * block_gc - rb * block_gs))
+        np.maximum(error, np.abs(block_y[2][:, b] - (ra * block_gs + rb * block_gc)), out=error)
+        random_error[rows] = error
+        # The 2×2 block of every pair from probes A and B: columns (cA, sA) and (−sB, cB); its largest error per
+        # position (sqrt is monotone: the root of the largest square sum).
+        square = da * da
+        for difference in (db, dc, dd):
+            square += difference * difference
+        block[rows] = np.sqrt(square.max(axis=1))
+        entry = np.abs(da)
+        for difference in (db, dc, dd):
+            np.maximum(entry, np.abs(difference), out=entry)
+        basis[rows] = entry
+        ratio = np.maximum(entry / bounds[0, rows], error / bounds[1, rows])
+        if not np.isfinite(ratio).all():
+            ratio = np.nan_to_num(ratio, nan=np.inf)
+        per_position[rows] = ratio.max(axis=1)
+        ratio_max = max(ratio_max, float(per_position[rows].max()))
+        with np.errstate(invalid="ignore"):
+            cross[rows] = np.abs(sa * block_gc - ca * block_gs).max(axis=1) / (g * g)
+    return _ChunkErrors(basis, random_error, bounds[0], bounds[1], per_position, block, cross, ratio_max)
 
 
 def _ideal_outputs(s: dict[str, Any], a: Any, b: Any, gc: np.ndarray, gs: np.ndarray, ideal: Ideal) -> np.ndarray:
