@@ -7,7 +7,6 @@ statement true; `--json` at exit 0 carries the Coq statement, read back here and
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -16,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ropecheck.proofs import coq_available, parse_identity
 from ropecheck.proofs.engine._interval import certify_nonzero
-from ropecheck.proofs.prove import _prove_kernel as prove_kernel
 from ropecheck.proofs.prove._prove import decide_statement
 from ropecheck.proofs.prove._prove_kernel import kernel_check
 from ropecheck.proofs.prove._prove_print import CannotState, state_identity
 
 from ropecheck.cli._main import main
 from tests._coq_terms import read_statement
+from tests._prove_memo import one_coqc_run_per_source
 
 COQ = coq_available()
 CHECKED = 0 if COQ else 4  # a statement Coq can state and close; without coqc it stays "by the engine only"
@@ -57,23 +56,13 @@ ISSUE = [
 
 
 _ANSWERS: dict[tuple[str, ...], tuple[int, str]] = {}
-_KERNEL_ANSWERS: dict[tuple[str, float], dict] = {}
 
 
 @pytest.fixture(autouse=True)
 def _one_coqc_run_per_source(monkeypatch: pytest.MonkeyPatch) -> None:
-    """coqc's answer is a function of the `.v` text it is given: a `prove` whose printed source another test here
-    already had checked (the same statement typed with its flags first, or after `--`) reads that answer instead of
-    starting coqc again. A different argument reading prints a different source, and coqc runs."""
-    real = prove_kernel.kernel_check
-
-    def check(coq: dict, timeout: float) -> dict:
-        key = (prove_kernel.coq_source(coq), timeout)
-        if key not in _KERNEL_ANSWERS:
-            _KERNEL_ANSWERS[key] = real(coq, timeout)
-        return copy.deepcopy(_KERNEL_ANSWERS[key])
-
-    monkeypatch.setattr(prove_kernel, "kernel_check", check)
+    """The flags-first and `--` forms of two issue statements, and the README's examples, print the same `.v` text
+    as the issue's list: coqc checks each text once per process (`tests/_prove_memo.py`)."""
+    one_coqc_run_per_source(monkeypatch)
 
 
 def _prove(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, dict]:
