@@ -44,8 +44,9 @@ def pytest_configure(config: pytest.Config) -> None:
 # Moved forward: the longest items, which come last alphabetically — there pytest-xdist's worksteal cannot take them
 # from a worker (it leaves a worker its last two) and the other core idles while they run (measured: 11 s at the end of
 # an idle run). Not to the very front: they need the docs build, which is not done yet when the first tests start. A
-# quarter of the way in, the first worker reaches them midway through its share, after the build.
-LONG_EARLY = ("tests/test_docs_browser.py::test_every_page_fits_its_width",)
+# quarter of the way in, the first worker reaches them midway through its share, after the build. test_wheel.py
+# (a wheel built, a fresh environment, `ropecheck claims` in it: about 6 CPU-s in its last two items) was the last file.
+LONG_EARLY = ("tests/test_docs_browser.py::test_every_page_fits_its_width", "tests/test_wheel.py::")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,6 +10,7 @@ forgery (the caches are read), while `--recheck` reproduces the first run's verd
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from ropecheck.proofs.kernel._kernel_build import check_development
 
 from ropecheck.cli._main import main
 
-from .test_kernel_terms import BOUND, CLAIM, _copy
+from .test_kernel_terms import BOUND, CLAIM, _copy, run_kernel_cache, unmodified_pins
 
 pytestmark = pytest.mark.skipif(
     not (_kernel.coq_available() and _kernel_coqchk.coqchk_path()), reason="coqc/coqchk are not installed"
@@ -47,14 +48,19 @@ def _claims(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict[
 
 
 def test_recheck_ignores_forged_caches_and_reproduces_the_verdicts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # The first run fills a cache of this test's own: a copy of the run's cache where test_kernel_terms.py's
+    # unmodified copy (the same files) was built, so the first run reads its compiled files (one build fewer).
+    pins = unmodified_pins(tmp_path_factory)
     kernel_cache, ledger_cache = tmp_path / "kernel", tmp_path / "ledger"
+    shutil.copytree(run_kernel_cache(tmp_path_factory), kernel_cache)
     monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(kernel_cache))
     monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(ledger_cache))
     root = _copy(tmp_path / "coq")
-    terms = check_development(root, wanted=lambda _: False, bound=BOUND).terms
-    pins = {"statements": terms["statements"], "constants": terms["constants"]}
     asked: list[bool] = []
 
     def development(**options: Any) -> Any:

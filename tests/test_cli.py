@@ -15,6 +15,7 @@ from ropecheck.proofs import claim_ids
 from ropecheck.cli._main import main, unchecked_claims
 
 from ._budget import SUBPROCESS_BUDGET
+from ._prove_memo import one_coqc_run_per_source
 
 ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or "ropecheck"
 
@@ -88,6 +89,14 @@ def test_claim_ids_are_case_insensitive_and_show_prints_one_claim(capsys: pytest
 
 # `prove`: 4 = proved by the engine only (the kernel could not check it), 0 = proved and kernel-checked.
 PROVED_CODES = {"proved": 0, "engine-proved": 4}
+
+
+@pytest.fixture(autouse=True)
+def _one_coqc_run_per_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process `prove` runs whose `.v` text another test of this worker had checked (test_prove_statement.py's
+    'sin(2*x) == 2*sin(x)*cos(x)' over the reals) read coqc's answer from memory (`tests/_prove_memo.py`); the
+    subprocess tests here start their own coqc."""
+    one_coqc_run_per_source(monkeypatch)
 
 
 @pytest.mark.parametrize(

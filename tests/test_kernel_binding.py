@@ -1,12 +1,13 @@
 """The attacks of ISSUE #18 on the link between the ledger and the kernel, on temporary copies of Rope.v.
 
-Four attacks on four claims share one copy (`ATTACKS`; a fifth claim left alone must stay proved in it); the attacks
-that reach every claim of the file (a project hypothesis, a changed library) have their own. Each attack keeps
-`Rope.v` compiling and keeps every theorem's *name*; the binding (`Statements<Module>.v`, `exact <proof lemma>`
-against the registry's statement), coqchk's fully qualified axioms and the verdict rule must each turn the attacked
-claim *unknown* with the reason, and `ropecheck claims` must exit 1. The control test shows the same harness deciding
-the unmodified copy (the checks can pass), so a failure below is the attack's effect. Only `Defs.v`, `DefsRope.v`
-and `Rope.v` are compiled (one module-wide cache: the unchanged files compile once).
+Five attacks on five claims share one copy, decided once (`attacked`: the four theorems of `ATTACKS` replaced, and a
+project hypothesis used by one claim's negation); a sixth claim left alone must stay proved in it, so the attacks do
+not spill over. The changed library is then tried on that same copy, warm in the cache. Each attack keeps `Rope.v`
+compiling and keeps every theorem's *name*; the binding (`Statements<Module>.v`, `exact <proof lemma>` against the
+registry's statement), coqchk's fully qualified axioms and the verdict rule must each turn the attacked claim
+*unknown* with the reason, and `ropecheck claims` must exit 1. The control test (`--deep`) shows the same harness
+deciding the unmodified copy; in the default tier the untouched claim, proved in the attacked copy, is that control.
+Only `Defs.v`, `DefsRope.v`, `FloatAxioms.v` and `Rope.v` are compiled (one module-wide cache).
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ pytestmark = pytest.mark.skipif(
     not (_kernel.coq_available() and _kernel_coqchk.coqchk_path()), reason="coqc/coqchk are not installed"
 )
 
-SHIFT, FULL, QK, KV, SINE = (
+SHIFT, FULL, QK, KV, SINE, LINEAR = (
     "ROPE-SHIFT-INVARIANCE-003",
     "ROPE-FULL-STRENGTH-AT-ZERO",
     "ROPE-QK-RELATIVE",
     "ROPE-KV-COS-ONLY",
     "ROPE-SCORE-SINE-TERM-003",
+    "ROPE-LINEAR-ATTENTION-004",
 )
-CLAIMS = (SHIFT, FULL, QK, KV, SINE)
-EXPECTED = {SHIFT: "proved", FULL: "proved", QK: "proved", KV: "refuted", SINE: "refuted"}
+CLAIMS = (SHIFT, FULL, QK, KV, SINE, LINEAR)
+EXPECTED = {SHIFT: "proved", FULL: "proved", QK: "proved", KV: "refuted", SINE: "refuted", LINEAR: "refuted"}
 BOUND = [b for b in all_bound() if b.claim_id in CLAIMS and b.module == "Rope"]
 
 
@@ -106,9 +108,9 @@ def _qk_statement() -> str:
     return statement.group(1)
 
 
-# Four attacks, each on another claim's theorem, in one copy of Rope.v (one compile, coqchk and assumptions run
-# instead of four: a claim's verdict reads only its own theorems). ROPE-FULL-STRENGTH-AT-ZERO is left alone and must
-# stay proved in the attacked copy: the attacks do not spill over onto a claim they did not touch.
+# Four attacks, each on another claim's theorem, in one copy of Rope.v, with the project hypothesis of
+# `_use_a_project_hypothesis` on a fifth (one compile, coqchk and assumptions run instead of five: a claim's verdict
+# reads only its own theorems). ROPE-FULL-STRENGTH-AT-ZERO is left alone and must stay proved in the attacked copy.
 ATTACKS = {
     # a trivial restatement keeps the name: `x = x`
     "rope_shift_invariance_003": (
@@ -118,9 +120,8 @@ ATTACKS = {
         "Proof. reflexivity. Qed.\n"
     ),
     # a negation of False in place of the claim's negation
-    "rope_kv_cos_only_negation": (
-        "Theorem rope_kv_cos_only_negation : forall h : nat, (1 <= h)%nat -> ~ False.\n"
-        "Proof. intros h _ f; exact f. Qed.\n"
+    "rope_linear_attention_004_negation": (
+        "Theorem rope_linear_attention_004_negation : ~ False.\nProof. intro f; exact f. Qed.\n"
     ),
     # the statement's own text, proved about a `dot` shadowed in a section
     "rope_qk_relative": (
@@ -132,36 +133,8 @@ ATTACKS = {
 }
 
 
-def test_each_attack_turns_its_claim_unknown_and_spares_the_others(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, subtests: pytest.Subtests
-) -> None:
-    """Rope.v with every theorem of `ATTACKS` replaced, decided once; the attacked file still compiles (only the
-    checks can catch the attacks). One test rather than one per attack, so that pytest-xdist never decides the
-    copy twice; each attack is its own subtest."""
-    root = _copy(tmp_path / "coq")
-    for theorem, replacement in ATTACKS.items():
-        _edit(root, theorem, replacement)
-    report, verdicts = _decide(root, cache, monkeypatch)
-    assert report.files["Ropecheck.Rope"].compiled
-    with subtests.test("the claim no attack touched stays proved"):
-        assert verdicts[FULL].verdict == "proved", verdicts[FULL].reason
-        assert _claims_exit_code(report, FULL, monkeypatch) == 0
-    with subtests.test("a trivial restatement is not the claim"):
-        _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
-    with subtests.test("a negation of False is not a refutation"):
-        _assert_unknown(report, verdicts[KV], KV, "rope_kv_cos_only_negation", monkeypatch)
-    with subtests.test("a definition shadowed in a section is not the claim"):
-        _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
-    with subtests.test("a deleted correction leaves the refutation unknown"):
-        negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
-        assert negation.status == "checked"  # the negation alone is not a refutation
-        _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
-
-
-def test_a_project_hypothesis_is_not_a_standard_axiom(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = _copy(tmp_path / "coq", extra=("FloatAxioms.v",))
+def _use_a_project_hypothesis(root: Path) -> None:
+    """`FloatAxioms.v` states `Hypothesis boom : False`; ROPE-KV-COS-ONLY's negation is proved from it."""
     (root / "FloatAxioms.v").write_text("Hypothesis boom : False.\n", encoding="utf-8")
     text = (root / "Rope.v").read_text(encoding="utf-8")
     text = text.replace(
@@ -178,21 +151,70 @@ def test_a_project_hypothesis_is_not_a_standard_axiom(
         f"Theorem rope_kv_cos_only_negation :{statement.group(1)}.\n"
         "Proof. exact (False_ind _ FloatAxioms.boom). Qed.\n",
     )
-    report, verdicts = _decide(root, cache, monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def attacked(
+    tmp_path_factory: pytest.TempPathFactory, cache: Path
+) -> tuple[Path, DevelopmentReport, dict[str, KernelVerdict]]:
+    """Rope.v with every theorem of `ATTACKS` replaced and the project hypothesis used, decided once (the module's
+    tests read it; pytest-xdist never decides the copy twice in one worker); the attacked file still compiles (only
+    the checks can catch the attacks)."""
+    root = _copy(tmp_path_factory.mktemp("attacked") / "coq", extra=("FloatAxioms.v",))
+    for theorem, replacement in ATTACKS.items():
+        _edit(root, theorem, replacement)
+    _use_a_project_hypothesis(root)
+    with pytest.MonkeyPatch.context() as patch:
+        report, verdicts = _decide(root, cache, patch)
+    return root, report, verdicts
+
+
+def test_each_attack_turns_its_claim_unknown_and_spares_the_others(
+    attacked: tuple[Path, DevelopmentReport, dict[str, KernelVerdict]],
+    monkeypatch: pytest.MonkeyPatch,
+    subtests: pytest.Subtests,
+) -> None:
+    """Each attack of `ATTACKS` is its own subtest on the one attacked copy."""
+    _, report, verdicts = attacked
+    assert report.files["Ropecheck.Rope"].compiled
+    with subtests.test("the claim no attack touched stays proved"):
+        assert verdicts[FULL].verdict == "proved", verdicts[FULL].reason
+        assert _claims_exit_code(report, FULL, monkeypatch) == 0
+    with subtests.test("a trivial restatement is not the claim"):
+        _assert_unknown(report, verdicts[SHIFT], SHIFT, "rejected the bound statement", monkeypatch)
+    with subtests.test("a negation of False is not a refutation"):
+        _assert_unknown(report, verdicts[LINEAR], LINEAR, "rope_linear_attention_004_negation", monkeypatch)
+    with subtests.test("a definition shadowed in a section is not the claim"):
+        _assert_unknown(report, verdicts[QK], QK, "rejected the bound statement", monkeypatch)
+    with subtests.test("a deleted correction leaves the refutation unknown"):
+        negation = next(t for t in verdicts[SINE].theorems if t.theorem == "rope_score_sine_term_003_negation")
+        assert negation.status == "checked"  # the negation alone is not a refutation
+        _assert_unknown(report, verdicts[SINE], SINE, "correction is not", monkeypatch)
+
+
+def test_a_project_hypothesis_is_not_a_standard_axiom(
+    attacked: tuple[Path, DevelopmentReport, dict[str, KernelVerdict]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, report, verdicts = attacked
     negation = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_negation")
     assert negation.status == "failed" and "Ropecheck.FloatAxioms.boom (project axiom)" in negation.message
     # asked together with the claim's other theorems first, the group is split: only the theorem using it fails
     correction = next(t for t in verdicts[KV].theorems if t.theorem == "rope_kv_cos_only_correction")
     assert correction.status == "checked" and correction.axioms_scope == "theorem", correction
-    assert verdicts[SHIFT].verdict == "proved"  # claims that do not use it are unaffected
+    assert verdicts[FULL].verdict == "proved"  # claims that do not use it are unaffected
     _assert_unknown(report, verdicts[KV], KV, "FloatAxioms.boom", monkeypatch)
 
 
 def test_a_changed_library_invalidates_a_warm_cache(
-    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+    attacked: tuple[Path, DevelopmentReport, dict[str, KernelVerdict]],
+    tmp_path: Path,
+    cache: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    root = _copy(tmp_path / "coq")
+    """The attacked copy, warm in the cache (its untouched claim proved), decided again against a broken library."""
+    root, _, decided = attacked
     warm, _ = _decide(root, cache, monkeypatch)
+    assert decided[FULL].verdict == "proved"
     broken = tmp_path / "lib" / "Coquelicot"
     broken.mkdir(parents=True)
     (broken / "Complex.vo").write_bytes(b"not a Coq object file\n")
@@ -201,7 +223,7 @@ def test_a_changed_library_invalidates_a_warm_cache(
     assert report.key != warm.key and report.environment != warm.environment
     assert not report.files["Ropecheck.Rope"].compiled  # compiled again, against the broken library
     assert all(v.verdict == "unknown" for v in verdicts.values()), {c: v.reason for c, v in verdicts.items()}
-    assert _claims_exit_code(report, SHIFT, monkeypatch) == 1
+    assert _claims_exit_code(report, FULL, monkeypatch) == 1
 
 
 def test_a_claim_without_a_bound_statement_is_unknown(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

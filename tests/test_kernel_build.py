@@ -41,9 +41,16 @@ def _development(root: Path) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One kernel cache for the module: the unedited scratch development is compiled once (content-keyed, so an
+    edited file is compiled again, and a cold build's statuses are the warm build's: the first test checks both)."""
+    return tmp_path_factory.mktemp("kernel-cache")
+
+
 @pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(tmp_path / "cache"))
+def scratch(tmp_path: Path, kernel_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(kernel_cache))
     root = tmp_path / "coq"
     root.mkdir()
     return _development(root)

@@ -12,13 +12,18 @@ def _run(code: str) -> str:
 
 
 def test_importing_numeric_leaves_x64_unchanged() -> None:
+    """A fresh process: importing numeric and running a float64 comparison leave `jax_enable_x64` as they found it.
+    The comparison is built from the claim's statement with the verdict given (`statement_comparisons`), not through
+    `comparisons`, which would first run the SymPy engine on the claim (about 5 CPU-s of proofs/, which never touches
+    JAX)."""
     code = (
         "import jax, jax.numpy as jnp\n"
         "before = jax.config.jax_enable_x64\n"
         "import numeric, numeric.mirrors, numeric.reference, numeric.reference.tolerances\n"
         "from proofs import get_claim\n"
-        "from numeric.mirrors import compare, comparisons\n"
-        "outcome = compare(comparisons(get_claim('ROPE-RELATIVE-MATRIX'))[0], 'float64', cases=4)\n"
+        "from numeric.mirrors import compare, statement_comparisons\n"
+        "statement = get_claim('ROPE-RELATIVE-MATRIX').statement\n"
+        "outcome = compare(statement_comparisons(statement, 'proved', None)[0], 'float64', cases=4)\n"
         "print(before, jax.config.jax_enable_x64, jnp.arange(3).dtype, outcome.ok)"
     )
     assert _run(code) == "False False int32 True"

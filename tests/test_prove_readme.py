@@ -12,6 +12,8 @@ from ropecheck.proofs import coq_available
 
 from ropecheck.cli._main import _build_parser, main
 
+from ._prove_memo import one_coqc_run_per_source
+
 # The README's reference material lives in docs/reference.md (the README links it from its quick start).
 README = Path(__file__).resolve().parents[1] / "docs" / "reference.md"
 HEADING = "## Deciding your own identity: `ropecheck prove`"
@@ -35,6 +37,12 @@ def test_readme_and_help_say_what_exit_0_and_exit_4_mean() -> None:
                         "cos(x/2) == sqrt((1 + cos(x))/2)"):
             assert example in text, example
     assert {code for _, code in EXAMPLES} == {"0", "1", "2", "3", "4"}
+
+
+@pytest.fixture(autouse=True)
+def _one_coqc_run_per_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Examples also in test_prove_statement.py's list print the same `.v` text: coqc checks it once per process."""
+    one_coqc_run_per_source(monkeypatch)
 
 
 @pytest.mark.skipif(not coq_available(), reason="the exit-0 examples need coqc")

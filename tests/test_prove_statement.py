@@ -21,6 +21,7 @@ from ropecheck.proofs.prove._prove_print import CannotState, state_identity
 
 from ropecheck.cli._main import main
 from tests._coq_terms import read_statement
+from tests._prove_memo import one_coqc_run_per_source
 
 COQ = coq_available()
 CHECKED = 0 if COQ else 4  # a statement Coq can state and close; without coqc it stays "by the engine only"
@@ -55,6 +56,13 @@ ISSUE = [
 
 
 _ANSWERS: dict[tuple[str, ...], tuple[int, str]] = {}
+
+
+@pytest.fixture(autouse=True)
+def _one_coqc_run_per_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flags-first and `--` forms of two issue statements, and the README's examples, print the same `.v` text
+    as the issue's list: coqc checks each text once per process (`tests/_prove_memo.py`)."""
+    one_coqc_run_per_source(monkeypatch)
 
 
 def _prove(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, dict]:

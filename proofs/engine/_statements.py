@@ -312,8 +312,10 @@ class BlockInstances:
     """An explicit-size cross-check of a per-block statement: every 2×2 block of a `d × d` instance.
 
     `build(θ)` gives `(lhs, rhs)` for the block with frequency `θ`; each of the `len(frequencies)` blocks is
-    decided on its own (block-diagonal algebra makes the full matrix identity the conjunction of these),
-    which keeps `d = 4096` fast. The decision reports how many blocks each method closed.
+    built and decided on its own (block-diagonal algebra makes the full matrix identity the conjunction of these),
+    which keeps `d = 4096` fast. A block that is another block with its frequency symbol renamed (same
+    assumptions) is the same identity: its decision is reused, so independent symbolic θᵢ cost one decision, while a
+    block built differently is decided afresh. The decision reports how many blocks each method closed.
     """
 
     build: Callable[[sp.Expr], tuple[sp.Basic, sp.Basic]]
@@ -327,13 +329,32 @@ class BlockInstances:
 
     def decide(self) -> Decision:
         methods: dict[str, int] = {}
+        decided: dict[tuple[sp.Basic, sp.Basic], Decision] = {}
+        renamed: dict[frozenset, sp.Dummy] = {}
         for index, frequency in enumerate(self.frequencies):
-            decision = decide_identity(*self.build(frequency), search=False)
+            lhs, rhs = self.build(frequency)
+            key = _with_frequency_renamed(lhs, rhs, frequency, renamed)
+            decision = decided.get(key)
+            if decision is None:
+                decision = decided[key] = decide_identity(lhs, rhs, search=False)
             if decision.verdict is not Verdict.PROVED:
                 return Decision(Verdict.UNKNOWN, f"block {index} not proved: {decision.method}")
             methods[decision.method] = methods.get(decision.method, 0) + 1
         summary = ", ".join(f"{count} blocks by {method}" for method, count in methods.items())
         return Decision(Verdict.PROVED, "blockwise instance", notes=(summary,))
+
+
+def _with_frequency_renamed(
+    lhs: sp.Basic, rhs: sp.Basic, frequency: sp.Expr, renamed: dict[frozenset, sp.Dummy]
+) -> tuple[sp.Basic, sp.Basic]:
+    """`(lhs, rhs)` hashable, a symbolic `frequency` replaced by the `Dummy` of `renamed` with the same assumptions
+    (a Dummy equals no other symbol): two blocks with the same key are the same identity up to the name of their
+    (free, universally read) frequency."""
+    if isinstance(frequency, sp.Symbol):
+        assumptions = frequency.assumptions0
+        dummy = renamed.setdefault(frozenset(assumptions.items()), sp.Dummy("frequency", **assumptions))
+        lhs, rhs = lhs.xreplace({frequency: dummy}), rhs.xreplace({frequency: dummy})
+    return tuple(sp.ImmutableMatrix(x) if isinstance(x, sp.MatrixBase) else x for x in (lhs, rhs))  # type: ignore[return-value]
 
 
 Statement = Identity | Witness | NonPositive | AllOf | Induction | Derivation | Refutation | Claimed | BlockInstances
