@@ -3,9 +3,10 @@
 Deciding a claim is deterministic: the SymPy derivation shown beside the verdict, the numeric evidence and the
 kernel's verdict follow from the code of `proofs/` and `numeric/`, the Coq development and the library versions.
 So an entry is computed once and kept under a key made of all of those — the same discipline as the kernel's own
-cache (`proofs/kernel/_kernel_build.py`): the key hashes every source file of both packages (but `numeric/audit/`, which
-no entry depends on), the versions of SymPy, mpmath, NumPy, JAX and ml_dtypes, the Python version and machine,
-and the kernel report's own key (every `.v` file and the `coqc` version) and status, which are read live on every
+cache (`proofs/kernel/_kernel_build.py`): the key hashes every source file of both packages (but `numeric/audit/`,
+which no entry depends on; an entry without numeric evidence hashes `proofs/` alone), the versions of SymPy,
+mpmath, NumPy, JAX and ml_dtypes, the Python version and machine, and the kernel report's own key (every `.v` file
+and the `coqc` version) and status, which are read live on every
 run. Any change to any of them is a miss.
 
 Each file holds `{"sha256": …, "payload": entry}` (the kernel cache's `write_verified` record): a file whose digest
@@ -86,7 +87,9 @@ def ledger_key(with_numeric: bool) -> str:
         ).encode()
         + b"\0"
     )
-    for root in _package_dirs():
+    # An entry without numeric evidence is `Claim.to_json()` alone, which only `proofs/` computes (it never imports
+    # `numeric/`): its key leaves `numeric/` out, so a change to the numerics keeps those entries.
+    for root in _package_dirs() if with_numeric else _package_dirs()[:1]:
         for path in sorted(root.rglob("*")):
             parts = path.relative_to(root).parts
             if path.is_file() and path.suffix in _SOURCE_SUFFIXES and not set(parts) & _NOT_LEDGER:
@@ -119,19 +122,33 @@ def claim_entries(
     # Without numeric evidence an entry is the one with it, less its `numeric` field (the docs build and the
     # default `ropecheck claims` store those): reuse it rather than decide the claim again.
     fuller = None if with_numeric else cache_root() / ledger_key(True)
-    entries = []
-    with _ComputeLock() as lock:
-        for number, claim in enumerate(selected):
+    found: dict[str, dict[str, Any]] = {}
+    pending = list(selected)
+    while pending:
+        # Each missing entry is computed under its own lock; one another process holds is left for later, so two
+        # processes that start cold (the xdist workers, the docs build) split the claims between them.
+        postponed = []
+        for claim in pending:
             if progress is not None:
-                progress(number, len(selected), claim.id)
+                progress(len(found), len(selected), claim.id)
             path = folder / f"{claim.id}.json"
             cached = _cached(path, fuller, claim.id) if use_cache else None
-            if cached is None and lock.take() and use_cache:  # first to compute: wait for whoever computes, re-read
-                cached = _cached(path, fuller, claim.id)
-            entries.append(cached if cached is not None else _compute(claim, path, with_numeric))
+            if cached is not None:
+                found[claim.id] = cached
+                continue
+            with _ClaimLock(folder, claim.id, wait=False) as lock:
+                if not lock.held:
+                    postponed.append(claim)
+                    continue
+                cached = _cached(path, fuller, claim.id) if use_cache and lock.taken else None
+                found[claim.id] = cached if cached is not None else _compute(claim, path, with_numeric)
+        if postponed:  # every one left is being computed elsewhere: wait for the first, then look again
+            with _ClaimLock(folder, postponed[0].id, wait=True):
+                pass
+        pending = postponed
     if progress is not None:
         progress(len(selected), len(selected), "")
-    return entries
+    return [found[claim.id] for claim in selected]
 
 
 def numeric_tables(use_cache: bool = True) -> dict[str, Any]:
@@ -207,6 +224,41 @@ class _ComputeLock:
         return True
 
     def __enter__(self) -> _ComputeLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle:
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
+
+
+class _ClaimLock:
+    """An exclusive lock on one entry (`fcntl.flock` on `<key>/locks/<claim>.lock`), held while it is computed.
+
+    `held` says whether this process may compute the entry: the lock was taken now (`taken`, so the caller reads
+    the cache again first), or the cache cannot be written and the entry is computed without a lock (it only costs
+    time). With `wait=False` a lock another process holds is not waited for (`held` is False)."""
+
+    def __init__(self, folder: Path, claim_id: str, wait: bool) -> None:
+        self._path = folder / "locks" / f"{claim_id}.lock"
+        self._wait = wait
+        self._handle: Any = None
+        self.held = self.taken = False
+
+    def __enter__(self) -> _ClaimLock:
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            self._handle = open(self._path, "a", encoding="utf-8")
+        except OSError:
+            self.held = True
+            return self
+        try:
+            fcntl.flock(self._handle, fcntl.LOCK_EX if self._wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._handle.close()
+            self._handle = None
+            return self
+        self.held = self.taken = True
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -89,6 +89,23 @@ def test_the_ledger_cache_key_changes_with_what_decides_a_claim(fake_sources: Pa
     assert _ledger_cache.ledger_key(with_numeric=numeric) != before
 
 
+def test_only_the_entries_with_numeric_evidence_follow_the_numerics(
+    fake_sources: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry without numeric evidence is computed by `proofs/` alone: a change in `numeric/` keeps its key
+    (seen failing when both keys hashed both packages) and changes the key of the entries with numeric evidence."""
+    numeric = tmp_path / "numeric"
+    numeric.mkdir()
+    (numeric / "_mirror.py").write_text("BOUND = 1\n")
+    monkeypatch.setattr(_ledger_cache, "_package_dirs", lambda: [fake_sources, numeric])
+    before = {flag: _ledger_cache.ledger_key(with_numeric=flag) for flag in (False, True)}
+    (numeric / "_mirror.py").write_text("BOUND = 2\n")
+    assert _ledger_cache.ledger_key(with_numeric=False) == before[False]
+    assert _ledger_cache.ledger_key(with_numeric=True) != before[True]
+    (fake_sources / "_claims.py").write_text("CLAIMS = 3\n")
+    assert _ledger_cache.ledger_key(with_numeric=False) != before[False]
+
+
 def test_the_ledger_cache_key_follows_the_kernel_report(fake_sources: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _ledger_cache.ledger_key(with_numeric=False)
     kernel = {"version": "8.16.1", "cache_key": "k1", "ran": False, "compiled": [], "failed_files": {}}
