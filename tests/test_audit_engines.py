@@ -228,3 +228,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "no config file" in result.stderr
+
+
+def test_a_misreading_shared_by_every_layer_type_is_one_suspect() -> None:
+    # gpt-oss's sliding and full layers share one YaRN block: an engine that ignores `truncate: false` ignores it in
+    # both, which neither layer type's suspect alone explains (MLX-LM and llama.cpp: ratio 10.7 → 1.41 with layer 0
+    # alone, → 0.0136 with both).
+    from ropecheck.numeric.audit.engines_live._attribution import suspects
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+    from ropecheck.numeric.audit.model_config import load_config
+
+    table = load_config(ROOT / "tests/model_configs/gpt-oss-20b/config.json")
+    found = [s for s in suspects(table, 2) if s.key == "truncate" and s.words.startswith("sliding_attention, full")]
+    (both,) = [s for s in found if "ignored" in s.words]
+    assert both.layers == (0, 1)
+    rules = layer_rules(table, 12, 2)
+    switched = both.switch(rules, 12)
+    assert all(new.inv_freq != old.inv_freq for new, old in zip(switched, rules, strict=True))

@@ -3,11 +3,11 @@ in the float64 reference (one layer type or one layer at a time), the reference 
 engine differed, and the suspect explains the difference when the engine then agrees within the same bound.
 
 Suspects, in the order they are tried: the sliding window not applied (all sliding layers at once), a layer
-without a window run as a sliding layer (its window and rotation, per layer); the known
-misreadings of `model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of
-the other regime, L₀ × 4, scaling dropped, …) per layer type; a layer left unrotated, or a layer without RoPE
-rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter fit of `rope_theta` per layer type (the
-base the engine's rotation matches).
+without a window run as a sliding layer (its window and rotation, per layer); the known misreadings of
+`model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of the other
+regime, L₀ × 4, scaling dropped, …) per layer type, then each in every layer type it applies to at once; a layer
+left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter
+fit of `rope_theta` per layer type (the base the engine's rotation matches).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -91,6 +91,9 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
             out.append(Suspect("sliding_window_pattern", f"layer {index} ({rules_type(table, index)}) is run as a "
                                f"sliding layer (window {window}, the sliding layers' rotation)", (index,),
                                as_sliding))
+    # The same misreading in every layer type it applies to (gpt-oss's sliding and full layers share one YaRN
+    # block: an engine that ignores `truncate` ignores it in both), after each layer type alone.
+    shared: dict[str, list[tuple[RopeLayer, tuple[int, ...], Any]]] = {}
     for layer in table.layers:
         indices = tuple(i for i in layer.layer_indices if i < layers)
         if layer.rope_type == "none" or not indices:
@@ -98,12 +101,26 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
         for misreading in misreadings_for(layer):
             changed = misreading.change(layer)
             swap = misreading.regime_swap
+            shared.setdefault(misreading.words, []).append((changed, indices, misreading))
 
             def switch(rules: list[LayerRule], end: int, changed: RopeLayer = changed, swap: bool = swap,
                        indices: tuple[int, ...] = indices) -> list[LayerRule]:
                 new = _rule(changed, end, swap)
                 return _replace(rules, indices, lambda _: new)
             out.append(Suspect(misreading.key, f"{layer.layer_type}: {misreading.words}", indices, switch))
+    for words, group in shared.items():
+        if len(group) < 2:
+            continue
+
+        def switch_all(rules: list[LayerRule], end: int,
+                       group: list[tuple[RopeLayer, tuple[int, ...], Any]] = group) -> list[LayerRule]:
+            for changed, indices, misreading in group:
+                new = _rule(changed, end, misreading.regime_swap)
+                rules = _replace(rules, indices, lambda _, new=new: new)
+            return rules
+        every = tuple(sorted(i for _, indices, _ in group for i in indices))
+        types = ", ".join(changed.layer_type for changed, _, _ in group)
+        out.append(Suspect(group[0][2].key, f"{types}: {words}", every, switch_all))
     for index in range(layers):
         def unrotated(rules: list[LayerRule], end: int, index: int = index) -> list[LayerRule]:
             return _replace(rules, (index,), lambda r: dataclasses.replace(r, rotates=False))
