@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model_config import ModelConfig, expected_values, load_config
 
-__all__ = ["TOKENS_PER_WINDOW", "ModelFiles", "Window", "save_tiny_model"]
+__all__ = ["MLX_LAYOUT", "TOKENS_PER_WINDOW", "ModelFiles", "Window", "save_tiny_model"]
 
 #: Tokens per position window: longer than the builder's largest sliding window (6), so the window mask acts.
 TOKENS_PER_WINDOW = 12
@@ -154,6 +154,51 @@ def _tie(model: Any) -> None:
     model.get_output_embeddings().weight = model.get_input_embeddings().weight
 
 
+#: Subfolder holding the same weights in MLX-LM's own layout, for the model types whose transformers layout MLX-LM
+#: cannot read (the MLX probe loads it when present).
+MLX_LAYOUT = "mlx-lm"
+
+
+def _write_mlx_layout(directory: Path, model: Any, config: dict[str, Any]) -> str | None:
+    """For gpt-oss, the same float32 weights in the layout MLX-LM 0.32.2's `gpt_oss.Model` loads; returns a note.
+
+    MLX-LM's `sanitize` (mlx_lm/models/gpt_oss.py:220-256) maps the released MXFP4 checkpoint (`*_blocks`,
+    `*_scales`: rows = outputs) to `experts.{gate,up,down}_proj.weight`, and returns any state dict that already
+    names `gate_proj.weight` untouched (:221-222); an unquantised transformers checkpoint (`experts.gate_up_proj`,
+    shape experts × hidden × 2·intermediate: rows = inputs) gets no `.weight` suffix there, so MLX-LM refuses it
+    ("Received 6 parameters not in model"). Written here: MLX-LM's own sanitized layout — gate and up
+    de-interleaved (transformers' `gate_up[..., ::2]`, `[..., 1::2]`, modeling_gpt_oss.py:83) and every expert
+    matrix transposed to outputs × inputs — an exact permutation of the same numbers."""
+    if config.get("model_type") != "gpt_oss":
+        return None
+    from safetensors.torch import save_file
+
+    weights = {}
+    for name, tensor in model.state_dict().items():
+        tensor = tensor.detach().contiguous()
+        if name.endswith("experts.gate_up_proj"):
+            stem = name[: -len("gate_up_proj")]
+            weights[stem + "gate_proj.weight"] = tensor[..., ::2].transpose(1, 2).contiguous()
+            weights[stem + "up_proj.weight"] = tensor[..., 1::2].transpose(1, 2).contiguous()
+        elif name.endswith("experts.gate_up_proj_bias"):
+            stem = name[: -len("gate_up_proj_bias")]
+            weights[stem + "gate_proj.bias"] = tensor[..., ::2].contiguous()
+            weights[stem + "up_proj.bias"] = tensor[..., 1::2].contiguous()
+        elif name.endswith("experts.down_proj"):
+            weights[name + ".weight"] = tensor.transpose(1, 2).contiguous()
+        elif name.endswith("experts.down_proj_bias"):
+            weights[name[: -len("_bias")] + ".bias"] = tensor
+        else:
+            weights[name] = tensor
+    folder = directory / MLX_LAYOUT
+    folder.mkdir(exist_ok=True)
+    save_file(weights, str(folder / "model.safetensors"), metadata={"format": "mlx"})
+    (folder / "config.json").write_text(json.dumps(config, indent=2))
+    return (f"MLX-LM loads the same weights from {MLX_LAYOUT}/ in its own gpt-oss layout (experts' gate/up "
+            "de-interleaved, matrices transposed): its sanitize reads only the MXFP4 keys or its own layout "
+            "(mlx_lm/models/gpt_oss.py:220-256)")
+
+
 def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> ModelFiles:
     """Build the tiny model of `config`, save it in float32 under `directory`, and plan its windows.
 
@@ -196,6 +241,9 @@ def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> Model
     written["torch_dtype"] = written["dtype"] = "float32"
     _legacy_rope_keys(written)
     (directory / "config.json").write_text(json.dumps(written, indent=2))
+    mlx_note = _write_mlx_layout(directory, model, written)
+    if mlx_note:
+        notes.append(mlx_note)
     table = load_config(directory / "config.json")
     vocabulary = int(tiny.config.vocab_size)
     name = source.name if source.is_dir() else (source.parent.name if source.name == "config.json" else str(config))
