@@ -50,6 +50,25 @@ ENGINE_SOURCES = {
         "hparams.n_no_rope_layer_step != 0;` (src/models/smollm3.cpp:69); the converter writes no no_rope_layers "
         "(conversion/llama.py:427), so a SmolLM3 whose NoPE layers are not every 4th (the tiny one: layer 1) is "
         "rotated there"),
+    ("llama.cpp", "truncate"): (
+        "llama.cpp always rounds YaRN's correction range: `float start = floorf(ggml_rope_yarn_corr_dim(...)); "
+        "float end = ceilf(ggml_rope_yarn_corr_dim(...));` (ggml/src/ggml.c:4482-4487, ggml_rope_yarn_corr_dims); "
+        "the converter writes no `truncate` key for YaRN (conversion/base.py:1470-1483), so `truncate: false` "
+        "has nowhere to go"),
+    ("mlx-lm", "truncate"): (
+        "MLX-LM's YarnRoPE always rounds the correction range: `low = math.floor(yarn_find_correction_dim(beta_fast))"
+        "`, `high = math.ceil(yarn_find_correction_dim(beta_slow))` (mlx_lm/models/rope_utils.py:150-153); "
+        "initialize_rope passes only original_max_position_embeddings, beta_fast, beta_slow, mscale and "
+        "mscale_all_dim to it (rope_utils.py:326-338): `truncate` is never read"),
+    ("llama.cpp", "attention_factor"): (
+        "llama.cpp's converter writes HF `attention_factor` as rope.scaling.yarn_attn_factor "
+        "(conversion/base.py:1477-1478), but only Grok reads that key (src/models/grok.cpp:25); for every model "
+        "with YaRN the context sets `cparams.yarn_attn_factor = get_mscale(factor, 1.0f);` — the default "
+        "0.1·ln s + 1 (src/llama-context.cpp:203, ahead of the cancellation of rope_yarn's own factor at :211)"),
+    ("llama.cpp", "rope_type"): (
+        "llama.cpp's converter writes no scaling for HF dynamic NTK: `elif rope_type == \"dynamic\": # HunYuan, "
+        "handled in model class` / `pass` (conversion/base.py:1487-1489), so the GGUF declares no rope scaling and "
+        "the model runs plain RoPE at every length"),
     ("mlx-lm", "sliding_window"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
