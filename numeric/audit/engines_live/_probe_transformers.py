@@ -1,6 +1,7 @@
 """transformers probe (run by `_engines.py` in the project's environment, through a subprocess like every engine):
-loads the saved tiny model with `from_pretrained` in float32 and runs each window with explicit `position_ids`
-(transformers' API takes positions, so long positions need only a short prompt).
+loads the saved tiny model with `from_pretrained` in float32 (eager attention for a model that caps its attention
+logits, as the reference: SDPA drops the cap) and runs each window with explicit `position_ids` (transformers' API
+takes positions, so long positions need only a short prompt).
 
 Faults (`fault` in a job; only the broken-engine tests set one): `base` (every rotary module built with
 `rope_theta` × 2: the base's exponent field off by one), `yarn_truncate` (YaRN's `truncate` read inverted),
@@ -49,7 +50,11 @@ def _load(model_dir: str, fault: str | None) -> Any:
                 holder["rope_theta"] = 2 * holder["rope_theta"]
     builder = AutoModelForImageTextToText if config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl") \
         else AutoModelForCausalLM
-    model = builder.from_pretrained(model_dir, config=config, dtype=torch.float32).eval()
+    # A model that caps its attention logits (Gemma 2's `attn_logit_softcapping`) runs eager attention, as the
+    # reference does: transformers' SDPA path takes the cap as a keyword and drops it (5.3.0).
+    capped = getattr(config.get_text_config(), "attn_logit_softcapping", None)
+    settings = {"attn_implementation": "eager"} if capped else {}
+    model = builder.from_pretrained(model_dir, config=config, dtype=torch.float32, **settings).eval()
     inner = getattr(model, "model", None)
     inner = getattr(inner, "language_model", inner)
     if fault == "layer_unrotated":
