@@ -90,3 +90,18 @@ def test_mlx_lm_runs_gpt_oss_and_its_difference_is_truncate_in_both_layer_types(
         assert engine.verdict == "differs", (engine.engine, engine.reason)
         assert engine.attribution.key == "truncate" and engine.attribution.explained, engine.attribution
         assert engine.attribution.layers == (0, 1)
+
+
+def test_qwen2_vl_on_llama_cpp_is_attributed_to_the_rms_norm_eps_it_never_reads(runs: list) -> None:
+    # llama.cpp 0c1e5709's Qwen2-VL loader reads no RMS-norm ε (0, src/models/qwen2vl.cpp:3-5); the broken
+    # transformers (every RMS norm with ε = 0) is attributed to the same key.
+    from ropecheck.numeric.audit.engines_live._audit import run_engines
+
+    for name in ("qwen2.5-vl-7b", "qwen2.5-vl-7b-yarn"):
+        engine = next(r for r in runs if r.name == name).engines[0]
+        assert engine.verdict == "differs" and engine.attribution.explained, (name, engine.reason)
+        assert engine.attribution.key == "rms_norm_eps", engine.attribution
+    vision = next(run for run in PREPARED if run.name == "qwen2.5-vl-7b")
+    (broken,) = run_engines([vision], ["transformers"], ["norm_eps_zero"])[0].engines
+    assert broken.verdict == "differs"
+    assert broken.attribution.key == "rms_norm_eps" and broken.attribution.explained, broken.attribution

@@ -6,8 +6,9 @@ Suspects, in the order they are tried: the sliding window not applied (all slidi
 without a window run as a sliding layer (its window and rotation, per layer); the known misreadings of
 `model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of the other
 regime, L₀ × 4, scaling dropped, …) per layer type, then each in every layer type it applies to at once; a layer
-left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter
-fit of `rope_theta` per layer type (the base the engine's rotation matches).
+left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; the RMS norms' ε not read
+(0: llama.cpp's Qwen2-VL loader); and last a one-parameter fit of `rope_theta` per layer type (the base the
+engine's rotation matches).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -74,10 +75,10 @@ def _replace(rules: list[LayerRule], indices: tuple[int, ...], make: Callable[[L
     return [make(rule) if index in indices else rule for index, rule in enumerate(rules)]
 
 
-def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), window: int | None = None
-             ) -> list[Suspect]:
+def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), window: int | None = None,
+             eps: float | None = None) -> list[Suspect]:
     """Every suspect for a model of `layers` layers read from `table`, whose layers `sliding` apply a sliding
-    window of `window` (see the module docstring)."""
+    window of `window` and whose RMS norms use `eps` (see the module docstring)."""
     out: list[Suspect] = []
     if sliding:
         def unwindowed(rules: list[LayerRule], end: int) -> list[LayerRule]:
@@ -147,6 +148,11 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
                (expected_values(la)[0].softmax_scale for la in table.layers)):
             out.append(Suspect("softmax scale", "softmax scale 1/√head_dim (the config's scale inputs ignored)",
                                tuple(range(layers)), plain_softmax))
+    if eps:
+        def no_eps(rules: list[LayerRule], end: int) -> list[LayerRule]:
+            return [dataclasses.replace(r, norm_eps=0.0) for r in rules]
+        out.append(Suspect("rms_norm_eps", f"`rms_norm_eps` not read: every RMS norm runs with ε = 0, not {eps:g}",
+                           tuple(range(layers)), no_eps))
     return out
 
 
@@ -167,17 +173,17 @@ def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -
 
 def attribute(table: ModelConfig, layers: int, rules_at: Callable[[int], list[LayerRule]],
               ratio_of: Callable[[Switch], float], ratio_before: float, sliding: tuple[int, ...] = (),
-              window: int | None = None) -> Attribution | None:
+              window: int | None = None, eps: float | None = None) -> Attribution | None:
     """The first suspect that explains the difference, else the closest one (or None when there is none).
 
     **Arguments:** `table`, `layers`, `rules_at` (window end → the table's rules), `ratio_of` (a switch → the
     largest difference / bound over the differing windows with it applied), `ratio_before`, `sliding` (the layers
-    that apply a sliding window), `window` (its size).
+    that apply a sliding window), `window` (its size), `eps` (the config's RMS-norm ε, None: not a suspect).
 
     **Returns:** an `Attribution`.
     """
     best: Attribution | None = None
-    for suspect in suspects(table, layers, sliding, window):
+    for suspect in suspects(table, layers, sliding, window, eps):
         ratio = ratio_of(suspect.switch)
         found = Attribution(suspect.key, suspect.words, suspect.layers, ratio, ratio <= 1.0, ratio_before)
         if found.explained:

@@ -69,6 +69,14 @@ ENGINE_SOURCES = {
         "llama.cpp's converter writes no scaling for HF dynamic NTK: `elif rope_type == \"dynamic\": # HunYuan, "
         "handled in model class` / `pass` (conversion/base.py:1487-1489), so the GGUF declares no rope scaling and "
         "the model runs plain RoPE at every length"),
+    ("llama.cpp", "rms_norm_eps"): (
+        "llama.cpp's Qwen2-VL loader reads the M-RoPE sections and nothing else: `void "
+        "llama_model_qwen2vl::load_arch_hparams(llama_model_loader & ml) { ml.get_key_or_arr("
+        "LLM_KV_ROPE_DIMENSION_SECTIONS, hparams.rope_sections, 4, true); }` (src/models/qwen2vl.cpp:3-5, followed by "
+        "a stale `// fall through` at :6 from the switch it was split out of); Qwen2's loader reads "
+        "`LLM_KV_ATTENTION_LAYERNORM_RMS_EPS` (src/models/qwen2.cpp:4). So f_norm_rms_eps keeps its zero from "
+        "`llama_hparams hparams = {};` (src/llama-model.h:637) although the GGUF holds qwen2vl.attention."
+        "layer_norm_rms_epsilon (the load log prints `f_norm_rms_eps = 0.0e+00`)"),
     ("mlx-lm", "sliding_window"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "

@@ -6,7 +6,8 @@ takes positions, so long positions need only a short prompt).
 Faults (`fault` in a job; only the broken-engine tests set one): `base` (every rotary module built with
 `rope_theta` × 2: the base's exponent field off by one), `yarn_truncate` (YaRN's `truncate` read inverted),
 `layer_unrotated` (layer 1 applies no rotation), `nope_rotated` (a layer built without RoPE rotates),
-`window_ignored` (the model's module builds its sliding-window mask as the full causal one).
+`window_ignored` (the model's module builds its sliding-window mask as the full causal one), `norm_eps_zero` (every
+RMS norm with ε = 0).
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ def _load(model_dir: str, fault: str | None) -> Any:
             raise RuntimeError("fault window_ignored: the model builds no sliding-window mask")
         _PATCHED.append((source, "create_sliding_window_causal_mask", source.create_sliding_window_causal_mask))
         source.create_sliding_window_causal_mask = source.create_causal_mask
+    if fault == "norm_eps_zero":  # llama.cpp's Qwen2-VL: the config's RMS-norm ε never read
+        for module in model.modules():
+            if "norm" in type(module).__name__.lower() and isinstance(getattr(module, "variance_epsilon", None), float):
+                module.variance_epsilon = 0.0
     if fault == "nope_rotated":
         flagged = [layer.self_attn for layer in inner.layers if getattr(layer.self_attn, "use_rope", True) is False]
         if not flagged:
