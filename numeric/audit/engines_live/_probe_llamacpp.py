@@ -30,9 +30,11 @@ common = runpy.run_path(str(Path(__file__).with_name("_probe_common.py")))
 CONVERTER = Path(os.environ.get("ROPECHECK_LLAMACPP_CONVERTER")
                  or Path(sys.prefix) / "share" / "llama.cpp" / "convert_hf_to_gguf.py")
 _F32 = 0  # GGML_TYPE_F32
-#: Model types whose converter reads the tokenizer through transformers' fast tokenizer only (gpt-oss: no
-#: SentencePiece path); they get a tokenizer.json made from the same SentencePiece model.
-FAST_TOKENIZER_ONLY = {"gpt_oss"}
+#: Model types whose converter reads the tokenizer through transformers' fast tokenizer only (no SentencePiece
+#: path: gpt-oss; Qwen3-MoE, whose converter class inherits Qwen2-MoE's `_set_vocab_gpt2`, conversion/base.py:1403-1404,
+#: conversion/qwen.py:268-274, where dense Qwen2/Qwen3 try SentencePiece first, qwen.py:60-64); they get a
+#: tokenizer.json made from the same SentencePiece model.
+FAST_TOKENIZER_ONLY = {"gpt_oss", "qwen3_moe"}
 
 
 def _tokenizer(directory: Path, vocabulary: int) -> None:
