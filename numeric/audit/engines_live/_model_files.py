@@ -116,13 +116,27 @@ def _legacy_rope_keys(config: dict[str, Any]) -> None:
     """transformers 5 writes `rope_parameters` only; released checkpoints (and engines that read them: MLX-LM
     0.32.2 reads `rope_scaling` and a top-level `rope_theta`) carry the v4 keys. Both are written, with the same
     values, so every engine reads the config a released checkpoint would give it. Gemma 3's layer pattern is
-    written as `sliding_window_pattern` too (MLX-LM indexes its layers by it)."""
+    written as `sliding_window_pattern` too (MLX-LM indexes its layers by it), and its per-layer-type
+    `rope_parameters` as the released `rope_theta`, `rope_local_base_freq` and `rope_scaling`. A vision-language
+    config's `text_config` gets the same (released Qwen2.5-VL configs carry `rope_scaling` and `rope_theta` flat,
+    where MLX-LM's qwen2_vl reads them: mlx_lm/models/qwen2_vl.py:19-22 → qwen2.py:27-29; transformers 5 nests
+    them)."""
+    if isinstance(config.get("text_config"), dict):
+        _legacy_rope_keys(config["text_config"])
     params = config.get("rope_parameters")
     nested = isinstance(params, dict) and params and all(isinstance(v, dict) for v in params.values())
     if isinstance(params, dict) and params and not nested:
         config.setdefault("rope_theta", params.get("rope_theta"))
         if params.get("rope_type", "default") != "default" or "mrope_section" in params:
             config.setdefault("rope_scaling", {k: v for k, v in params.items() if k != "rope_theta"})
+    elif nested and isinstance(params.get("full_attention"), dict):
+        # Gemma 3 as released: the global layers' base and scaling flat, the local base apart (v4 keys).
+        full, local = params["full_attention"], params.get("sliding_attention") or {}
+        config.setdefault("rope_theta", full.get("rope_theta"))
+        if local.get("rope_theta") is not None:
+            config.setdefault("rope_local_base_freq", local["rope_theta"])
+        if full.get("rope_type", "default") != "default":
+            config.setdefault("rope_scaling", {k: v for k, v in full.items() if k != "rope_theta"})
     types = config.get("layer_types")
     if str(config.get("model_type", "")).startswith("gemma3") and isinstance(types, list) and types:
         if types[-1] == "full_attention" and all(t == "sliding_attention" for t in types[:-1]):
