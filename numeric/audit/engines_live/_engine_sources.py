@@ -77,7 +77,11 @@ ENGINE_SOURCES = {
         "`LLM_KV_ATTENTION_LAYERNORM_RMS_EPS` (src/models/qwen2.cpp:4). So f_norm_rms_eps keeps its zero from "
         "`llama_hparams hparams = {};` (src/llama-model.h:637) although the GGUF holds qwen2vl.attention."
         "layer_norm_rms_epsilon (the load log prints `f_norm_rms_eps = 0.0e+00`)"),
-    ("mlx-lm", "sliding_window"): (
+    ("mlx-lm", "sliding_window", "gemma2"): (
+        "MLX-LM's Gemma 2 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/gemma2.py:12-28) "
+        "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0], "
+        "return_array=True)` (gemma2.py:176)"),
+    ("mlx-lm", "sliding_window", "phi3"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),

@@ -143,6 +143,27 @@ def _legacy_rope_keys(config: dict[str, Any]) -> None:
             config["sliding_window_pattern"] = len(types)
 
 
+def _released_aliases(config: dict[str, Any], given: str) -> None:
+    """The keys the released config names by an alias of its transformers class (`attribute_map`; Qwen3-MoE's
+    `num_experts`, which transformers 5 saves as `num_local_experts` and MLX-LM's qwen3_moe requires:
+    mlx_lm/models/qwen3_moe.py:23) written under that name too, with the tiny model's value."""
+    from transformers import AutoConfig
+
+    from ..attention._configs import load_config as load_raw
+
+    _, raw = load_raw(given)
+    for holder, released in ((config, raw), (config.get("text_config"), raw.get("text_config") or raw)):
+        if not isinstance(holder, dict) or "model_type" not in holder:
+            continue
+        try:
+            aliases = AutoConfig.for_model(holder["model_type"]).attribute_map
+        except (KeyError, ValueError):
+            continue
+        for alias, target in aliases.items():
+            if alias in released and target in holder and alias not in holder:
+                holder[alias] = holder[target]
+
+
 def _released_ties(given: str) -> bool:
     """Whether the released model's output projection is its token embedding matrix: the config's
     `tie_word_embeddings` (its text config's first), else its transformers class default (Gemma's is True)."""
@@ -254,6 +275,7 @@ def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> Model
     written.pop("_experts_implementation", None)
     written["torch_dtype"] = written["dtype"] = "float32"
     _legacy_rope_keys(written)
+    _released_aliases(written, given)
     (directory / "config.json").write_text(json.dumps(written, indent=2))
     mlx_note = _write_mlx_layout(directory, model, written)
     if mlx_note:
