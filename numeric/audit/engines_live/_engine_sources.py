@@ -77,6 +77,17 @@ ENGINE_SOURCES = {
         "`LLM_KV_ATTENTION_LAYERNORM_RMS_EPS` (src/models/qwen2.cpp:4). So f_norm_rms_eps keeps its zero from "
         "`llama_hparams hparams = {};` (src/llama-model.h:637) although the GGUF holds qwen2vl.attention."
         "layer_norm_rms_epsilon (the load log prints `f_norm_rms_eps = 0.0e+00`)"),
+    ("mlx-lm", "sliding_window", "mistral"): (
+        "MLX-LM runs Mistral with its Llama module (`\"mistral\": \"llama\"`, mlx_lm/utils.py:49), which slides "
+        "only the layers `layer_types` marks `sliding_attention` and defaults that list to full attention everywhere: "
+        "`if self.layer_types is None: self.layer_types = [\"full_attention\"] * self.num_hidden_layers` "
+        "(mlx_lm/models/llama.py:41-42, used at :161-163 and :187-195); Mistral's config has a `sliding_window` and no "
+        "`layer_types`, so the window is never applied"),
+    ("mlx-lm", "attention_factor"): (
+        "MLX-LM's YaRN never reads `attention_factor`: initialize_rope hands YarnRoPE only "
+        "original_max_position_embeddings, beta_fast, beta_slow, mscale and mscale_all_dim "
+        "(mlx_lm/models/rope_utils.py:326-338), and YarnRoPE's factor is `yarn_get_mscale(scaling_factor, mscale) / "
+        "yarn_get_mscale(scaling_factor, mscale_all_dim)` (rope_utils.py:169-171), the default 0.1·ln s + 1"),
     ("mlx-lm", "sliding_window", "gemma2"): (
         "MLX-LM's Gemma 2 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/gemma2.py:12-28) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0], "
