@@ -6,15 +6,21 @@ the windows), the load share (model load, incl. GGUF conversion for llama.cpp), 
 (build, save, float64 passes with their Jacobians) and the total as a ratio to the budget. Performance is reported as
 ratios, never asserted in tests.
 
-Run: `python benchmarks/engines_speed.py [CONFIG] [--engine NAME ...]` (default: tests/model_configs/llama3.1-8b,
-every engine). `--records FILE ...` instead prints, from recorded `audit-engines` runs (docs/engines-runs/*.json,
-e.g. the engines tier's), every engine on every config: the engine's share of its subprocess's wall time, its load
-(model load, incl. GGUF conversion) and the share of that spent loading — no engine is run.
+Run: `nice -n 15 .venv/bin/python benchmarks/engines_speed.py [CONFIG] [--engine NAME ...]` (default:
+tests/model_configs/llama3.1-8b, every engine). The machine's load (1-minute load average, and the CPU-seconds of
+this process and its engine subprocesses against wall time) is printed beside every figure: on a shared machine the
+wall times are only comparable at the same load; rerun idle for the figures to report.
+
+`--records FILE ...` instead prints, from recorded `audit-engines` runs (docs/engines-runs/*.json, e.g. the engines
+tier's), every engine on every config: the engine's share of its subprocess's wall time, its load (model load, incl.
+GGUF conversion) and the share of that spent loading — no engine is run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 
 BUDGET_SECONDS = 180.0
@@ -33,22 +39,37 @@ def main() -> int:
     from ropecheck.numeric.audit.engines_live._engines import ENGINES
 
     torch.set_num_threads(1)
-    began = time.perf_counter()
+    print(f"{args.config}: {os.cpu_count()} CPUs, 1-minute load average {os.getloadavg()[0]:.1f} at the start")
+    began, cpu = time.perf_counter(), _cpu_seconds()
     (prepared,) = prepare([args.config])
     reference = time.perf_counter() - began
-    print(f"reference (build, save, {len(prepared.files.windows)} windows with Jacobians): {reference:6.1f} s")
+    print(f"reference (build, save, {len(prepared.files.windows)} windows with Jacobians): {reference:6.1f} s"
+          f"{_load(reference, _cpu_seconds() - cpu)}")
     total = reference
     for name in args.engines or list(ENGINES):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         (run,) = run_engines([prepared], [name])
         wall = time.perf_counter() - start
         (engine,) = run.engines
         total += wall
         share = engine.load_s / wall if wall else 0.0
         print(f"{name:13} {wall:6.1f} s  load {engine.load_s:6.1f} s ({share:4.0%})  windows {engine.run_s:5.1f} s"
-              f"  verdict {engine.verdict}" + (f" ({engine.reason[:60]})" if engine.reason else ""))
+              f"{_load(wall, _cpu_seconds() - cpu)}  verdict {engine.verdict}"
+              + (f" ({engine.reason[:60]})" if engine.reason else ""))
     print(f"total {total:6.1f} s  ratio to the {BUDGET_SECONDS:.0f} s budget {total / BUDGET_SECONDS:.2f}")
     return 0
+
+
+def _cpu_seconds() -> float:
+    """CPU-seconds of this process and its finished children (the engine subprocesses)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _load(wall: float, cpu: float) -> str:
+    """The machine's load beside a figure: the 1-minute load average now, and CPU-seconds / wall of this step (on
+    an idle machine close to the cores the step can use; far below it, the step waited for the CPU)."""
+    return f"  [load avg {os.getloadavg()[0]:.1f}; CPU {cpu:5.1f} s = {cpu / wall if wall else 0:.2f} × wall]"
 
 
 def _from_records(files: list[str]) -> int:
@@ -59,7 +80,9 @@ def _from_records(files: list[str]) -> int:
 
     for file in files:
         record = json.loads(Path(file).read_text(encoding="utf-8"))
-        print(f"{file}: run {record['date']} on {record['machine']}")
+        load = record.get("load_average")
+        print(f"{file}: run {record['date']} on {record['machine']}"
+              + (f", 1-minute load average {load} when recorded" if load is not None else ", load not recorded"))
         print(f"{'config':28} {'engine':12} {'wall':>7} {'load':>7} {'windows':>8} {'load share':>10}  verdict")
         for config in record["configs"]:
             for engine in config["engines"]:

@@ -110,6 +110,29 @@ def test_an_engine_ignoring_the_sliding_window_is_attributed_to_it(transformers_
     assert engine.attribution.layers == (0,)
 
 
+def test_the_reference_switches_the_rms_norm_eps(prepared: list) -> None:
+    # The suspect `rms_norm_eps` (llama.cpp's Qwen2-VL never reads it: ε = 0) runs every RMS norm of the reference
+    # with the switched ε, and puts the model's own back afterwards.
+    import dataclasses
+
+    import torch
+    from ropecheck.numeric.audit.engines_live._reference import reference_pass
+
+    reference = prepared[0].reference
+    window = prepared[0].files.windows[0]
+    rules = reference.rules_at(window.end)
+    tokens = list(window.tokens)
+    plain = reference_pass(reference.model, rules, tokens, window.start, sensitivities=False).logits
+    switched = [dataclasses.replace(r, norm_eps=1.0) for r in rules]
+    large = reference_pass(reference.model, switched, tokens, window.start, sensitivities=False).logits
+    again = reference_pass(reference.model, rules, tokens, window.start, sensitivities=False).logits
+    assert plain.dtype == large.dtype == torch.float64
+    assert float((plain - large).abs().max()) > 1e-3
+    assert bool((plain == again).all())
+    norms = [m for m in reference.model.modules() if "norm" in type(m).__name__.lower()]
+    assert norms and all(m.variance_epsilon == reference.norm_eps for m in norms)
+
+
 def test_a_window_no_shorter_than_the_context_is_not_shrunk_into_the_tiny_model() -> None:
     # Phi-3.5's window (262144) never masks within its 131072 positions; Gemma 2's (4096 of 8192) does.
     from ropecheck.numeric.audit.attention._configs import shrink_config
@@ -228,3 +251,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "no config file" in result.stderr
+
+
+def test_a_misreading_shared_by_every_layer_type_is_one_suspect() -> None:
+    # gpt-oss's sliding and full layers share one YaRN block: an engine that ignores `truncate: false` ignores it in
+    # both, which neither layer type's suspect alone explains (MLX-LM and llama.cpp: ratio 10.7 → 1.41 with layer 0
+    # alone, → 0.0136 with both).
+    from ropecheck.numeric.audit.engines_live._attribution import suspects
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+    from ropecheck.numeric.audit.model_config import load_config
+
+    table = load_config(ROOT / "tests/model_configs/gpt-oss-20b/config.json")
+    found = [s for s in suspects(table, 2) if s.key == "truncate" and s.words.startswith("sliding_attention, full")]
+    (both,) = [s for s in found if "ignored" in s.words]
+    assert both.layers == (0, 1)
+    rules = layer_rules(table, 12, 2)
+    switched = both.switch(rules, 12)
+    assert all(new.inv_freq != old.inv_freq for new, old in zip(switched, rules, strict=True))

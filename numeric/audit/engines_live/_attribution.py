@@ -3,11 +3,12 @@ in the float64 reference (one layer type or one layer at a time), the reference 
 engine differed, and the suspect explains the difference when the engine then agrees within the same bound.
 
 Suspects, in the order they are tried: the sliding window not applied (all sliding layers at once), a layer
-without a window run as a sliding layer (its window and rotation, per layer); the known
-misreadings of `model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of
-the other regime, L₀ × 4, scaling dropped, …) per layer type; a layer left unrotated, or a layer without RoPE
-rotated, per layer; the softmax scale 1/√head_dim; and last a one-parameter fit of `rope_theta` per layer type (the
-base the engine's rotation matches).
+without a window run as a sliding layer (its window and rotation, per layer); the known misreadings of
+`model_config` (`truncate` ignored, an explicit `attention_factor` dropped, the LongRoPE factor set of the other
+regime, L₀ × 4, scaling dropped, …) per layer type, then each in every layer type it applies to at once; a layer
+left unrotated, or a layer without RoPE rotated, per layer; the softmax scale 1/√head_dim; the RMS norms' ε not read
+(0: llama.cpp's Qwen2-VL loader); and last a one-parameter fit of `rope_theta` per layer type (the base the
+engine's rotation matches).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -74,10 +75,10 @@ def _replace(rules: list[LayerRule], indices: tuple[int, ...], make: Callable[[L
     return [make(rule) if index in indices else rule for index, rule in enumerate(rules)]
 
 
-def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), window: int | None = None
-             ) -> list[Suspect]:
+def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), window: int | None = None,
+             eps: float | None = None) -> list[Suspect]:
     """Every suspect for a model of `layers` layers read from `table`, whose layers `sliding` apply a sliding
-    window of `window` (see the module docstring)."""
+    window of `window` and whose RMS norms use `eps` (see the module docstring)."""
     out: list[Suspect] = []
     if sliding:
         def unwindowed(rules: list[LayerRule], end: int) -> list[LayerRule]:
@@ -91,6 +92,9 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
             out.append(Suspect("sliding_window_pattern", f"layer {index} ({rules_type(table, index)}) is run as a "
                                f"sliding layer (window {window}, the sliding layers' rotation)", (index,),
                                as_sliding))
+    # The same misreading in every layer type it applies to (gpt-oss's sliding and full layers share one YaRN
+    # block: an engine that ignores `truncate` ignores it in both), after each layer type alone.
+    shared: dict[str, list[tuple[RopeLayer, tuple[int, ...], Any]]] = {}
     for layer in table.layers:
         indices = tuple(i for i in layer.layer_indices if i < layers)
         if layer.rope_type == "none" or not indices:
@@ -98,12 +102,26 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
         for misreading in misreadings_for(layer):
             changed = misreading.change(layer)
             swap = misreading.regime_swap
+            shared.setdefault(misreading.words, []).append((changed, indices, misreading))
 
             def switch(rules: list[LayerRule], end: int, changed: RopeLayer = changed, swap: bool = swap,
                        indices: tuple[int, ...] = indices) -> list[LayerRule]:
                 new = _rule(changed, end, swap)
                 return _replace(rules, indices, lambda _: new)
             out.append(Suspect(misreading.key, f"{layer.layer_type}: {misreading.words}", indices, switch))
+    for words, group in shared.items():
+        if len(group) < 2:
+            continue
+
+        def switch_all(rules: list[LayerRule], end: int,
+                       group: list[tuple[RopeLayer, tuple[int, ...], Any]] = group) -> list[LayerRule]:
+            for changed, indices, misreading in group:
+                new = _rule(changed, end, misreading.regime_swap)
+                rules = _replace(rules, indices, lambda _, new=new: new)
+            return rules
+        every = tuple(sorted(i for _, indices, _ in group for i in indices))
+        types = ", ".join(changed.layer_type for changed, _, _ in group)
+        out.append(Suspect(group[0][2].key, f"{types}: {words}", every, switch_all))
     for index in range(layers):
         def unrotated(rules: list[LayerRule], end: int, index: int = index) -> list[LayerRule]:
             return _replace(rules, (index,), lambda r: dataclasses.replace(r, rotates=False))
@@ -130,6 +148,11 @@ def suspects(table: ModelConfig, layers: int, sliding: tuple[int, ...] = (), win
                (expected_values(la)[0].softmax_scale for la in table.layers)):
             out.append(Suspect("softmax scale", "softmax scale 1/√head_dim (the config's scale inputs ignored)",
                                tuple(range(layers)), plain_softmax))
+    if eps:
+        def no_eps(rules: list[LayerRule], end: int) -> list[LayerRule]:
+            return [dataclasses.replace(r, norm_eps=0.0) for r in rules]
+        out.append(Suspect("rms_norm_eps", f"`rms_norm_eps` not read: every RMS norm runs with ε = 0, not {eps:g}",
+                           tuple(range(layers)), no_eps))
     return out
 
 
@@ -150,17 +173,17 @@ def _base_switch(layer: RopeLayer, indices: tuple[int, ...], log_kappa: float) -
 
 def attribute(table: ModelConfig, layers: int, rules_at: Callable[[int], list[LayerRule]],
               ratio_of: Callable[[Switch], float], ratio_before: float, sliding: tuple[int, ...] = (),
-              window: int | None = None) -> Attribution | None:
+              window: int | None = None, eps: float | None = None) -> Attribution | None:
     """The first suspect that explains the difference, else the closest one (or None when there is none).
 
     **Arguments:** `table`, `layers`, `rules_at` (window end → the table's rules), `ratio_of` (a switch → the
     largest difference / bound over the differing windows with it applied), `ratio_before`, `sliding` (the layers
-    that apply a sliding window), `window` (its size).
+    that apply a sliding window), `window` (its size), `eps` (the config's RMS-norm ε, None: not a suspect).
 
     **Returns:** an `Attribution`.
     """
     best: Attribution | None = None
-    for suspect in suspects(table, layers, sliding, window):
+    for suspect in suspects(table, layers, sliding, window, eps):
         ratio = ratio_of(suspect.switch)
         found = Attribution(suspect.key, suspect.words, suspect.layers, ratio, ratio <= 1.0, ratio_before)
         if found.explained:

@@ -118,6 +118,7 @@ class _Reference:
         self.layers = len(decoder_layers(self.model))
         self.sliding = sliding_layers(self.model)
         self.window_size = getattr(self.model.config.get_text_config(), "sliding_window", None)
+        self.norm_eps = getattr(self.model.config.get_text_config(), "rms_norm_eps", None) or None
         self.passes: dict[tuple[int, tuple[int, ...]], Any] = {}
 
     def rules_at(self, end: int) -> list[Any]:
@@ -207,7 +208,7 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
         return worst
 
     run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
-                                reference.sliding, reference.window_size)
+                                reference.sliding, reference.window_size, reference.norm_eps)
     if run.attribution and run.attribution.explained:
         design = DESIGN_CHOICES.get((run.engine, run.attribution.key))
         if design:

@@ -50,7 +50,49 @@ ENGINE_SOURCES = {
         "hparams.n_no_rope_layer_step != 0;` (src/models/smollm3.cpp:69); the converter writes no no_rope_layers "
         "(conversion/llama.py:427), so a SmolLM3 whose NoPE layers are not every 4th (the tiny one: layer 1) is "
         "rotated there"),
-    ("mlx-lm", "sliding_window"): (
+    ("llama.cpp", "truncate"): (
+        "llama.cpp always rounds YaRN's correction range: `float start = floorf(ggml_rope_yarn_corr_dim(...)); "
+        "float end = ceilf(ggml_rope_yarn_corr_dim(...));` (ggml/src/ggml.c:4482-4487, ggml_rope_yarn_corr_dims); "
+        "the converter writes no `truncate` key for YaRN (conversion/base.py:1470-1483), so `truncate: false` "
+        "has nowhere to go"),
+    ("mlx-lm", "truncate"): (
+        "MLX-LM's YarnRoPE always rounds the correction range: `low = math.floor(yarn_find_correction_dim(beta_fast))"
+        "`, `high = math.ceil(yarn_find_correction_dim(beta_slow))` (mlx_lm/models/rope_utils.py:150-153); "
+        "initialize_rope passes only original_max_position_embeddings, beta_fast, beta_slow, mscale and "
+        "mscale_all_dim to it (rope_utils.py:326-338): `truncate` is never read"),
+    ("llama.cpp", "attention_factor"): (
+        "llama.cpp's converter writes HF `attention_factor` as rope.scaling.yarn_attn_factor "
+        "(conversion/base.py:1477-1478), but only Grok reads that key (src/models/grok.cpp:25); for every model "
+        "with YaRN the context sets `cparams.yarn_attn_factor = get_mscale(factor, 1.0f);` — the default "
+        "0.1·ln s + 1 (src/llama-context.cpp:203, ahead of the cancellation of rope_yarn's own factor at :211)"),
+    ("llama.cpp", "rope_type"): (
+        "llama.cpp's converter writes no scaling for HF dynamic NTK: `elif rope_type == \"dynamic\": # HunYuan, "
+        "handled in model class` / `pass` (conversion/base.py:1487-1489), so the GGUF declares no rope scaling and "
+        "the model runs plain RoPE at every length"),
+    ("llama.cpp", "rms_norm_eps"): (
+        "llama.cpp's Qwen2-VL loader reads the M-RoPE sections and nothing else: `void "
+        "llama_model_qwen2vl::load_arch_hparams(llama_model_loader & ml) { ml.get_key_or_arr("
+        "LLM_KV_ROPE_DIMENSION_SECTIONS, hparams.rope_sections, 4, true); }` (src/models/qwen2vl.cpp:3-5, followed by "
+        "a stale `// fall through` at :6 from the switch it was split out of); Qwen2's loader reads "
+        "`LLM_KV_ATTENTION_LAYERNORM_RMS_EPS` (src/models/qwen2.cpp:4). So f_norm_rms_eps keeps its zero from "
+        "`llama_hparams hparams = {};` (src/llama-model.h:637) although the GGUF holds qwen2vl.attention."
+        "layer_norm_rms_epsilon (the load log prints `f_norm_rms_eps = 0.0e+00`)"),
+    ("mlx-lm", "sliding_window", "mistral"): (
+        "MLX-LM runs Mistral with its Llama module (`\"mistral\": \"llama\"`, mlx_lm/utils.py:49), which slides "
+        "only the layers `layer_types` marks `sliding_attention` and defaults that list to full attention everywhere: "
+        "`if self.layer_types is None: self.layer_types = [\"full_attention\"] * self.num_hidden_layers` "
+        "(mlx_lm/models/llama.py:41-42, used at :161-163 and :187-195); Mistral's config has a `sliding_window` and no "
+        "`layer_types`, so the window is never applied"),
+    ("mlx-lm", "attention_factor"): (
+        "MLX-LM's YaRN never reads `attention_factor`: initialize_rope hands YarnRoPE only "
+        "original_max_position_embeddings, beta_fast, beta_slow, mscale and mscale_all_dim "
+        "(mlx_lm/models/rope_utils.py:326-338), and YarnRoPE's factor is `yarn_get_mscale(scaling_factor, mscale) / "
+        "yarn_get_mscale(scaling_factor, mscale_all_dim)` (rope_utils.py:169-171), the default 0.1·ln s + 1"),
+    ("mlx-lm", "sliding_window", "gemma2"): (
+        "MLX-LM's Gemma 2 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/gemma2.py:12-28) "
+        "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0], "
+        "return_array=True)` (gemma2.py:176)"),
+    ("mlx-lm", "sliding_window", "phi3"): (
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model_config import ModelConfig, expected_values, load_config
 
-__all__ = ["TOKENS_PER_WINDOW", "ModelFiles", "Window", "save_tiny_model"]
+__all__ = ["MLX_LAYOUT", "TOKENS_PER_WINDOW", "ModelFiles", "Window", "save_tiny_model"]
 
 #: Tokens per position window: longer than the builder's largest sliding window (6), so the window mask acts.
 TOKENS_PER_WINDOW = 12
@@ -116,17 +116,52 @@ def _legacy_rope_keys(config: dict[str, Any]) -> None:
     """transformers 5 writes `rope_parameters` only; released checkpoints (and engines that read them: MLX-LM
     0.32.2 reads `rope_scaling` and a top-level `rope_theta`) carry the v4 keys. Both are written, with the same
     values, so every engine reads the config a released checkpoint would give it. Gemma 3's layer pattern is
-    written as `sliding_window_pattern` too (MLX-LM indexes its layers by it)."""
+    written as `sliding_window_pattern` too (MLX-LM indexes its layers by it), and its per-layer-type
+    `rope_parameters` as the released `rope_theta`, `rope_local_base_freq` and `rope_scaling`. A vision-language
+    config's `text_config` gets the same (released Qwen2.5-VL configs carry `rope_scaling` and `rope_theta` flat,
+    where MLX-LM's qwen2_vl reads them: mlx_lm/models/qwen2_vl.py:19-22 → qwen2.py:27-29; transformers 5 nests
+    them)."""
+    if isinstance(config.get("text_config"), dict):
+        _legacy_rope_keys(config["text_config"])
     params = config.get("rope_parameters")
     nested = isinstance(params, dict) and params and all(isinstance(v, dict) for v in params.values())
     if isinstance(params, dict) and params and not nested:
         config.setdefault("rope_theta", params.get("rope_theta"))
         if params.get("rope_type", "default") != "default" or "mrope_section" in params:
             config.setdefault("rope_scaling", {k: v for k, v in params.items() if k != "rope_theta"})
+    elif nested and isinstance(params.get("full_attention"), dict):
+        # Gemma 3 as released: the global layers' base and scaling flat, the local base apart (v4 keys).
+        full, local = params["full_attention"], params.get("sliding_attention") or {}
+        config.setdefault("rope_theta", full.get("rope_theta"))
+        if local.get("rope_theta") is not None:
+            config.setdefault("rope_local_base_freq", local["rope_theta"])
+        if full.get("rope_type", "default") != "default":
+            config.setdefault("rope_scaling", {k: v for k, v in full.items() if k != "rope_theta"})
     types = config.get("layer_types")
     if str(config.get("model_type", "")).startswith("gemma3") and isinstance(types, list) and types:
         if types[-1] == "full_attention" and all(t == "sliding_attention" for t in types[:-1]):
             config["sliding_window_pattern"] = len(types)
+
+
+def _released_aliases(config: dict[str, Any], given: str) -> None:
+    """The keys the released config names by an alias of its transformers class (`attribute_map`; Qwen3-MoE's
+    `num_experts`, which transformers 5 saves as `num_local_experts` and MLX-LM's qwen3_moe requires:
+    mlx_lm/models/qwen3_moe.py:23) written under that name too, with the tiny model's value."""
+    from transformers import AutoConfig
+
+    from ..attention._configs import load_config as load_raw
+
+    _, raw = load_raw(given)
+    for holder, released in ((config, raw), (config.get("text_config"), raw.get("text_config") or raw)):
+        if not isinstance(holder, dict) or "model_type" not in holder:
+            continue
+        try:
+            aliases = AutoConfig.for_model(holder["model_type"]).attribute_map
+        except (KeyError, ValueError):
+            continue
+        for alias, target in aliases.items():
+            if alias in released and target in holder and alias not in holder:
+                holder[alias] = holder[target]
 
 
 def _released_ties(given: str) -> bool:
@@ -152,6 +187,51 @@ def _tie(model: Any) -> None:
     for config in {id(c): c for c in (model.config, model.config.get_text_config())}.values():
         config.tie_word_embeddings = True
     model.get_output_embeddings().weight = model.get_input_embeddings().weight
+
+
+#: Subfolder holding the same weights in MLX-LM's own layout, for the model types whose transformers layout MLX-LM
+#: cannot read (the MLX probe loads it when present).
+MLX_LAYOUT = "mlx-lm"
+
+
+def _write_mlx_layout(directory: Path, model: Any, config: dict[str, Any]) -> str | None:
+    """For gpt-oss, the same float32 weights in the layout MLX-LM 0.32.2's `gpt_oss.Model` loads; returns a note.
+
+    MLX-LM's `sanitize` (mlx_lm/models/gpt_oss.py:220-256) maps the released MXFP4 checkpoint (`*_blocks`,
+    `*_scales`: rows = outputs) to `experts.{gate,up,down}_proj.weight`, and returns any state dict that already
+    names `gate_proj.weight` untouched (:221-222); an unquantised transformers checkpoint (`experts.gate_up_proj`,
+    shape experts × hidden × 2·intermediate: rows = inputs) gets no `.weight` suffix there, so MLX-LM refuses it
+    ("Received 6 parameters not in model"). Written here: MLX-LM's own sanitized layout — gate and up
+    de-interleaved (transformers' `gate_up[..., ::2]`, `[..., 1::2]`, modeling_gpt_oss.py:83) and every expert
+    matrix transposed to outputs × inputs — an exact permutation of the same numbers."""
+    if config.get("model_type") != "gpt_oss":
+        return None
+    from safetensors.torch import save_file
+
+    weights = {}
+    for name, tensor in model.state_dict().items():
+        tensor = tensor.detach().contiguous()
+        if name.endswith("experts.gate_up_proj"):
+            stem = name[: -len("gate_up_proj")]
+            weights[stem + "gate_proj.weight"] = tensor[..., ::2].transpose(1, 2).contiguous()
+            weights[stem + "up_proj.weight"] = tensor[..., 1::2].transpose(1, 2).contiguous()
+        elif name.endswith("experts.gate_up_proj_bias"):
+            stem = name[: -len("gate_up_proj_bias")]
+            weights[stem + "gate_proj.bias"] = tensor[..., ::2].contiguous()
+            weights[stem + "up_proj.bias"] = tensor[..., 1::2].contiguous()
+        elif name.endswith("experts.down_proj"):
+            weights[name + ".weight"] = tensor.transpose(1, 2).contiguous()
+        elif name.endswith("experts.down_proj_bias"):
+            weights[name[: -len("_bias")] + ".bias"] = tensor
+        else:
+            weights[name] = tensor
+    folder = directory / MLX_LAYOUT
+    folder.mkdir(exist_ok=True)
+    save_file(weights, str(folder / "model.safetensors"), metadata={"format": "mlx"})
+    (folder / "config.json").write_text(json.dumps(config, indent=2))
+    return (f"MLX-LM loads the same weights from {MLX_LAYOUT}/ in its own gpt-oss layout (experts' gate/up "
+            "de-interleaved, matrices transposed): its sanitize reads only the MXFP4 keys or its own layout "
+            "(mlx_lm/models/gpt_oss.py:220-256)")
 
 
 def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> ModelFiles:
@@ -195,7 +275,11 @@ def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> Model
     written.pop("_experts_implementation", None)
     written["torch_dtype"] = written["dtype"] = "float32"
     _legacy_rope_keys(written)
+    _released_aliases(written, given)
     (directory / "config.json").write_text(json.dumps(written, indent=2))
+    mlx_note = _write_mlx_layout(directory, model, written)
+    if mlx_note:
+        notes.append(mlx_note)
     table = load_config(directory / "config.json")
     vocabulary = int(tiny.config.vocab_size)
     name = source.name if source.is_dir() else (source.parent.name if source.name == "config.json" else str(config))

@@ -66,7 +66,10 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     began = time.perf_counter()
     if job.get("fault") == "base":
         _double_base()
-    model, _ = load_model(Path(job["model_dir"]))
+    directory = Path(job["model_dir"])
+    # The writer's copy in MLX-LM's own layout, for a model type whose transformers layout MLX-LM cannot read.
+    own_layout = (directory / "mlx-lm").is_dir()
+    model, _ = load_model(directory / "mlx-lm" if own_layout else directory)
     loaded = time.perf_counter() - began
     attentions = [_attention(layer) for layer in _layers(model)]
     ropes = []
@@ -89,7 +92,8 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
         rows = logits[0].astype(mx.float32).tolist()
         windows.append({"logprobs": [common["log_softmax"](row) for row in rows]})
     return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
-            "notes": ["float32 (mlx cpu); positions through the rope offset"]}
+            "notes": ["float32 (mlx cpu); positions through the rope offset"
+                      + ("; the same weights in MLX-LM's own layout (mlx-lm/)" if own_layout else "")]}
 
 
 def main() -> None:

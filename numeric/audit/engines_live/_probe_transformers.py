@@ -1,11 +1,13 @@
 """transformers probe (run by `_engines.py` in the project's environment, through a subprocess like every engine):
-loads the saved tiny model with `from_pretrained` in float32 and runs each window with explicit `position_ids`
-(transformers' API takes positions, so long positions need only a short prompt).
+loads the saved tiny model with `from_pretrained` in float32 (eager attention for a model that caps its attention
+logits, as the reference: SDPA drops the cap) and runs each window with explicit `position_ids` (transformers' API
+takes positions, so long positions need only a short prompt).
 
 Faults (`fault` in a job; only the broken-engine tests set one): `base` (every rotary module built with
 `rope_theta` × 2: the base's exponent field off by one), `yarn_truncate` (YaRN's `truncate` read inverted),
 `layer_unrotated` (layer 1 applies no rotation), `nope_rotated` (a layer built without RoPE rotates),
-`window_ignored` (the model's module builds its sliding-window mask as the full causal one).
+`window_ignored` (the model's module builds its sliding-window mask as the full causal one), `norm_eps_zero` (every
+RMS norm with ε = 0).
 """
 
 from __future__ import annotations
@@ -49,7 +51,11 @@ def _load(model_dir: str, fault: str | None) -> Any:
                 holder["rope_theta"] = 2 * holder["rope_theta"]
     builder = AutoModelForImageTextToText if config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl") \
         else AutoModelForCausalLM
-    model = builder.from_pretrained(model_dir, config=config, dtype=torch.float32).eval()
+    # A model that caps its attention logits (Gemma 2's `attn_logit_softcapping`) runs eager attention, as the
+    # reference does: transformers' SDPA path takes the cap as a keyword and drops it (5.3.0).
+    capped = getattr(config.get_text_config(), "attn_logit_softcapping", None)
+    settings = {"attn_implementation": "eager"} if capped else {}
+    model = builder.from_pretrained(model_dir, config=config, dtype=torch.float32, **settings).eval()
     inner = getattr(model, "model", None)
     inner = getattr(inner, "language_model", inner)
     if fault == "layer_unrotated":
@@ -63,6 +69,10 @@ def _load(model_dir: str, fault: str | None) -> Any:
             raise RuntimeError("fault window_ignored: the model builds no sliding-window mask")
         _PATCHED.append((source, "create_sliding_window_causal_mask", source.create_sliding_window_causal_mask))
         source.create_sliding_window_causal_mask = source.create_causal_mask
+    if fault == "norm_eps_zero":  # llama.cpp's Qwen2-VL: the config's RMS-norm ε never read
+        for module in model.modules():
+            if "norm" in type(module).__name__.lower() and isinstance(getattr(module, "variance_epsilon", None), float):
+                module.variance_epsilon = 0.0
     if fault == "nope_rotated":
         flagged = [layer.self_attn for layer in inner.layers if getattr(layer.self_attn, "use_rope", True) is False]
         if not flagged:

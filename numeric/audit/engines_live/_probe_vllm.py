@@ -7,6 +7,13 @@ no positions), every log-probability read back: `prompt_logprobs` for positions 
 vLLM's default except for LongRoPE, where vLLM defaults to L₀, `vllm/config/model.py:2625-2631`; the served length
 fixes LongRoPE's factor set at start-up).
 
+When vLLM cannot inspect an architecture (its `ModelConfig` raises a ValidationError that says only "failed to be
+inspected"), the probe re-imports vLLM's model module for it and reports why, with files and lines: Qwen2-VL's and
+Qwen2.5-VL's import transformers' image processor, which needs torchvision (`vllm/model_executor/models/
+qwen2_vl.py:43` → `transformers/models/qwen2_vl/image_processing_qwen2_vl.py:26`); `bash .ci/bootstrap engines`
+removes torchvision, as the only build reachable here (0.28.0 from PyPI) is a CUDA one that does not load with torch
+2.13.0+cpu (`_C.so` needs libc10_cuda.so) — a limit of this environment, not vLLM's defect.
+
 Faults (only the broken-engine tests set one): `base` (vLLM's `RotaryEmbedding` built with the base doubled).
 """
 
@@ -63,8 +70,14 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     config = json.loads((Path(job["model_dir"]) / "config.json").read_text())
     vocabulary = int(config.get("vocab_size") or config.get("text_config", {}).get("vocab_size"))
     served, notes = _served_length(config, job)
-    llm = LLM(model=job["model_dir"], skip_tokenizer_init=True, dtype="float32", enforce_eager=True,
-              max_logprobs=vocabulary, seed=0, max_model_len=served)
+    try:
+        llm = LLM(model=job["model_dir"], skip_tokenizer_init=True, dtype="float32", enforce_eager=True,
+                  max_logprobs=vocabulary, seed=0, max_model_len=served)
+    except Exception as error:
+        cause = _inspection_cause(config) if "failed to be inspected" in str(error) else None
+        if cause is None:
+            raise
+        raise common["EngineFailure"](f"ModelConfig's ValidationError: {cause}") from error
     loaded = time.perf_counter() - began
     params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=vocabulary, logprobs=vocabulary,
                             detokenize=False)
@@ -79,6 +92,28 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
             "notes": [f"float32, enforce_eager; max_model_len {served}; log-probabilities as vLLM returns them "
                       "(float32)", *notes]}
+
+
+def _inspection_cause(config: dict[str, Any]) -> str | None:
+    """Why vLLM could not inspect the config's architecture (its `ModelConfig` says only "failed to be inspected"):
+    the import of vLLM's model module for it, re-run here, with the chain of files and lines that failed."""
+    import importlib
+    import traceback
+
+    from vllm.model_executor.models.registry import _VLLM_MODELS
+
+    for architecture in config.get("architectures") or []:
+        if architecture not in _VLLM_MODELS:
+            continue
+        module = f"vllm.model_executor.models.{_VLLM_MODELS[architecture][0]}"
+        try:
+            importlib.import_module(module)
+        except Exception as error:
+            frames = [f"{f.filename.rsplit('/site-packages/', 1)[-1]}:{f.lineno}"
+                      for f in traceback.extract_tb(error.__traceback__) if "/site-packages/" in f.filename]
+            return (f"{architecture} not inspected, its module does not import: {type(error).__name__}: {error} "
+                    f"({' → '.join(frames[-2:])})")
+    return None
 
 
 #: The most KV cache the probe gives vLLM (GiB): the machine's 24 GiB are shared with the other engines.

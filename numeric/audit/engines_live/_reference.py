@@ -36,7 +36,9 @@ class LayerRule:
     """What one layer applies in the reference: `layer_type`, `rotates`, `inv_freq` (θᵢ, float64), `attention_factor`
     (on cos and sin), `softmax_scale`, `rope_type`, `entry` (the `Expected` it comes from; None when switched),
     `windowed` (False: the layer's sliding window is not applied, full causal attention — a switched rule),
-    `forced_window` (a window this layer applies although the model gives it none — a switched rule)."""
+    `forced_window` (a window this layer applies although the model gives it none — a switched rule), `norm_eps`
+    (the ε this layer's RMS norms use instead of the config's — a switched rule; when every layer's rule sets it, the
+    final norm's too)."""
 
     layer_type: str
     rotates: bool
@@ -47,6 +49,7 @@ class LayerRule:
     entry: Expected | None = None
     windowed: bool = True
     forced_window: int | None = None
+    norm_eps: float | None = None
 
 
 def _entry_for(entries: list[Expected], end: int) -> Expected:
@@ -194,6 +197,39 @@ def _cos_sin(rule: LayerRule, positions: Any, width: int, entry_error: Any) -> t
     return (torch.tensor(cos), torch.tensor(sin), np.concatenate([entry] * halves, axis=-1) if entry_error else None)
 
 
+_EPS_NAMES = ("variance_epsilon", "eps", "epsilon")
+
+
+def _norms(module: Any) -> list[tuple[Any, str]]:
+    """The normalisation modules under `module` with the attribute holding their ε."""
+    out = []
+    for child in module.modules():
+        if "norm" in type(child).__name__.lower():
+            name = next((n for n in _EPS_NAMES if isinstance(getattr(child, n, None), float)), None)
+            if name:
+                out.append((child, name))
+    return out
+
+
+def _set_norm_eps(model: Any, rules: list[LayerRule]) -> list[tuple[Any, str, float]]:
+    """Give the norms of each layer whose rule sets `norm_eps` that ε (and the final norm when every rule sets it);
+    returns (module, attribute, old value) to restore."""
+    saved: list[tuple[Any, str, float]] = []
+    layers = decoder_layers(model)
+    targets = [(layer, rule.norm_eps) for layer, rule in zip(layers, rules, strict=True) if rule.norm_eps is not None]
+    if targets and len(targets) == len(layers):
+        inner = getattr(model, "model", None) or model.transformer
+        inner = getattr(inner, "language_model", inner)
+        final = getattr(inner, "norm", None)
+        if final is not None:
+            targets.append((final, targets[0][1]))
+    for module, eps in targets:
+        for norm, name in _norms(module):
+            saved.append((norm, name, getattr(norm, name)))
+            setattr(norm, name, float(eps))
+    return saved
+
+
 @contextlib.contextmanager
 def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: bool) -> Iterator[dict[str, Any]]:
     """The model with each layer's cos/sin and softmax scale from `rules`; with `record`, zero perturbations that
@@ -243,6 +279,7 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
         elif index == 0:
             raise ReferenceError(f"{type(attention).__name__} has no `scaling`: the softmax scale cannot be set")
 
+    saved_eps = _set_norm_eps(model, rules)
     unwindowed = {id(a) for a, rule in zip(attentions, rules, strict=True) if not rule.windowed}
     forced = {id(a): rule.forced_window for a, rule in zip(attentions, rules, strict=True) if rule.forced_window}
 
@@ -300,6 +337,8 @@ def _patched(model: Any, rules: list[LayerRule], positions: list[int], record: b
             attention.scaling = value
         for attention, flag in saved_flags:
             attention.use_rope = flag
+        for norm, name, value in saved_eps:
+            setattr(norm, name, value)
         for source, original in eager:
             source.eager_attention_forward = original
         if sdpa is not None:

@@ -35,9 +35,10 @@ def machine() -> str:
 
 
 def run_record(runs: list[ConfigRun]) -> dict[str, Any]:
-    """The JSON document of one `audit-engines` run (what `--json` prints and the page is generated from)."""
+    """The JSON document of one `audit-engines` run (what `--json` prints and the page is generated from), with the
+    machine's 1-minute load average when it was written (its timings depend on it on a shared machine)."""
     return {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
-            "configs": [run.to_json() for run in runs]}
+            "load_average": round(os.getloadavg()[0], 2), "configs": [run.to_json() for run in runs]}
 
 
 def _cell(engine: dict[str, Any]) -> str:
