@@ -268,3 +268,15 @@ def test_a_misreading_shared_by_every_layer_type_is_one_suspect() -> None:
     rules = layer_rules(table, 12, 2)
     switched = both.switch(rules, 12)
     assert all(new.inv_freq != old.inv_freq for new, old in zip(switched, rules, strict=True))
+
+
+def test_an_engine_quote_already_in_code_stays_one_code_span() -> None:
+    """The page puts identifiers and paths in code spans so a phone wraps them; a quote already in backticks is kept
+    whole. Seen failing when every identifier inside it became its own span (`` `void `f_g`(`` …): the pieces,
+    glued without spaces, ran past the right edge at 390 px."""
+    from ropecheck.numeric.audit.engines_live._report import _names_as_code
+
+    quoted = "loader: `void load_arch(llama_model_loader & ml) { }` (src/models/qwen2vl.cpp:3-5)"
+    assert _names_as_code(quoted) == (
+        "loader: `void load_arch(llama_model_loader & ml) { }` (`src/models/qwen2vl.cpp:3-5`)"
+    )

@@ -111,8 +111,11 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
 
 
 def _names_as_code(text: str) -> str:
-    """`text` with its file paths and identifiers (words holding `/` or `_`) as code spans (a phone wraps them)."""
-    return re.sub(r"(?<![`\w])([\w.\-]*[/_][\w./:\-]*\w)", r"`\1`", text)
+    """`text` with its file paths and identifiers (words holding `/` or `_`) as code spans (a phone wraps them);
+    a code span already in `text` is kept whole (wrapping its words again would break it into pieces)."""
+    pieces = re.split(r"(`[^`]*`)", text)
+    return "".join(piece if number % 2 else re.sub(r"(?<![`\w])([\w.\-]*[/_][\w./:\-]*\w)", r"`\1`", piece)
+                   for number, piece in enumerate(pieces))
 
 
 def _as_code(message: str, limit: int = 400) -> str:
