@@ -188,8 +188,9 @@ CLAIMS = [
         "The statement stops at k = 7, which covers the figure's range: the block [256, 512) rises again "
         "(maximum ≈ 11.19 at Δ = 378). Proved (theorem rope_decay_bound_monotone, Decay128Trend.v): the first "
         "half for every real Δ ≠ 0 (Decay.v), the blocks by a checker run by `vm_compute` — the 64 unit phases "
-        "e^{iθ_k} enclosed within 2⁻²⁸ by `interval`, their powers up to Δ = 255 formed by rounded integer "
-        "rotations with a proved error bound, Σⱼ|Sⱼ(Δ)| bounded above and below through Z.sqrt.",
+        "e^{iθ_k} enclosed within 2⁻²² by `interval`, their powers up to Δ = 255 formed by rounded rotations on "
+        "63-bit machine integers with a proved error bound, Σⱼ|Sⱼ(Δ)| bounded above and below through floor square "
+        "roots.",
         literal="The literal reading, kept as a kernel-checked note: B is monotone (non-increasing) over integer "
         "distances at d = 128 — refuted, B(179) < B(183) (≈ 7.37 against ≈ 10.72; "
         "rope_decay_bound_monotone_literal_negation, Decay128.v); read over every even d it fails already at "
