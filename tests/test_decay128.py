@@ -126,6 +126,16 @@ def test_the_verdict_is_the_trend_with_monotone_as_the_refuted_literal() -> None
     note = by_name["rope_decay_bound_monotone_literal_every_d_negation"]
     assert note["role"] == "literal" and note["status"] == "checked"
     assert "k = 7" in entry["interpretation"] and "B(179) < B(183)" in entry["literal"]["reading"]
+    assert entry["literal"]["verdict"] == "refuted"
+
+
+def test_claims_show_prints_the_trend_with_the_refuted_literal(capsys: pytest.CaptureFixture[str]) -> None:
+    from ropecheck.cli._main import main
+
+    assert main(["claims", "show", "ROPE-DECAY-BOUND-MONOTONE", "--no-numeric"]) == 0
+    out = capsys.readouterr().out
+    assert "(k < 7)%nat" in out and "[2ᵏ, 2ᵏ⁺¹)" in out
+    assert "literal: The literal reading" in out and "refuted (kernel)" in out
 
 
 @pytest.mark.deep
