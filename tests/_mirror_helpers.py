@@ -33,8 +33,6 @@ FINDINGS: dict[tuple[str, str], str] = {
     ("ROPE-KV-COS-ONLY", "bfloat16"): "?",
     ("ROPE-SCORE-SINE-TERM-003", "bfloat16"): "?",
     ("ROPE-DECAY-TO-ZERO", "bfloat16"): "?",
-    ("ROPE-DECAY-BOUND-MONOTONE", "float16"): "?",
-    ("ROPE-DECAY-BOUND-MONOTONE", "bfloat16"): "~",
     ("ROPE-DECAY-MONOTONE", "float16"): "?",
     ("ROPE-DECAY-MONOTONE", "bfloat16"): "~",
     ("ROPE-LINEAR-ATTENTION-SEED", "float16"): "?",

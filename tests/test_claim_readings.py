@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pytest
 from ropecheck.proofs import coq_available, get_claim
-from ropecheck.proofs.claims._decay128_gen import modulus_bounds, phase_centres
+from ropecheck.proofs.claims._decay128_gen import PHASE_RADIUS, modulus_bounds, phase_centres, unit_phase_centres
 
 from ._wrong_statements import check_wrong_statements
 
 _CENTRE_183_5 = phase_centres(183)[5]
 _TOTAL_183 = sum(modulus_bounds(phase_centres(183), "lower")[1:])
+_UNIT_5 = unit_phase_centres()[5]
 
 pytestmark = pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 
@@ -80,7 +81,10 @@ WRONG = {
             "64 183 < relative_bound (rope_spectrum 10000 64) 64 179",
         )
     ],
-    "rope_decay_bound_monotone_negation": [("(D1 < D2)%nat", "(D2 < D1)%nat")],
+    "rope_decay_bound_monotone_literal_negation": [("(D1 < D2)%nat", "(D2 < D1)%nat")],
+    # ROPE-DECAY-BOUND-MONOTONE's trend reading (Decay128Trend.v): a unit-phase centre moved past its enclosure.
+    # The checker's own wrong statements (the blocks through k = 8, …) cost a table each: test_decay128.py, --deep.
+    "unit_phase_5": [(f"IZR ({_UNIT_5[0]})", f"IZR ({_UNIT_5[0] + 2 * PHASE_RADIUS})")],
     "phase183_5": [(f"({_CENTRE_183_5[0]}) /\\", f"({_CENTRE_183_5[0] + 20}) /\\")],
     "bound183": [(f"IZR {_TOTAL_183}", f"IZR {_TOTAL_183 + 1}")],
 }

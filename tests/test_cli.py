@@ -79,10 +79,11 @@ def test_unknown_claim_id_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_claim_ids_are_case_insensitive_and_show_prints_one_claim(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["claims", "show", "rope_decay_bound_monotone", "--no-numeric"]) == 0
+    assert main(["claims", "show", "rope_decay_monotone", "--no-numeric"]) == 0
     out = capsys.readouterr().out
-    assert "ROPE-DECAY-BOUND-MONOTONE" in out and "Sources" in out and "Correction" in out
-    assert "B(18) = 15.34" in out and "B(19) = 15.39" in out  # the counterexample in words, not a SymPy string
+    assert "ROPE-DECAY-MONOTONE" in out and "Sources" in out and "Correction" in out
+    # the counterexample in words, not a SymPy string
+    assert "|score(11)| = 42.34" in out and "|score(12)| = 42.38" in out
     assert main(["claims", "list"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == len(claim_ids())
 

@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 from ropecheck.numeric.mirrors import store_in
 from ropecheck.numeric.mirrors._decay import (
     abel_bound_check,
+    bound_trend,
     certify_cosine_sum,
     cosine_sum_statistics,
     curve_check,
     roformer_bound_curve,
+    trend_of,
 )
 
 from ._tiers import examples
@@ -31,7 +33,7 @@ def test_roformer_bound_curve_within_model_in_each_dtype(dtype: str) -> None:
 
 def test_roformer_bound_curve_matches_the_ledger_values() -> None:
     values = roformer_bound_curve("mpmath")["values"]
-    assert values[0] == pytest.approx(130 / 4, abs=1e-12)  # B(0) = (d + 2)/4, ROPE-DECAY-BOUND-MONOTONE's correction
+    assert values[0] == pytest.approx(130 / 4, abs=1e-12)  # B(0) = (d + 2)/4, the value the trend stays below
     assert values[19] > values[18]  # the certified non-monotone step
     assert max(values) == values[0]
 
@@ -56,6 +58,45 @@ def test_roformer_bound_check_rejects_wrong_curves(dtype: str) -> None:
     }
     passed = [label for label, curve in wrong.items() if curve_check(curve, dtype).ok]
     assert not passed, passed
+
+
+def test_bound_trend_holds_in_mpmath_with_the_ledger_numbers() -> None:
+    """ROPE-DECAY-BOUND-MONOTONE's trend reading (Decay128Trend.v), numerically: the block maxima of the claim's
+    reading and the distances where they fall (the kernel's witnesses for k < 7)."""
+    trend = bound_trend("mpmath")
+    assert trend["holds"] and trend["below_zero"], trend
+    assert trend["argmax"] == [1, 2, 4, 8, 16, 32, 69, 183]
+    assert trend["maxima"] == pytest.approx([31.538, 28.956, 22.604, 19.817, 15.775, 13.384, 11.872, 10.720], abs=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_bound_trend_certified_in_float32_and_float64_only(dtype: str) -> None:
+    """float32 and float64 certify every comparison within the model's bound; float16's bound (angles up to 255 rad
+    formed in float16) is wider than the gaps from block 5 on, bfloat16's from block 0 on: not certifiable there."""
+    trend = bound_trend(dtype)
+    assert trend["holds"] is (dtype in ("float32", "float64")), trend
+    if dtype == "float16":
+        assert trend["decreasing"] == [True] * 5 + [False] * 2
+
+
+def test_bound_trend_check_fails_on_wrong_curves() -> None:
+    exact = np.array(roformer_bound_curve("mpmath")["values"])
+    zero = np.zeros(exact.size)
+    assert trend_of(exact, zero, 8)["holds"]
+    raised = exact.copy()
+    raised[183] += 1.2  # block 7's maximum above block 6's (11.87)
+    assert trend_of(raised, zero, 8)["decreasing"] == [True] * 6 + [False]
+    spike = exact.copy()
+    spike[100] = exact[0]  # B(100) = B(0): not below distance 0
+    assert not trend_of(spike, zero, 8)["below_zero"]
+    assert not trend_of(exact, np.full(exact.size, 0.6), 8)["holds"]  # a bound wider than the 6 → 7 gap / 2
+
+
+@pytest.mark.deep
+def test_bound_trend_fails_on_the_block_after_the_figure() -> None:
+    """Through k = 8 the reading fails: the block [256, 512) peaks at B(378) ≈ 11.19 > 10.72."""
+    trend = bound_trend("mpmath", 9)
+    assert trend["decreasing"] == [True] * 7 + [False] and trend["argmax"][8] == 378
 
 
 def test_vacuous_bounds_are_reported() -> None:

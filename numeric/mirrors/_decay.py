@@ -29,17 +29,21 @@ from ._program import Program, compile_program
 __all__ = [
     "DIMENSION",
     "abel_bound_check",
+    "bound_trend",
     "certify_cosine_sum",
     "cosine_sum_statistics",
     "curve_check",
     "decay_table",
     "roformer_bound_curve",
+    "trend_of",
 ]
 
 DIMENSION = 128
 BASE = 10000
 #: RoFormer Fig. 2 plots relative distances 0 … 256.
 FIGURE_DISTANCES = 257
+#: ROPE-DECAY-BOUND-MONOTONE's trend reading compares the blocks [2ᵏ, 2ᵏ⁺¹), k = 0 … 7 (Decay128Trend.v).
+TREND_BLOCKS = 8
 _distance = sp.Symbol("Delta", integer=True)
 
 
@@ -137,6 +141,57 @@ def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, A
         "vacuous": largest_bound >= quantity_range,
         "vacuous_from": int(vacuous[0]) if vacuous.size else None,
     }
+
+
+def trend_of(values: np.ndarray | list[float], bounds: np.ndarray | list[float], blocks: int) -> dict[str, Any]:
+    """ROPE-DECAY-BOUND-MONOTONE's trend reading on a curve B̂(0 …) whose values are each within `bounds` of B.
+
+    **Arguments:**
+
+    - `values`, `bounds`: B̂(Δ) and its error bound for Δ = 0 … 2^blocks − 1 at least.
+    - `blocks`: how many blocks [2ᵏ, 2ᵏ⁺¹), k < `blocks`, the reading covers.
+
+    **Returns:**
+
+    `{"maxima", "argmax", "below_zero", "decreasing", "holds"}`: the block maxima of B̂ and where they are;
+    `below_zero` — every B̂(Δ) + bound < B̂(0) − bound for 1 ≤ Δ < 2^blocks; `decreasing[k]` — block k + 1's
+    largest B̂ + bound is below block k's largest B̂ − bound (so the true maxima decrease too); `holds` — all of it,
+    as certified in this format (False where a bound is too wide to tell, as well as where the trend fails).
+    """
+    values, bounds = np.asarray(values, dtype=np.float64), np.asarray(bounds, dtype=np.float64)
+    spans = [(2**k, 2 ** (k + 1)) for k in range(blocks)]
+    lower = [float(np.max(values[a:b] - bounds[a:b])) for a, b in spans]
+    upper = [float(np.max(values[a:b] + bounds[a:b])) for a, b in spans]
+    end = spans[-1][1]
+    below_zero = bool(np.all(values[1:end] + bounds[1:end] < values[0] - bounds[0]))
+    decreasing = [upper[k + 1] < lower[k] for k in range(blocks - 1)]
+    return {
+        "maxima": [float(np.max(values[a:b])) for a, b in spans],
+        "argmax": [int(a + np.argmax(values[a:b])) for a, b in spans],
+        "below_zero": below_zero,
+        "decreasing": decreasing,
+        "holds": below_zero and all(decreasing),
+    }
+
+
+def bound_trend(fmt: str, blocks: int = TREND_BLOCKS) -> dict[str, Any]:
+    """ROPE-DECAY-BOUND-MONOTONE's trend reading (d = 128, base 10000) evaluated in a format: the ledger's program
+    for B over Δ = 0 … 2^blocks − 1, each value with the model's bound (`roformer_bound_curve`), through `trend_of`.
+
+    **Arguments:**
+
+    - `fmt`: a dtype or `"mpmath"` (50 digits, bound 0).
+    - `blocks`: 8 is the ledger's statement (k = 0 … 7); 9 adds the block [256, 512), where B's maximum rises.
+
+    **Returns:** `trend_of`'s dictionary, plus `format`.
+    """
+    count = max(2**blocks, FIGURE_DISTANCES)  # the figure's curve when it covers the blocks (shared caches)
+    if fmt == "mpmath":
+        values, bounds = np.array(_mpmath_curve(count)), np.zeros(count)
+    else:
+        values = np.array(roformer_bound_curve(fmt, count)["values"])
+        bounds = np.array(_curve_bounds(fmt, count))
+    return {"format": fmt, **trend_of(values, bounds, blocks)}
 
 
 @functools.cache

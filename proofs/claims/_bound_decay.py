@@ -1,4 +1,4 @@
-"""Bound statements of the claims of `_claims_decay`, proved in Decay.v and Decay128.v.
+"""Bound statements of the claims of `_claims_decay`, proved in Decay.v, Decay128.v and Decay128Trend.v.
 
 Each entry: claim ID → `(module, theorem, statement)`, the statement as Coq elaborated it, reviewed, over the Defs
 files only; how it is bound (a definition before the proof module loads, the proof checked against it by type, the
@@ -48,13 +48,20 @@ max_step h N * sum N (fun j : nat => Cmod (partial_sum z (S j)))
 """),
     ),
     "ROPE-DECAY-BOUND-MONOTONE": (
-        ("Decay", "rope_decay_bound_monotone_correction", r"""
-forall (h : nat) (theta : nat -> R) (D : R),
-(0 < h)%nat ->
-relative_bound theta h D <= relative_bound theta h 0 /\
-relative_bound theta h 0 = (INR h + 1) / 2
+        ("Decay128Trend", "rope_decay_bound_monotone", r"""
+(forall D : nat,
+ (1 <= D <= 255)%nat ->
+ relative_bound (rope_spectrum 10000 64) 64 (INR D) < relative_bound (rope_spectrum 10000 64) 64 0) /\
+(forall k : nat,
+ (k < 7)%nat ->
+ exists D : nat,
+   (2 ^ k <= D < 2 ^ (k + 1))%nat /\
+   (forall D' : nat,
+    (2 ^ (k + 1) <= D' < 2 ^ (k + 2))%nat ->
+    relative_bound (rope_spectrum 10000 64) 64 (INR D') <
+    relative_bound (rope_spectrum 10000 64) 64 (INR D)))
 """),
-        ("Decay128", "rope_decay_bound_monotone_negation", r"""
+        ("Decay128", "rope_decay_bound_monotone_literal_negation", r"""
 ~
 (forall D1 D2 : nat,
  (D1 < D2)%nat ->
@@ -63,12 +70,6 @@ relative_bound theta h 0 = (INR h + 1) / 2
 """),
         ("Decay", "rope_decay_bound_monotone_literal_every_d_negation", r"""
 ~ bound_monotone_reading
-"""),
-        ("Decay", "rope_decay_bound_monotone_literal", r"""
-forall D : R,
-D <> 0 ->
-relative_bound (rope_spectrum 10000 64) 64 D < relative_bound (rope_spectrum 10000 64) 64 0 /\
-relative_bound (rope_spectrum 10000 64) 64 0 = 65 / 2
 """),
     ),
     "ROPE-DECAY-MONOTONE": (

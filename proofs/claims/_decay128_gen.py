@@ -1,4 +1,4 @@
-"""Generator of the Coq files that decide ROPE-DECAY-BOUND-MONOTONE at d = 128 (`Decay128At<D>.v`).
+"""Generator of the Coq files that decide ROPE-DECAY-BOUND-MONOTONE at d = 128 (`Decay128At<D>.v`, `Decay128Phases.v`).
 
 RoFormer's Fig. 2 plots B(Δ) = (2/d) Σ_{j=1}^{d/2} |S_j(Δ)|, S_j(Δ) = Σ_{k<j} e^{iΔθ_k}, for d = 128, base 10000.
 The kernel shows B(179) < B(183) (ISSUE #18). One `interval` call over the 8,320 leaves of the nested sums is far
@@ -8,6 +8,13 @@ distance D within 1/100 of rational centres c/1000 (one `interval` call per cosi
 from above for the smaller. Everything past the phases is exact integer arithmetic, checked by `vm_compute`
 through the lemmas of `Decay128Sums.v`; `Decay128.v` adds the two sums up.
 
+The trend reading (B(D) < B(0), block maxima over [2ᵏ, 2ᵏ⁺¹) decreasing for k = 0 … 7) is decided by a checker
+instead (`Decay128Trend.v`): `Decay128Phases.v` encloses only the 64 unit phases e^{iθ_k} (within 2⁻²² per
+coordinate of centres over 2²², one `interval` call per cosine and sine) and names the block witnesses (the
+distance with the largest B in each block, which the checker verifies, never trusts); every power e^{iDθ_k},
+D ≤ 255, is then formed by rotations in 63-bit machine integers (no overflow: every value stays below 2⁶⁰) with a
+proved error bound and checked by one `vm_compute`, which `coqchk` re-checks in seconds.
+
 Floats never decide anything here: mpmath only *chooses* the centres and the integer bounds; Coq checks each one.
 The generated files are committed; `tests/test_decay128.py` checks they are what this module prints.
 
@@ -16,6 +23,7 @@ Run by hand after a change: `python -m ropecheck.proofs.claims._decay128_gen` (w
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -141,9 +149,91 @@ def coq_file(distance: int) -> str:
     return "\n".join(parts)
 
 
+PHASE_SCALE_BITS = 22
+PHASE_SCALE = 2**PHASE_SCALE_BITS
+"""The unit phases e^{iθ_k} are integers over this scale in `Decay128Phases.v` (a rotation is rounded by a shift)."""
+PHASE_RADIUS = 1
+"""Each unit phase's cosine and sine is within `PHASE_RADIUS / PHASE_SCALE` = 2⁻²² of its centre."""
+TREND_COMPARISONS = 7
+"""The trend reading compares the blocks [2ᵏ, 2ᵏ⁺¹) for k = 0 … 7 (7 comparisons, block k against k + 1): B's block
+maxima decrease there (31.54, 28.96, 22.60, 19.82, 15.77, 13.38, 11.87, 10.72); [256, 512) rises again to 11.19."""
+
+
+def unit_phase_centres() -> list[tuple[int, int]]:
+    """The centres `(round(2²² cos θ_k), round(2²² sin θ_k))`, k < 64, from mpmath at 40 digits (within 2⁻²³)."""
+    with mpmath.workdps(40):
+        out = []
+        for k in range(HALF_DIMENSION):
+            angle = mpmath.power(BASE, mpmath.mpf(-k) / HALF_DIMENSION)
+            out.append(
+                (int(mpmath.nint(PHASE_SCALE * mpmath.cos(angle))), int(mpmath.nint(PHASE_SCALE * mpmath.sin(angle))))
+            )
+        return out
+
+
+@functools.cache
+def _bound_sum(distance: int) -> mpmath.mpf:
+    """Σⱼ|Sⱼ(D)| at d = 128 (mpmath, 20 digits): only ranks distances, the checker verifies the ranking."""
+    with mpmath.workdps(20):
+        partial, total = mpmath.mpc(0), mpmath.mpf(0)
+        for k in range(HALF_DIMENSION):
+            partial += mpmath.expj(distance * mpmath.power(BASE, mpmath.mpf(-k) / HALF_DIMENSION))
+            total += abs(partial)
+        return total
+
+
+def block_witnesses(blocks: int = TREND_COMPARISONS) -> list[int]:
+    """For each k < `blocks`, the distance D in [2ᵏ, 2ᵏ⁺¹) with the largest B(D) (mpmath).
+
+    The checker of `Decay128Trend.v` verifies each witness against every distance of the next block; a wrong
+    witness only makes the check fail.
+    """
+    return [max(range(2**k, 2 ** (k + 1)), key=_bound_sum) for k in range(blocks)]
+
+
+def phases_file() -> str:
+    """The text of `Decay128Phases.v`: the unit-phase centres, their enclosures and the block witnesses."""
+    centres = unit_phase_centres()
+    rows = [" ".join(f"({c}, {s})%Z;" for c, s in centres[i : i + 3]) for i in range(0, len(centres), 3)]
+    table = "\n    ".join(rows).rstrip(";")
+    parts = [
+        _HEADER.replace("Decay128Sums.\n", "Decay128Sums.\n").replace(
+            "(ROPE-DECAY-BOUND-MONOTONE at d = 128)", "(ROPE-DECAY-BOUND-MONOTONE, trend reading at d = 128)"
+        ),
+        f"(* The unit phases e^(i theta_k) are integers over phase_scale = 2^phase_scale_bits. *)\n"
+        f"Definition phase_scale_bits : Z := {PHASE_SCALE_BITS}.\n"
+        f"Definition phase_scale : Z := {PHASE_SCALE}.\n",
+        f"(* Each centre's coordinates are within phase_radius / phase_scale = 2^-22 of cos theta_k, sin theta_k. *)\n"
+        f"Definition phase_radius : Z := {PHASE_RADIUS}.\n",
+        f"(* (2^22 cos theta_k, 2^22 sin theta_k), rounded, k = 0 .. 63. *)\n"
+        f"Definition unit_phase_centres : list (Z * Z) :=\n   [{table}].\n",
+        f"(* The distance with the largest B in each block [2^k, 2^(k+1)), k < {TREND_COMPARISONS} (mpmath's choice;\n"
+        f"   Decay128Trend.v checks each one). *)\n"
+        f"Definition block_witnesses : list nat := [{'; '.join(map(str, block_witnesses()))}]%nat.\n",
+    ]
+    for k, (c, s) in enumerate(centres):
+        theta = f"(rope_spectrum 10000 64 {k})"
+        parts.append(
+            f"Lemma unit_phase_{k} :\n"
+            f"  Rabs (cos {theta} - IZR ({c}) / {PHASE_SCALE}) <= {PHASE_RADIUS} / {PHASE_SCALE} /\\\n"
+            f"  Rabs (sin {theta} - IZR ({s}) / {PHASE_SCALE}) <= {PHASE_RADIUS} / {PHASE_SCALE}.\n"
+            f"Proof. rewrite theta128; change (Z.of_nat {k}) with {k}%Z; split; interval with (i_prec 50). Qed.\n"
+        )
+    cases = "".join(f"  destruct k as [|k]; [exact unit_phase_{k}|].\n" for k in range(HALF_DIMENSION))
+    parts.append(
+        "Lemma unit_phases (k : nat) : (k < 64)%nat ->\n"
+        "  Rabs (cos (rope_spectrum 10000 64 k) - IZR (fst (nth k unit_phase_centres (0, 0)%Z)) / IZR phase_scale)\n"
+        "    <= IZR phase_radius / IZR phase_scale /\\\n"
+        "  Rabs (sin (rope_spectrum 10000 64 k) - IZR (snd (nth k unit_phase_centres (0, 0)%Z)) / IZR phase_scale)\n"
+        "    <= IZR phase_radius / IZR phase_scale.\n"
+        f"Proof.\n  intros Hk.\n{cases}  lia.\nQed.\n"
+    )
+    return "\n".join(parts)
+
+
 def generated_files() -> dict[str, str]:
     """File name → text of every generated file."""
-    return {f"Decay128At{d}.v": coq_file(d) for d in DISTANCES}
+    return {**{f"Decay128At{d}.v": coq_file(d) for d in DISTANCES}, "Decay128Phases.v": phases_file()}
 
 
 def write(root: Path) -> list[Path]:
@@ -156,5 +246,5 @@ def write(root: Path) -> list[Path]:
 
 
 if __name__ == "__main__":  # python -m ropecheck.proofs.claims._decay128_gen
-    for path in write(Path(__file__).parent / "coq"):
+    for path in write(Path(__file__).resolve().parent.parent / "coq"):
         print(path)

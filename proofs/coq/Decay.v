@@ -829,12 +829,12 @@ Proof.
     pose proof (Hle n ltac:(lia)); lra.
 Qed.
 
-(* ROPE-DECAY-BOUND-MONOTONE, literal reading of the source (RoFormer's
-   abstract: "decaying inter-token dependency with increasing relative
-   distances", and Fig. 2 for d = 128, base 10000): the bound decays from its
-   value at distance 0 -- at every nonzero distance it is strictly below
-   B(0) = (d + 2)/4 = 65/2 (not monotonically: see Decay128.v and the d = 4 note above). *)
-Theorem rope_decay_bound_monotone_literal :
+(* ROPE-DECAY-BOUND-MONOTONE at RoFormer's Fig. 2 (d = 128, base 10000): the
+   bound decays from its value at distance 0 -- at every nonzero distance it
+   is strictly below B(0) = (d + 2)/4 = 65/2 (not monotonically: see
+   Decay128.v and the d = 4 note above).  The first half of the trend reading
+   (Decay128Trend.v). *)
+Theorem rope_decay_bound_below_distance_0_d128 :
   forall D : R, D <> 0 ->
     relative_bound (rope_spectrum 10000 64) 64 D < relative_bound (rope_spectrum 10000 64) 64 0
     /\ relative_bound (rope_spectrum 10000 64) 64 0 = 65 / 2.

@@ -23,9 +23,9 @@ Proof.
   apply Rmult_lt_compat_r; [lra|lra].
 Qed.
 
-(* ROPE-DECAY-BOUND-MONOTONE, the reading of RoFormer's Fig. 2 (d = 128, base
+(* ROPE-DECAY-BOUND-MONOTONE, the literal reading ("monotone") at RoFormer's Fig. 2 (d = 128, base
    10000, integer distances): the bound is not non-increasing. *)
-Theorem rope_decay_bound_monotone_negation :
+Theorem rope_decay_bound_monotone_literal_negation :
   ~ (forall D1 D2 : nat, (D1 < D2)%nat ->
        relative_bound (rope_spectrum 10000 64) 64 (INR D2)
        <= relative_bound (rope_spectrum 10000 64) 64 (INR D1)).

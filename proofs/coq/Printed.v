@@ -149,8 +149,6 @@ Qed.
 
 (* NOT PRINTED rope_decay_to_zero_correction_printed (ROPE-DECAY-TO-ZERO): cannot print: Derivation is not an identity *)
 
-(* NOT PRINTED rope_decay_bound_monotone_correction_printed (ROPE-DECAY-BOUND-MONOTONE): cannot print: Derivation is not an identity *)
-
 (* NOT PRINTED rope_decay_monotone_correction_printed (ROPE-DECAY-MONOTONE): cannot print: Derivation is not an identity *)
 
 (* NOT PRINTED rope_linear_attention_seed_printed_negation (ROPE-LINEAR-ATTENTION-SEED): cannot print: no faithful Coq translation for Piecewise: Piecewise((k1*cos(theta*(delta + n)) - k2*sin(theta*(delta + n)) + 1, k1*cos(the *)

@@ -30,6 +30,11 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
         "From Coquelicot Require Import Complex.",
         "From Ropecheck Require Import DefsDecay.",
     ),
+    "Decay128Trend": (
+        "From Coq Require Import ZArith Reals Lra Lia.",
+        "From Coquelicot Require Import Complex.",
+        "From Ropecheck Require Import DefsDecay.",
+    ),
     "Sinusoidal": ("From Coq Require Import Reals Lia Lra.",),
     "SinusoidalDecay": ("From Coq Require Import Reals Lia Lra.",),
     "Relative": ("From Coq Require Import Reals Lia Lra ZArith List.", "Import ListNotations."),

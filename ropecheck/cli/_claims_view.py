@@ -222,6 +222,9 @@ def print_claim(entry: dict[str, Any], stream: TextIO | None = None) -> None:
         out.bullet(item, label="assumption")
     if entry.get("interpretation"):
         out.field("reading", entry["interpretation"])
+    literal = entry.get("literal")
+    if literal and literal.get("reading"):
+        out.field("literal", f"{literal['reading']} — {literal.get('verdict', 'unknown')} (kernel)")
     out.heading("Sources")
     from ropecheck.proofs.claims._source_documents import source_title
 
