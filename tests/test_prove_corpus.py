@@ -27,6 +27,7 @@ from ropecheck.proofs.prove._prove_search import defined_point
 from ropecheck.cli._main import main
 
 from ._prove_corpus import SAMPLE, TRUE_IDENTITIES
+from ._tiers import examples
 
 needs_coq = pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 _FLOOR = {"Floor": mpmath.floor, "Ceiling": mpmath.ceil, "Frac": lambda v: v - mpmath.floor(v),
@@ -107,8 +108,9 @@ def test_the_corpus_reaches_exit_0_for_85_percent_and_says_why_otherwise() -> No
 _PERTURBATIONS = ["+ 1/1000", "* (1 + 10**-30)", "+ sin(x)/100", "- 2"]
 
 
+# One coqc run per example (about 1.8 CPU-s): the default tier tries one perturbed identity, `--deep` three.
 @needs_coq
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1, 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(TRUE_IDENTITIES), st.sampled_from(_PERTURBATIONS))
 def test_the_kernel_never_accepts_a_perturbed_identity(identity: tuple[str, list[str]], perturbation: str) -> None:
     """The tactic layer is untrusted: fed a false statement (a corpus identity with its right side perturbed),

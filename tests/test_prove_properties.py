@@ -97,7 +97,8 @@ def test_random_token_strings_parse_or_are_refused_in_one_line(tokens: list[str]
     assert isinstance(parsed.lhs, sp.Basic | sp.MatrixBase)
 
 
-@settings(max_examples=examples(8, 25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# One sandboxed worker per example (about 0.7 CPU-s): the default tier runs 4, `--deep` 25.
+@settings(max_examples=examples(4, 25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tokens=st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=20))
 def test_random_token_strings_through_the_cli_give_an_exit_code_and_leave_no_trace(
     tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], tokens: list[str]
