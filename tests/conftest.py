@@ -1,5 +1,5 @@
 """Shared test configuration: bytecode caching, hypothesis profiles, the `--deep` option, the order of the long items,
-the early docs build, mpmath precision reset."""
+the early docs build, mpmath precision reset, the one headless browser of a test process."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     os.environ.setdefault("PYTHONPYCACHEPREFIX", str(Path(sys.prefix) / "pycache"))
     sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"]
     sys.dont_write_bytecode = False
+
+from collections.abc import Iterator
+from typing import Any
 
 import mpmath
 import pytest
@@ -102,3 +105,19 @@ def _reset_mpmath_precision() -> None:
     yield
     mpmath.mp.dps = 15
     mpmath.iv.prec = 53
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium (`tests._browser.Browser`) for every browser test of this process — the docs sweep and
+    the layout checks: a launch costs about 1.6 CPU-seconds (issue 36), and each visit sets its own width."""
+    from ._browser import CHROMIUM, Browser
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not on PATH (apt-get install chromium)")
+    pytest.importorskip("playwright", reason="pip install playwright (the test extras)")
+    opened = Browser()
+    try:
+        yield opened
+    finally:
+        opened.close()

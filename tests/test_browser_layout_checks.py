@@ -7,11 +7,9 @@ a phone (its meta viewport is honoured, as by the docs' pages)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests._browser import CHROMIUM, WIDTHS, Browser
+from tests._browser import WIDTHS, Browser
 
 pytestmark = pytest.mark.browser
 
@@ -54,18 +52,6 @@ ONE_WIDTH = {
     "desktop-1280": GOOD.replace("</head>", "<style>@media (min-width: 1000px) { p { width: 1500px } }</style></head>"),
 }
 ORDERS = {"desktop-then-phone": tuple(WIDTHS.values()), "phone-then-desktop": tuple(reversed(WIDTHS.values()))}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not on PATH (apt-get install chromium)")
-    pytest.importorskip("playwright", reason="pip install playwright (the test extras)")
-    opened = Browser()
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def test_layout_probe_passes_a_page_that_reads_well(browser: Browser) -> None:

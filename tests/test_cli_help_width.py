@@ -4,21 +4,34 @@ wrapped finding's continuation lines sit under it."""
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from tests.test_cli_terminal import TMUX, _in_tmux
 
 from ._budget import SUBPROCESS_BUDGET
+from ._cli_in_process import CliResult, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPS = [["--help"], ["audit", "--help"], ["prove", "--help"], ["claims", "--help"]]
 BUGGY = ["audit", "tests/audit_corpus/numpy_impls.py:bug_clockwise", "--base", "10000", "--max-position", "512",
          "--head-dim", "16", "--dtypes", "float32"]
+
+
+@functools.cache
+def _printed(arguments: tuple[str, ...], columns: int) -> CliResult:
+    """What `ropecheck ARGUMENTS` prints with `COLUMNS=columns` (help texts, a usage error), run in this process
+    (argparse reads the width from `COLUMNS` when it formats): it depends on nothing else, so each is run once per
+    test process — a subprocess each cost about 0.3 CPU-s, 15 of them (issue 36). The process as a user starts
+    it, wrapping in a real terminal, is `test_help_fits_a_real_80_column_terminal`."""
+    with mock.patch.dict(os.environ, {"COLUMNS": str(columns)}):
+        return run_cli(*arguments)
 
 
 def _run(arguments: list[str], columns: int) -> subprocess.CompletedProcess[str]:
@@ -29,17 +42,17 @@ def _run(arguments: list[str], columns: int) -> subprocess.CompletedProcess[str]
 
 @pytest.mark.parametrize("arguments", HELPS, ids=[" ".join(a) for a in HELPS])
 def test_help_fits_80_columns_and_never_breaks_a_word(arguments: list[str]) -> None:
-    narrow, wide = _run(arguments, 80), _run(arguments, 200)
+    narrow, wide = _printed(tuple(arguments), 80), _printed(tuple(arguments), 200)
     assert narrow.returncode == 0, narrow.stderr
     too_long = [line for line in narrow.stdout.splitlines() if len(line) > 80]
     assert not too_long, too_long
     # Wrapping only at spaces leaves the words as they are: the same words at 80 and at 200 columns.
     assert narrow.stdout.split() == wide.stdout.split()
-    assert "bidirectional=true|false" in _run(["audit", "--help"], 80).stdout
+    assert "bidirectional=true|false" in _printed(("audit", "--help"), 80).stdout
 
 
 def test_top_level_help_is_plain_text_with_exit_codes() -> None:
-    out = _run(["--help"], 80).stdout
+    out = _printed(("--help",), 80).stdout
     assert not [line for line in out.splitlines() if line.lstrip().startswith("|")], out
     assert "|---" not in out and "`" not in out
     for words in ("0 conforms · 1 a property fails", "0 proved (kernel-checked) · 4 proved by the engine"):
@@ -47,11 +60,11 @@ def test_top_level_help_is_plain_text_with_exit_codes() -> None:
 
 
 def test_limits_are_stated_in_help() -> None:
-    out = " ".join(_run(["audit", "--help"], 80).stdout.split())
+    out = " ".join(_printed(("audit", "--help"), 80).stdout.split())
     assert "640 for --kind bias" in out and "64 for --kind sinusoidal" in out and "260 for --kind scores" in out
     # ... and the command line names its flags when one is broken.
-    refused = _run(["audit", "tests/audit_corpus/bias_impls.py:alibi_bias", "--kind", "bias",
-                    "--max-position", "512"], 80)
+    target = f"{ROOT / 'tests/audit_corpus/bias_impls.py'}:alibi_bias"
+    refused = _printed(("audit", target, "--kind", "bias", "--max-position", "512"), 80)
     assert refused.returncode == 2
     assert refused.stderr.strip() == (
         "ropecheck audit: error: --max-position must be an integer of at least 640 for --kind bias, got 512"

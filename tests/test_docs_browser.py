@@ -64,15 +64,6 @@ def server(site: DocsBuild) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    opened = Browser()
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
 def _all_pages(site: DocsBuild) -> list[str]:
     skip = {"genindex.html", "search.html", "py-modindex.html"}
     return sorted(
