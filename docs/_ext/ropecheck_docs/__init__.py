@@ -71,6 +71,8 @@ def generate(app: Sphinx) -> None:
     )
     claims = load_claims(app.config.ropecheck_claims_json, app.confdir)
     app.ropecheck_claims = {claim["id"]: claim for claim in claims}  # type: ignore[attr-defined]
+    # The `{claim}` role reads them from the environment it is given (`env.app` is deprecated in Sphinx 9).
+    app.env.ropecheck_claims = app.ropecheck_claims  # type: ignore[attr-defined]
     figures: dict[str, list[tuple[str, str]]] = {}
     if app.config.ropecheck_full_site:
         from ._plots import claim_figures, make_plots
@@ -111,7 +113,7 @@ def claim_role(
     """`` {claim}`ID` ``: a link to the claim's page; an unknown ID is reported and fails the build."""
     env: BuildEnvironment = inliner.document.settings.env
     claim_id = text.strip()
-    known: dict[str, dict[str, Any]] = getattr(env.app, "ropecheck_claims", {})
+    known: dict[str, dict[str, Any]] = getattr(env, "ropecheck_claims", {})
     if claim_id not in known:
         unknown = env.ropecheck_unknown_claims  # type: ignore[attr-defined]
         unknown.setdefault(env.docname, []).append((claim_id, lineno))
