@@ -96,7 +96,7 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         attention = mpmath.sqrt(1 + mpmath.log(scale) / mpmath.log(4096))
         theta = [t / mpmath.mpf(f) for t, f in zip(_theta(10000, 96), factors, strict=True)]
         return theta, attention, 1 / mpmath.sqrt(96)
-    if model == "deepseek-v3":  # mscale = mscale_all_dim = 1: cos/sin unscaled, softmax × g(40)²
+    if model in ("deepseek-v3", "deepseek-r1"):  # mscale = mscale_all_dim = 1: cos/sin unscaled, softmax × g(40)²
         return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
     if model == "gpt-oss-20b":
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
@@ -127,6 +127,7 @@ FACTS = {
     "gemma2-9b": {"sliding_attention": ("default", 21, 256, 1e4), "full_attention": ("default", 21, 256, 1e4)},
     "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
+    "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # the whole released file: MLA, 61 layers, rope dim 64
     "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
