@@ -21,6 +21,7 @@ SCALING_EXPECTED = {
     "XPOS-RELATIVE-DECAY": "proved",
     "XPOS-FP16-RANGE": "proved",
     "PI-INTERPOLATION-BOUND": "refuted",
+    "PI-B-EXCEEDS-D": "proved",
     "LONGROPE-START-TOKEN": "refuted",
     "QWEN-DYNAMIC-NTK": "refuted",
     "NOPE-POSITION-READOUT": "proved",
