@@ -1,11 +1,12 @@
 """An integer twin of Decay128Trend.v's checker, shared by the tests of the claims it decides
 (ROPE-DECAY-BOUND-MONOTONE, PI-B-EXCEEDS-D): the same rounded rotations (a shift by 2²²), floor square roots and slack
-as the kernel's."""
+as the kernel's; and B(s) from the paper's definition in mpmath, independent of the ledger's formulas."""
 
 from __future__ import annotations
 
 import math
 
+import mpmath
 from ropecheck.proofs.claims._decay128_gen import HALF_DIMENSION, PHASE_RADIUS, PHASE_SCALE_BITS
 
 ONE = (1 << PHASE_SCALE_BITS, 0)
@@ -28,3 +29,13 @@ def bounds(points: list[tuple[int, int]], steps: int) -> tuple[int, int]:
         roots += math.isqrt(x * x + y * y)
     slack = HALF_DIMENSION * HALF_DIMENSION * steps * (4 * PHASE_RADIUS + 2)
     return roots - slack, roots + HALF_DIMENSION + slack
+
+
+def independent_b(position: int) -> mpmath.mpf:
+    """PI's B(s) = Σ_{k<64}|A_{k+1}(s)| at 30 digits: θ_j = 10000^(−2j/128), A_k(s) = Σ_{j<k} e^{isθ_j}."""
+    with mpmath.workdps(30):
+        partial, total = mpmath.mpc(0), mpmath.mpf(0)
+        for j in range(128 // 2):
+            partial += mpmath.exp(1j * position * mpmath.mpf(10000) ** (mpmath.mpf(-2 * j) / 128))
+            total += abs(partial)
+        return total

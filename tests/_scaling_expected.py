@@ -22,6 +22,7 @@ SCALING_EXPECTED = {
     "XPOS-FP16-RANGE": "proved",
     "PI-INTERPOLATION-BOUND": "refuted",
     "PI-B-EXCEEDS-D": "proved",
+    "PI-EXTRAPOLATION-RATIO": "refuted",
     "LONGROPE-START-TOKEN": "refuted",
     "QWEN-DYNAMIC-NTK": "refuted",
     "NOPE-POSITION-READOUT": "proved",

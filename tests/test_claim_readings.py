@@ -94,11 +94,11 @@ WRONG = {
     "unit_phase_5": [(f"IZR ({_UNIT_5[0]})", f"IZR ({_UNIT_5[0] + 2 * PHASE_RADIUS})")],
     "phase183_5": [(f"({_CENTRE_183_5[0]}) /\\", f"({_CENTRE_183_5[0] + 20}) /\\")],
     "bound183": [(f"IZR {_TOTAL_183}", f"IZR {_TOTAL_183 + 1}")],
-    # PI-B-EXCEEDS-D (InterpolationSizes.v): an anchor phase e^(i 256 θ_5) moved past its enclosure; PI's ratio
-    # 2·294.73 lowered to 2·285 (below the least ratio ≈ 571.6, so the negation is false). The verdict's own wrong
-    # statements (B > 143, ratio 572, s < 4352) each cost the whole checker: test_pi_b_exceeds_d.py, --deep.
+    # PI-B-EXCEEDS-D (InterpolationSizes.v): an anchor phase e^(i 256 θ_5) moved past its enclosure; for
+    # PI-EXTRAPOLATION-RATIO, PI's 2·294.73 lowered to 2·285 (below the least ratio ≈ 571.6: the negation is false).
+    # The checker's own wrong statements (B > 143, ratio 572, s < 4352) cost it whole: test_pi_b_exceeds_d.py, --deep.
     "anchor_phase_5": [(f"IZR ({_ANCHOR_5[0]})", f"IZR ({_ANCHOR_5[0] + 2 * PHASE_RADIUS})")],
-    "pi_b_exceeds_d_literal_negation": [("2 * (29473 / 100)", "2 * (28500 / 100)")],
+    "pi_extrapolation_ratio_negation": [("2 * (29473 / 100)", "2 * (28500 / 100)")],
 }
 
 

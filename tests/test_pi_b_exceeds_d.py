@@ -25,7 +25,7 @@ from ropecheck.proofs.claims._decay128_gen import (
     unit_phase_centres,
 )
 
-from ._checker_twin import ONE, bounds, rotate
+from ._checker_twin import ONE, bounds, independent_b, rotate
 from ._wrong_statements import check_wrong_statements
 
 SCALE = 1 << PHASE_SCALE_BITS
@@ -46,16 +46,6 @@ def _anchored_table() -> tuple[tuple[int, int], ...]:
     return tuple(table)
 
 
-def _exact_b(position: int) -> mpmath.mpf:
-    """B(s) at 30 digits, from the paper's definition: θ_j = 10000^(−2j/128), A_k(s) = Σ_{j<k} e^{isθ_j}."""
-    with mpmath.workdps(30):
-        partial, total = mpmath.mpc(0), mpmath.mpf(0)
-        for j in range(128 // 2):
-            partial += mpmath.exp(1j * position * mpmath.mpf(10000) ** (mpmath.mpf(-2 * j) / 128))
-            total += abs(partial)
-        return total
-
-
 def test_anchored_checker_twin_certifies_141_and_not_143() -> None:
     table = _anchored_table()
     assert len(table) == 4096
@@ -74,32 +64,31 @@ def test_anchored_checker_twin_certifies_141_and_not_143() -> None:
 def test_twin_bounds_enclose_an_independent_mpmath_b() -> None:
     table = _anchored_table()
     for position in (0, 1, 255, 256, 257, 3643, 4095):
-        value = _exact_b(position)
+        value = independent_b(position)
         lower, upper = table[position]
         assert lower / SCALE <= value <= upper / SCALE, (position, lower / SCALE, value, upper / SCALE)
     # the minimum and the consequence: 16·B/Σθ² at s = 3643 lies between the proved 564 and PI's 2·294.73
-    assert abs(_exact_b(3643) - mpmath.mpf("142.836217")) < 1e-5
+    assert abs(independent_b(3643) - mpmath.mpf("142.836217")) < 1e-5
     squares = mpmath.fsum(mpmath.mpf(10000) ** (mpmath.mpf(-4 * j) / 128) for j in range(64))
     assert 3.998 <= squares <= 4
-    assert 564 < 16 * _exact_b(3643) / squares < 2 * mpmath.mpf("294.73")
+    assert 564 < 16 * independent_b(3643) / squares < 2 * mpmath.mpf("294.73")
     # a wrong B (the sum taken over A_k, k = 0 … 63, i.e. one partial sum short) is not enclosed at s = 0
-    assert not (table[0][0] / SCALE <= _exact_b(0) - 64 <= table[0][1] / SCALE)
+    assert not (table[0][0] / SCALE <= independent_b(0) - 64 <= table[0][1] / SCALE)
 
 
 @pytest.mark.deep
 @pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 def test_pi_b_theorem_fails_on_wrong_statements() -> None:
-    # B > 143 (above the minimum 142.84); the ratio 572 (above the least 571.6); the range one block longer. Each
-    # re-runs the checker over 4096 positions (~5 CPU-s).
+    # the range one block longer (the checker's 17th block is not run); B > 143 (above the minimum 142.84); the ratio
+    # 572 (above the least 571.6); PI's own arithmetic against B instead of 2B (589.46·d/(32 ln c) ≈ 256 > B).
+    # The first re-runs the checker over 4096 positions (~5 CPU-s); the others re-check what follows from it.
     outcomes = check_wrong_statements(
         {
-            "pi_b_exceeds_d": [
-                ("-> 128 < pi_b_sum", "-> 143 < pi_b_sum"),
-                ("564 *", "572 *"),
-                ("(s < 4096)%nat -> 128", "(s < 4352)%nat -> 128"),
-            ]
+            "pi_b_above_floor": [("(s < 4096)%nat", "(s < 4352)%nat")],
+            "pi_b_exceeds_d": [("-> 128 < pi_b_sum", "-> 143 < pi_b_sum")],
+            "pi_extrapolation_ratio_correction": [("564 *", "572 *")],
+            "pi_extrapolation_ratio_literal": [("< 2 * pi_b_sum", "< pi_b_sum")],
         }
     )
-    results = outcomes["pi_b_exceeds_d"]
-    assert results[0] == "control accepted", results
-    assert results[1:] == ["rejected"] * 3, results
+    for name, results in outcomes.items():
+        assert results == ["control accepted", "rejected"], (name, results)

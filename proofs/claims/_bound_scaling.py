@@ -175,14 +175,21 @@ forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1
     ),
     "PI-B-EXCEEDS-D": (
         ("InterpolationSizes", "pi_b_exceeds_d", r"""
-(forall s : nat, (s < 4096)%nat -> 128 < pi_b_sum 10000 64 (INR s)) /\
-  (forall s : nat, (s < 4096)%nat ->
-     564 * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8) < 2 * pi_b_sum 10000 64 (INR s))
+forall s : nat, (s < 4096)%nat -> 128 < pi_b_sum 10000 64 (INR s)
 """),
-        ("InterpolationSizes", "pi_b_exceeds_d_literal_negation", r"""
+    ),
+    "PI-EXTRAPOLATION-RATIO": (
+        ("InterpolationSizes", "pi_extrapolation_ratio_negation", r"""
 ~ (forall s : nat, (s < 4096)%nat ->
        2 * (29473 / 100) * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8)
        <= 2 * pi_b_sum 10000 64 (INR s))
+"""),
+        ("InterpolationSizes", "pi_extrapolation_ratio_correction", r"""
+forall s : nat, (s < 4096)%nat ->
+  564 * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8) < 2 * pi_b_sum 10000 64 (INR s)
+"""),
+        ("InterpolationSizes", "pi_extrapolation_ratio_literal", r"""
+forall s : nat, (s < 4096)%nat -> 2 * (29473 / 100) * (128 / (32 * ln 10000)) < 2 * pi_b_sum 10000 64 (INR s)
 """),
     ),
     "LONGROPE-START-TOKEN": (

@@ -242,27 +242,21 @@ Qed.
 Lemma pi_b_sum_is (s : R) : pi_b_sum 10000 64 s = pi_b s.
 Proof. reflexivity. Qed.
 
-(* B(s) > d = 128 for every integer s in [0, 4096): the checker certifies B(s) > 141 there (the
-   minimum is 142.84 at s = 3643; 143 is refused).  So the extrapolation bound 2 max|h| B(s) is more
-   than 564 times the interpolation bound max|h| sum theta^2 / 8 that holds (sum theta^2 <= 4); PI's
-   ratio 2 * 294.73 = 64 ln c comes from its own constant d / (32 ln c), which PI-INTERPOLATION-BOUND
-   refutes. *)
+(* The checker certifies B(s) > 141 at every integer s < 4096 (the minimum is 142.84 at s = 3643;
+   143 is refused): one vm_compute, from which both claims below follow. *)
 Definition certified_floor : Z := 141.
 
-Theorem pi_b_exceeds_d :
-  (forall s : nat, (s < 4096)%nat -> 128 < pi_b_sum 10000 64 (INR s)) /\
-  (forall s : nat, (s < 4096)%nat ->
-     564 * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8) < 2 * pi_b_sum 10000 64 (INR s)).
-Proof.
-  assert (H : forall s : nat, (s < 4096)%nat -> IZR certified_floor < pi_b_sum 10000 64 (INR s)).
-  { intros s Hs; rewrite pi_b_sum_is; apply (exceeds_above 16); [lia|vm_compute; reflexivity|lia]. }
-  unfold certified_floor in H; pose proof frequency_square_sum_128.
-  split; intros s Hs; pose proof (H s Hs); lra.
-Qed.
+Lemma pi_b_above_floor : forall s : nat, (s < 4096)%nat -> IZR certified_floor < pi_b_sum 10000 64 (INR s).
+Proof. intros s Hs; rewrite pi_b_sum_is; apply (exceeds_above 16); [lia|vm_compute; reflexivity|lia]. Qed.
 
-(* What PI's "2 * 294.73 ~ 600 times smaller" becomes against the interpolation bound that holds:
-   at s = 3643 = 256 * 14 + 59 the ratio 16 B(s) / sum theta^2 is about 571.6 < 589.46. *)
-Theorem pi_b_exceeds_d_literal_negation :
+(* PI-B-EXCEEDS-D: B(s) > d = 128 for every integer s in [0, 4096) at d = 128, c = 10^4. *)
+Theorem pi_b_exceeds_d : forall s : nat, (s < 4096)%nat -> 128 < pi_b_sum 10000 64 (INR s).
+Proof. intros s Hs; pose proof (pi_b_above_floor s Hs) as H; unfold certified_floor in H; lra. Qed.
+
+(* PI-EXTRAPOLATION-RATIO: the extrapolation bound 2 max|h| B(s) over the interpolation bound that
+   holds, max|h| (sum theta^2 / 2) / 4 (PI-INTERPOLATION-BOUND's correction on consecutive integers),
+   is not always 2 * 294.73 = 589.46: at s = 3643 = 256 * 14 + 59 it is about 571.6. *)
+Theorem pi_extrapolation_ratio_negation :
   ~ (forall s : nat, (s < 4096)%nat ->
        2 * (29473 / 100) * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8)
        <= 2 * pi_b_sum 10000 64 (INR s)).
@@ -273,4 +267,23 @@ Proof.
   replace (256 * 14 + 59)%nat with 3643%nat in Hb by reflexivity.
   replace (IZR (146 * phase_scale) / IZR phase_scale) with 146 in Hb by (pose proof scale_pos; rewrite mult_IZR; field; lra).
   lra.
+Qed.
+
+(* What holds: the ratio exceeds 564 at every integer s < 4096 (B(s) > 141, sum theta^2 <= 4). *)
+Theorem pi_extrapolation_ratio_correction :
+  forall s : nat, (s < 4096)%nat ->
+    564 * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8) < 2 * pi_b_sum 10000 64 (INR s).
+Proof.
+  intros s Hs; pose proof (pi_b_above_floor s Hs) as H; unfold certified_floor in H.
+  pose proof frequency_square_sum_128; lra.
+Qed.
+
+(* The paper's own arithmetic: against its (refuted) constant d / (32 ln c) the ratio exceeds
+   2 * 294.73 exactly because B(s) > d (294.73 < 32 ln 10^4). *)
+Theorem pi_extrapolation_ratio_literal :
+  forall s : nat, (s < 4096)%nat ->
+    2 * (29473 / 100) * (128 / (32 * ln 10000)) < 2 * pi_b_sum 10000 64 (INR s).
+Proof.
+  intros s Hs; pose proof (pi_b_exceeds_d s Hs).
+  assert (2 * (29473 / 100) * (128 / (32 * ln 10000)) <= 256) by interval; lra.
 Qed.
