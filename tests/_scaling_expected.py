@@ -21,6 +21,8 @@ SCALING_EXPECTED = {
     "XPOS-RELATIVE-DECAY": "proved",
     "XPOS-FP16-RANGE": "proved",
     "PI-INTERPOLATION-BOUND": "refuted",
+    "PI-B-EXCEEDS-D": "proved",
+    "PI-EXTRAPOLATION-RATIO": "refuted",
     "LONGROPE-START-TOKEN": "refuted",
     "QWEN-DYNAMIC-NTK": "refuted",
     "NOPE-POSITION-READOUT": "proved",

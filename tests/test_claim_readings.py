@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import pytest
 from ropecheck.proofs import coq_available, get_claim
-from ropecheck.proofs.claims._decay128_gen import PHASE_RADIUS, modulus_bounds, phase_centres, unit_phase_centres
+from ropecheck.proofs.claims._decay128_gen import (
+    ANCHOR_STEP,
+    PHASE_RADIUS,
+    modulus_bounds,
+    phase_centres,
+    unit_phase_centres,
+)
 
 from ._wrong_statements import check_wrong_statements
 
 _CENTRE_183_5 = phase_centres(183)[5]
 _TOTAL_183 = sum(modulus_bounds(phase_centres(183), "lower")[1:])
 _UNIT_5 = unit_phase_centres()[5]
+_ANCHOR_5 = unit_phase_centres(ANCHOR_STEP)[5]
 
 pytestmark = pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 
@@ -87,6 +94,11 @@ WRONG = {
     "unit_phase_5": [(f"IZR ({_UNIT_5[0]})", f"IZR ({_UNIT_5[0] + 2 * PHASE_RADIUS})")],
     "phase183_5": [(f"({_CENTRE_183_5[0]}) /\\", f"({_CENTRE_183_5[0] + 20}) /\\")],
     "bound183": [(f"IZR {_TOTAL_183}", f"IZR {_TOTAL_183 + 1}")],
+    # PI-B-EXCEEDS-D (InterpolationSizes.v): an anchor phase e^(i 256 θ_5) moved past its enclosure; for
+    # PI-EXTRAPOLATION-RATIO, PI's 2·294.73 lowered to 2·285 (below the least ratio ≈ 571.6: the negation is false).
+    # The checker's own wrong statements (B > 143, ratio 572, s < 4352) cost it whole: test_pi_b_exceeds_d.py, --deep.
+    "anchor_phase_5": [(f"IZR ({_ANCHOR_5[0]})", f"IZR ({_ANCHOR_5[0] + 2 * PHASE_RADIUS})")],
+    "pi_extrapolation_ratio_negation": [("2 * (29473 / 100)", "2 * (28500 / 100)")],
 }
 
 

@@ -12,7 +12,6 @@ refused by the kernel in `test_claim_readings.py`; the trend theorem's own wrong
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,6 @@ from ropecheck.proofs import coq_available, get_claim
 from ropecheck.proofs.claims._decay128_gen import (
     DISTANCES,
     HALF_DIMENSION,
-    PHASE_RADIUS,
     PHASE_SCALE_BITS,
     TREND_COMPARISONS,
     block_witnesses,
@@ -30,6 +28,7 @@ from ropecheck.proofs.claims._decay128_gen import (
     unit_phase_centres,
 )
 
+from ._checker_twin import ONE, bounds, rotate
 from ._wrong_statements import check_wrong_statements
 
 COQ = Path(__file__).resolve().parent.parent / "proofs" / "coq"
@@ -69,18 +68,10 @@ def _checker_bounds(count: int) -> list[tuple[int, int]]:
     """Decay128Trend.bound_table in Python: (lower, upper) bounds of 2³⁰·Σⱼ|Sⱼ(D)|, D < count, computed as the
     kernel's checker computes them (rotations rounded down by a shift, floor square roots, the same slack)."""
     centres, out = unit_phase_centres(), []
-    powers = [(1 << PHASE_SCALE_BITS, 0)] * HALF_DIMENSION
+    powers = [ONE] * HALF_DIMENSION
     for distance in range(count):
-        x = y = roots = 0
-        for px, py in powers:
-            x, y = x + px, y + py
-            roots += math.isqrt(x * x + y * y)
-        slack = HALF_DIMENSION * HALF_DIMENSION * distance * (4 * PHASE_RADIUS + 2)
-        out.append((roots - slack, roots + HALF_DIMENSION + slack))
-        powers = [
-            ((wx * cx - wy * cy) >> PHASE_SCALE_BITS, (wx * cy + wy * cx) >> PHASE_SCALE_BITS)
-            for (wx, wy), (cx, cy) in zip(powers, centres, strict=True)
-        ]
+        out.append(bounds(powers, distance))
+        powers = rotate(powers, centres)
     return out
 
 

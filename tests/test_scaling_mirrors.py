@@ -15,6 +15,8 @@ from ropecheck.numeric.mirrors._scaling import (
 from ropecheck.numeric.reference.tolerances import DTYPES
 from ropecheck.proofs.claims import _scaling_formulas as formulas
 
+from ._checker_twin import independent_b
+
 # What the kernel decided (Scaling.v / ScalingSizes.v), recomputed in float64 and mpmath.
 KERNEL = {
     "YARN-TEMPERATURE": True,
@@ -30,7 +32,7 @@ KERNEL = {
 
 # the newest mirrors evaluate 64-term sums or 1500 tokens in five formats (≈ 1.5 CPU-s each): deep; QWEN-DYNAMIC-NTK
 # stays in the default tier as the cheap representative of the literature mirrors added with them
-_DEEP = {"MEN-TABLE2-D128", "NOPE-POSITION-READOUT"}
+_DEEP = {"MEN-TABLE2-D128", "NOPE-POSITION-READOUT", "PI-B-EXCEEDS-D", "PI-EXTRAPOLATION-RATIO"}
 
 
 @pytest.mark.parametrize(
@@ -64,6 +66,17 @@ def test_scaling_mirror_within_the_error_model(claim_id: str) -> None:
             "float64": exact,
             "mpmath": exact,
         }
+    elif claim_id in ("PI-B-EXCEEDS-D", "PI-EXTRAPOLATION-RATIO"):
+        # one table for both (the ratio is 16·B/Σθ²): mpmath's least B over s < 4096 is the independent mpmath
+        # sum's B(3643) ≈ 142.836; float32/64 certify B > d at every s (bound ≪ margin 14.8); float16/bfloat16
+        # round s and θ so far that their bounds cannot tell
+        exact = evidence["mpmath"]
+        assert exact["argmin"] == 3643 and abs(exact["minimum"] - float(independent_b(3643))) < 1e-9, exact
+        assert 564 < exact["ratio_minimum"] < 2 * 294.73
+        found = {fmt: evidence[fmt]["conclusion"] for fmt in evidence}
+        assert found == {"float16": False, "bfloat16": False, "float32": True, "float64": True, "mpmath": True}
+        for fmt in DTYPES:
+            assert evidence[fmt]["within"] and evidence[fmt]["max_error"] <= evidence[fmt]["bound"], fmt
     elif claim_id == "QWEN-DYNAMIC-NTK":
         # α at l′/L = 0.5 … 16 (QWEN_RATIOS): 1 up to L, then the proved band, in every format
         for fmt in evidence:

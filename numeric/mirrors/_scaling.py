@@ -26,7 +26,14 @@ from ..reference import tolerances
 from ..reference.tolerances import DTYPES, MPMATH_DPS
 from ._jax import x64_enabled
 
-__all__ = ["SCALING_MIRRORED", "evaluate_formula", "scaling_evidence", "xpos_fp16_limits", "yarn_gammas"]
+__all__ = [
+    "SCALING_MIRRORED",
+    "evaluate_formula",
+    "pi_b_minimum",
+    "scaling_evidence",
+    "xpos_fp16_limits",
+    "yarn_gammas",
+]
 
 _JAX_DTYPES = {"float16": jnp.float16, "bfloat16": jnp.bfloat16, "float32": jnp.float32, "float64": jnp.float64}
 
@@ -178,6 +185,45 @@ def men_first_negative(fmt: str) -> list[int | None]:
     return found
 
 
+PI_B_POSITIONS = 4096
+"""PI-B-EXCEEDS-D's range: integer s ∈ [0, 4096), the positions of PI's plot (App. C.2)."""
+
+
+@functools.cache
+def pi_b_minimum(fmt: str) -> dict[str, Any]:
+    """PI-B-EXCEEDS-D in `fmt`: B(s) = Σ_{k<64}|A_{k+1}(s)| (d = 128, c = 10⁴) for s < `PI_B_POSITIONS`, i.e. 64 × the
+    ledger's program for RoFormer's relative bound (`_decay.roformer_bound_curve`, never restated), each value with
+    the model's bound.
+
+    **Arguments:** `fmt`: a dtype or `"mpmath"` (50 digits, bound 0).
+
+    **Returns:** `{"minimum", "argmin", "certified_minimum", "conclusion", "ratio_minimum", "max_error", "bound",
+    "ratio", "within"}`: the smallest B̂ and where; `certified_minimum` = min(B̂ − bound), so `conclusion` (B > d = 128
+    at every s, as certified in this format) is False where the bound is too wide to tell as well as where B ≤ d;
+    `ratio_minimum` = 16·min B̂/Σθ², the extrapolation bound over the interpolation bound that holds (Coq: > 564,
+    and < 2·294.73 at s = 3643).
+    """
+    from ._decay import DIMENSION, _curve_bounds, _thetas, roformer_bound_curve
+
+    half = DIMENSION // 2
+    curve = roformer_bound_curve(fmt, PI_B_POSITIONS)
+    values = half * np.asarray(curve["values"], dtype=np.float64)
+    bounds = np.zeros_like(values) if fmt == "mpmath" else half * np.array(_curve_bounds(fmt, PI_B_POSITIONS))
+    squares = float(evaluate_formula(_formulas().pi_midpoint_tight_bound(list(_thetas())), {}, "mpmath")[0]) * 8
+    lowest = int(np.argmin(values))
+    return {
+        "minimum": float(values[lowest]),
+        "argmin": lowest,
+        "certified_minimum": float(np.min(values - bounds)),
+        "conclusion": bool(np.min(values - bounds) > DIMENSION),
+        "ratio_minimum": 16 * float(values[lowest]) / squares,
+        "max_error": half * curve["max_deviation"],
+        "bound": half * curve["bound"],
+        "ratio": curve["ratio"],
+        "within": curve["within"],
+    }
+
+
 QWEN_RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.5, 8.0, 16.0)
 """Length ratios l′/L at which QWEN-DYNAMIC-NTK's α is mirrored (powers of 2 included: the ceiling's edges)."""
 
@@ -244,6 +290,8 @@ def scaling_evidence(claim_id: str) -> dict[str, Any]:
         return {fmt: {"first_negative": men_first_negative(fmt)} for fmt in (*DTYPES, "mpmath")}
     if claim_id == "QWEN-DYNAMIC-NTK":
         return {fmt: qwen_alphas(fmt) for fmt in (*DTYPES, "mpmath")}
+    if claim_id in ("PI-B-EXCEEDS-D", "PI-EXTRAPOLATION-RATIO"):
+        return {fmt: pi_b_minimum(fmt) for fmt in (*DTYPES, "mpmath")}
     if claim_id == "XPOS-FP16-RANGE":
         return {fmt: xpos_fp16_limits(fmt) for fmt in (*DTYPES, "mpmath")}
     raise KeyError(f"{claim_id} has no numeric mirror (exact algebra or a list identity: not numerically tested)")
@@ -263,5 +311,7 @@ SCALING_MIRRORED = (
     "NOPE-POSITION-READOUT",
     "QWEN-DYNAMIC-NTK",
     "MEN-TABLE2-D128",
+    "PI-B-EXCEEDS-D",
+    "PI-EXTRAPOLATION-RATIO",
 )
 """The claims with numbers; the others are exact algebra, list or bucket identities (not numerically tested)."""

@@ -173,6 +173,25 @@ forall (n : nat) (c s1 s2 s : R) (hr hi : nat -> R), (1 <= n)%nat -> 1 < c -> s1
        + max_modulus hr hi n * (s - s1) * (s2 - s) / 2
 """),
     ),
+    "PI-B-EXCEEDS-D": (
+        ("InterpolationSizes", "pi_b_exceeds_d", r"""
+forall s : nat, (s < 4096)%nat -> 128 < pi_b_sum 10000 64 (INR s)
+"""),
+    ),
+    "PI-EXTRAPOLATION-RATIO": (
+        ("InterpolationSizes", "pi_extrapolation_ratio_negation", r"""
+~ (forall s : nat, (s < 4096)%nat ->
+       2 * (29473 / 100) * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8)
+       <= 2 * pi_b_sum 10000 64 (INR s))
+"""),
+        ("InterpolationSizes", "pi_extrapolation_ratio_correction", r"""
+forall s : nat, (s < 4096)%nat ->
+  564 * (rsum 64 (fun j => rope_frequency 10000 (2 * 64) j ^ 2) / 8) < 2 * pi_b_sum 10000 64 (INR s)
+"""),
+        ("InterpolationSizes", "pi_extrapolation_ratio_literal", r"""
+forall s : nat, (s < 4096)%nat -> 2 * (29473 / 100) * (128 / (32 * ln 10000)) < 2 * pi_b_sum 10000 64 (INR s)
+"""),
+    ),
     "LONGROPE-START-TOKEN": (
         ("Scaling", "longrope_start_token_negation", r"""
 ~ (forall lambda theta nhat n m k : R, 1 < lambda -> 0 < theta -> 0 < nhat -> 0 <= m <= n -> 0 <= k ->

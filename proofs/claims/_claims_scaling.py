@@ -42,6 +42,11 @@ _RAMP = (
     "(Eq. 20); For the Llama family of models, experimentally good values are α = 1 and β = 32."
 )
 _TEMPERATURE = "For LLaMA and Llama 2 models, the recommended values are: √(1/t) = 0.1 ln(s) + 1"
+_B_EXCEEDS_D = (
+    "While there is no close form for B(s) …, numerically it is at least larger than d, and for many positional "
+    "difference s, B(s) is much larger than d … Therefore, the interpolation bound is at least 2·294.73 ∼ 600× "
+    "smaller than the extrapolation bound"
+)
 _DYNAMIC = (
     "In each forward-pass, the position embedding updates the scale factor s = max(1, l′/L) where l′ is the "
     "sequence length of the current sequence."
@@ -415,6 +420,58 @@ CLAIMS = [
             "c = 10⁴, s₂ − s₁ = 1 the midpoint error ≈ 0.459 is below Σθ_j²/8 ≈ 0.50.",
         ),
         mirror={"kind": "pi"},
+    ),
+    Claim(
+        id="PI-B-EXCEEDS-D",
+        title="Positional Interpolation's B(s) is larger than d at every position of its plot",
+        topic="scaling",
+        latex=r"B(s) = \sum_{k=0}^{d/2-1}|A_{k+1}(s)| > d,\ A_k(s) = \sum_{j<k} e^{is\theta_j}\ "
+        r"(d = 128,\ c = 10^4,\ s \in \{0, \dots, 4095\})",
+        statement=Claimed("B(s) > d for every integer s in [0, 4096) at d = 128, c = 10⁴"),
+        assumptions=(
+            "d = 128, c = 10⁴, θ_j = c^(−2j/d), integer s ∈ [0, 4096): the paper's plot (App. C.2)",
+            "B(s) = Σ_{k<d/2}|A_{k+1}(s)|, A_k(s) = Σ_{j<k} e^{isθ_j} (§2.3); strict >",
+        ),
+        sources=(quote(CHEN_2023, _B_EXCEEDS_D),),
+        interpretation="PI bounds the extrapolated score by |a(s)| ≤ 2(max_j|h_j|)·B(s) (Eq. 8) and says B(s) is "
+        "'at least larger than d'. Read at the sizes of its plot (App. C.2: d = 128, c = 10⁴, integer s ∈ [0, "
+        "4096)) as B(s) > 128 at every such s. Proved (theorem pi_b_exceeds_d, InterpolationSizes.v): min B ≈ "
+        "142.84 at s = 3643. B is 64 times RoFormer's relative bound, so Decay128Trend.v's checker decides it: "
+        "s = 256a + r is reached from the anchors e^{i·256θ_k} (enclosed by interval, Decay128Anchors.v) by a "
+        "rotations by the anchors and r by the unit phases on 63-bit machine integers, at most 270 rotations per "
+        "point (4095 rotations from 1 would cost a slack of ≈ 24, above the margin 14.8), checked by one "
+        "vm_compute that certifies B(s) > 141 (it refuses 143). Real s between the integers is not decided.",
+        mirror={"kind": "pi-b"},
+    ),
+    Claim(
+        id="PI-EXTRAPOLATION-RATIO",
+        title="PI's interpolation bound is not 2·294.73 ≈ 600× below the extrapolation bound; > 564× holds",
+        topic="scaling",
+        latex=r"\frac{2\max|h|\,B(s)}{\max|h|\,\sum_j\theta_j^2/8} \ge 2\cdot 294.73\quad "
+        r"(d = 128,\ c = 10^4,\ s \in \{0, \dots, 4095\})",
+        statement=Claimed("the extrapolation bound is at least 2·294.73 times the interpolation bound at every s"),
+        assumptions=(
+            "d = 128, c = 10⁴, integer s ∈ [0, 4096) (PI-B-EXCEEDS-D's range); consecutive integers s₁, s₂",
+            "extrapolation bound 2(max|h|)·B(s) (Eq. 8); interpolation bound: the one that holds, "
+            "(max|h|)·(Σθ_j²/2)·(s − s₁)(s₂ − s) ≤ (max|h|)·Σθ_j²/8 (PI-INTERPOLATION-BOUND's correction)",
+        ),
+        sources=(quote(CHEN_2023, _B_EXCEEDS_D),),
+        interpretation="PI compares the extrapolation bound 2(max|h|)B(s) with its interpolation bound "
+        "d(max|h|)/(32 ln c) ≈ d(max|h|)/294.73 (Eq. 7) and concludes from B(s) > d that the ratio is at least "
+        "2·294.73 ≈ 600. That constant is refuted (PI-INTERPOLATION-BOUND: the valid bound is (max|h|)·Σθ_j²/8 on "
+        "consecutive integers), so the ratio is read against the valid bound: 16B(s)/Σθ_j² ≥ 589.46 at every "
+        "integer s < 4096. Refuted (pi_extrapolation_ratio_negation, InterpolationSizes.v): at s = 3643 the ratio "
+        "is ≈ 571.6 (B ≤ 146 from the checker's upper bound, Σθ_j² ≥ 3.998 by interval).",
+        literal="PI's own arithmetic, with its (refuted) constant d/(32 ln c): 2·294.73·d/(32 ln c) < 2B(s) at "
+        "every integer s < 4096 — proved (pi_extrapolation_ratio_literal), since 294.73 < 32 ln 10⁴ and B(s) > d; "
+        "the conclusion rests on a constant that does not bound the interpolation error.",
+        correction=Correction(
+            latex=r"\frac{16\,B(s)}{\sum_j\theta_j^2} > 564\quad (s \in \{0, \dots, 4095\})",
+            statement=Claimed("the ratio exceeds 564 at every integer s < 4096"),
+            explanation="Proved (pi_extrapolation_ratio_correction): the checker certifies B(s) > 141 and interval "
+            "Σθ_j² ≤ 4, so 564·Σθ_j²/8 < 2B(s). B > d alone gives only 512; the least ratio is ≈ 571.6 at s = 3643.",
+        ),
+        mirror={"kind": "pi-b"},
     ),
     Claim(
         id="LONGROPE-START-TOKEN",

@@ -159,12 +159,24 @@ TREND_COMPARISONS = 7
 maxima decrease there (31.54, 28.96, 22.60, 19.82, 15.77, 13.38, 11.87, 10.72); [256, 512) rises again to 11.19."""
 
 
-def unit_phase_centres() -> list[tuple[int, int]]:
-    """The centres `(round(2²² cos θ_k), round(2²² sin θ_k))`, k < 64, from mpmath at 40 digits (within 2⁻²³)."""
+ANCHOR_STEP = 256
+"""PI-B-EXCEEDS-D (`InterpolationSizes.v`) needs B(s) for s < 4096: 16 rotations by e^{i·256θ_k} (enclosed in
+`Decay128Anchors.v`) then at most 255 by e^{iθ_k}, so every point costs at most 270 rounded rotations, not s."""
+ANCHOR_BLOCKS = 16
+"""The anchored run covers s = 256a + r, a < 16, r < 256: PI's plot range [0, 4096)."""
+
+
+def unit_phase_centres(multiple: int = 1) -> list[tuple[int, int]]:
+    """The centres `(round(2²² cos Mθ_k), round(2²² sin Mθ_k))`, k < 64, from mpmath at 40 digits (within 2⁻²³).
+
+    **Arguments:**
+
+    - `multiple`: M, 1 for the unit phases, `ANCHOR_STEP` for the anchors.
+    """
     with mpmath.workdps(40):
         out = []
         for k in range(HALF_DIMENSION):
-            angle = mpmath.power(BASE, mpmath.mpf(-k) / HALF_DIMENSION)
+            angle = multiple * mpmath.power(BASE, mpmath.mpf(-k) / HALF_DIMENSION)
             out.append(
                 (int(mpmath.nint(PHASE_SCALE * mpmath.cos(angle))), int(mpmath.nint(PHASE_SCALE * mpmath.sin(angle))))
             )
@@ -194,8 +206,6 @@ def block_witnesses(blocks: int = TREND_COMPARISONS) -> list[int]:
 def phases_file() -> str:
     """The text of `Decay128Phases.v`: the unit-phase centres, their enclosures and the block witnesses."""
     centres = unit_phase_centres()
-    rows = [" ".join(f"({c}, {s})%Z;" for c, s in centres[i : i + 3]) for i in range(0, len(centres), 3)]
-    table = "\n    ".join(rows).rstrip(";")
     parts = [
         _HEADER.replace("Decay128Sums.\n", "Decay128Sums.\n").replace(
             "(ROPE-DECAY-BOUND-MONOTONE at d = 128)", "(ROPE-DECAY-BOUND-MONOTONE, trend reading at d = 128)"
@@ -205,35 +215,68 @@ def phases_file() -> str:
         f"Definition phase_scale : Z := {PHASE_SCALE}.\n",
         f"(* Each centre's coordinates are within phase_radius / phase_scale = 2^-22 of cos theta_k, sin theta_k. *)\n"
         f"Definition phase_radius : Z := {PHASE_RADIUS}.\n",
-        f"(* (2^22 cos theta_k, 2^22 sin theta_k), rounded, k = 0 .. 63. *)\n"
-        f"Definition unit_phase_centres : list (Z * Z) :=\n   [{table}].\n",
+        "(* (2^22 cos theta_k, 2^22 sin theta_k), rounded, k = 0 .. 63. *)\n"
+        + _centre_table("unit_phase_centres", centres),
         f"(* The distance with the largest B in each block [2^k, 2^(k+1)), k < {TREND_COMPARISONS} (mpmath's choice;\n"
         f"   Decay128Trend.v checks each one). *)\n"
         f"Definition block_witnesses : list nat := [{'; '.join(map(str, block_witnesses()))}]%nat.\n",
     ]
+    parts += _enclosures(centres, "unit_phase", 1)
+    return "\n".join(parts)
+
+
+def _enclosures(centres: list[tuple[int, int]], name: str, multiple: int) -> list[str]:
+    """One `interval` lemma per cosine and sine of Mθ_k, and the lemma `<name>s` gathering them for k < 64."""
+    parts = []
+    factor = "" if multiple == 1 else f"{multiple} * "
     for k, (c, s) in enumerate(centres):
-        theta = f"(rope_spectrum 10000 64 {k})"
+        theta = f"({factor}rope_spectrum 10000 64 {k})"
         parts.append(
-            f"Lemma unit_phase_{k} :\n"
+            f"Lemma {name}_{k} :\n"
             f"  Rabs (cos {theta} - IZR ({c}) / {PHASE_SCALE}) <= {PHASE_RADIUS} / {PHASE_SCALE} /\\\n"
             f"  Rabs (sin {theta} - IZR ({s}) / {PHASE_SCALE}) <= {PHASE_RADIUS} / {PHASE_SCALE}.\n"
             f"Proof. rewrite theta128; change (Z.of_nat {k}) with {k}%Z; split; interval with (i_prec 50). Qed.\n"
         )
-    cases = "".join(f"  destruct k as [|k]; [exact unit_phase_{k}|].\n" for k in range(HALF_DIMENSION))
+    cases = "".join(f"  destruct k as [|k]; [exact {name}_{k}|].\n" for k in range(HALF_DIMENSION))
+    table = f"{name}_centres"
     parts.append(
-        "Lemma unit_phases (k : nat) : (k < 64)%nat ->\n"
-        "  Rabs (cos (rope_spectrum 10000 64 k) - IZR (fst (nth k unit_phase_centres (0, 0)%Z)) / IZR phase_scale)\n"
+        f"Lemma {name}s (k : nat) : (k < 64)%nat ->\n"
+        f"  Rabs (cos ({factor}rope_spectrum 10000 64 k) - IZR (fst (nth k {table} (0, 0)%Z)) / IZR phase_scale)\n"
         "    <= IZR phase_radius / IZR phase_scale /\\\n"
-        "  Rabs (sin (rope_spectrum 10000 64 k) - IZR (snd (nth k unit_phase_centres (0, 0)%Z)) / IZR phase_scale)\n"
+        f"  Rabs (sin ({factor}rope_spectrum 10000 64 k) - IZR (snd (nth k {table} (0, 0)%Z)) / IZR phase_scale)\n"
         "    <= IZR phase_radius / IZR phase_scale.\n"
         f"Proof.\n  intros Hk.\n{cases}  lia.\nQed.\n"
     )
+    return parts
+
+
+def _centre_table(name: str, centres: list[tuple[int, int]]) -> str:
+    rows = [" ".join(f"({c}, {s})%Z;" for c, s in centres[i : i + 3]) for i in range(0, len(centres), 3)]
+    table = "\n    ".join(rows).rstrip(";")
+    return f"Definition {name} : list (Z * Z) :=\n   [{table}].\n"
+
+
+def anchors_file() -> str:
+    """The text of `Decay128Anchors.v`: the anchor phases e^{i·256θ_k}, enclosed like the unit phases."""
+    centres = unit_phase_centres(ANCHOR_STEP)
+    parts = [
+        _HEADER.replace("Decay128Sums.\n", "Decay128Sums Decay128Phases.\n").replace(
+            "(ROPE-DECAY-BOUND-MONOTONE at d = 128)", "(PI-B-EXCEEDS-D, the anchors of InterpolationSizes.v)"
+        ),
+        f"(* (2^22 cos ({ANCHOR_STEP} theta_k), 2^22 sin ({ANCHOR_STEP} theta_k)), rounded, k = 0 .. 63. *)\n"
+        + _centre_table("anchor_phase_centres", centres),
+        *_enclosures(centres, "anchor_phase", ANCHOR_STEP),
+    ]
     return "\n".join(parts)
 
 
 def generated_files() -> dict[str, str]:
     """File name → text of every generated file."""
-    return {**{f"Decay128At{d}.v": coq_file(d) for d in DISTANCES}, "Decay128Phases.v": phases_file()}
+    return {
+        **{f"Decay128At{d}.v": coq_file(d) for d in DISTANCES},
+        "Decay128Phases.v": phases_file(),
+        "Decay128Anchors.v": anchors_file(),
+    }
 
 
 def write(root: Path) -> list[Path]:

@@ -58,11 +58,8 @@ Proof.
   apply sqrt_1.
 Qed.
 
-Lemma phase_succ (D : nat) (t : R) : phase (INR (S D) * t) = (phase (INR D * t) * phase t)%C.
-Proof.
-  rewrite S_INR; replace ((INR D + 1) * t) with (INR D * t + t) by ring.
-  unfold phase, Cmult; cbn [fst snd]; rewrite cos_plus, sin_plus; f_equal; ring.
-Qed.
+Lemma phase_add (x y : R) : phase (x + y) = (phase x * phase y)%C.
+Proof. unfold phase, Cmult; cbn [fst snd]; rewrite cos_plus, sin_plus; f_equal; ring. Qed.
 
 (* |(x, y) / 2^22| as a square root of integers. *)
 Lemma Cmod_to_point (w : Z * Z) :
@@ -86,12 +83,15 @@ Definition rotate_rounded (w c : Z * Z) : Z * Z :=
 Lemma shift_is_division (n : Z) : Z.shiftr n phase_scale_bits = (n / phase_scale)%Z.
 Proof. rewrite Z.shiftr_div_pow2 by (unfold phase_scale_bits; lia); reflexivity. Qed.
 
-(* c^D, one rounded rotation at a time, starting from 1 = (2^22, 0) / 2^22. *)
-Fixpoint power_rounded (c : Z * Z) (D : nat) : Z * Z :=
+(* w0 c^D, one rounded rotation at a time. *)
+Fixpoint power_from (w0 c : Z * Z) (D : nat) : Z * Z :=
   match D with
-  | O => (phase_scale, 0%Z)
-  | S D' => rotate_rounded (power_rounded c D') c
+  | O => w0
+  | S D' => rotate_rounded (power_from w0 c D') c
   end.
+
+(* c^D, starting from 1 = (2^22, 0) / 2^22. *)
+Definition power_rounded (c : Z * Z) (D : nat) : Z * Z := power_from (phase_scale, 0%Z) c D.
 
 (* Rounding n / 2^44 down to a multiple of 2^-22 loses less than 2^-22. *)
 Lemma floor_error (n : Z) :
@@ -150,31 +150,31 @@ Proof.
   lra.
 Qed.
 
-(* D rounded rotations by a centre within eta of e^(i t) stay within D step_slack of e^(i D t),
-   as long as that is at most 1. *)
-Lemma power_error (t : R) (c : Z * Z) :
+(* D rounded rotations by a centre within eta of e^(i t), from a start within e0 of e^(i s), stay
+   within e0 + D step_slack of e^(i (s + D t)), as long as that is at most 1.  Starting from an
+   enclosed anchor instead of 1 keeps the error of far distances small (InterpolationSizes.v). *)
+Lemma power_from_error (s t e0 : R) (w0 c : Z * Z) :
   Cmod (phase t - to_point c)%C <= 2 * (IZR phase_radius / IZR phase_scale) ->
-  forall D : nat, INR D * step_slack <= 1 ->
-    Cmod (phase (INR D * t) - to_point (power_rounded c D))%C <= INR D * step_slack.
+  Cmod (phase s - to_point w0)%C <= e0 ->
+  forall D : nat, e0 + INR D * step_slack <= 1 ->
+    Cmod (phase (s + INR D * t) - to_point (power_from w0 c D))%C <= e0 + INR D * step_slack.
 Proof.
-  intros Hc D; induction D as [|D IH]; intros HD.
-  - pose proof scale_pos.
-    assert (E : (phase (INR 0 * t) - to_point (power_rounded c 0))%C = RtoC 0).
-    { unfold phase, to_point, Cminus, Cplus, Copp, RtoC; cbn [power_rounded fst snd INR].
-      rewrite Rmult_0_l, cos_0, sin_0; f_equal; field; lra. }
-    rewrite E, Cmod_0; simpl INR; lra.
+  intros Hc H0 D; induction D as [|D IH]; intros HD.
+  - cbn [power_from]; replace (s + INR 0 * t) with s by (simpl; ring).
+    replace (e0 + INR 0 * step_slack) with e0 by (simpl; ring); exact H0.
   - pose proof step_slack_pos as Hd.
-    assert (HD' : INR D * step_slack <= 1) by (rewrite S_INR in HD; lra).
+    assert (HD' : e0 + INR D * step_slack <= 1) by (rewrite S_INR in HD; lra).
     specialize (IH HD').
-    set (W := to_point (power_rounded c D)) in *.
+    set (W := to_point (power_from w0 c D)) in *.
     set (Z0 := to_point c) in *.
-    set (e := Cmod (phase (INR D * t) - W)%C) in *.
-    change (power_rounded c (S D)) with (rotate_rounded (power_rounded c D) c).
-    rewrite phase_succ.
-    pose proof (rotate_rounded_error (power_rounded c D) c) as Hr; fold W Z0 in Hr.
-    replace (phase (INR D * t) * phase t - to_point (rotate_rounded (power_rounded c D) c))%C
-      with (phase (INR D * t) * (phase t - Z0) + (phase (INR D * t) - W) * Z0
-            + (W * Z0 - to_point (rotate_rounded (power_rounded c D) c)))%C by ring.
+    set (e := Cmod (phase (s + INR D * t) - W)%C) in *.
+    change (power_from w0 c (S D)) with (rotate_rounded (power_from w0 c D) c).
+    replace (s + INR (S D) * t) with ((s + INR D * t) + t) by (rewrite S_INR; ring).
+    rewrite phase_add.
+    pose proof (rotate_rounded_error (power_from w0 c D) c) as Hr; fold W Z0 in Hr.
+    replace (phase (s + INR D * t) * phase t - to_point (rotate_rounded (power_from w0 c D) c))%C
+      with (phase (s + INR D * t) * (phase t - Z0) + (phase (s + INR D * t) - W) * Z0
+            + (W * Z0 - to_point (rotate_rounded (power_from w0 c D) c)))%C by ring.
     assert (HZ : Cmod Z0 <= 1 + 2 * (IZR phase_radius / IZR phase_scale)).
     { pose proof (Cmod_triangle (phase t) (Z0 - phase t)%C) as T.
       replace (phase t + (Z0 - phase t))%C with Z0 in T by ring.
@@ -193,6 +193,21 @@ Proof.
     assert (e * (2 * (IZR phase_radius / IZR phase_scale)) <= 1 * (2 * (IZR phase_radius / IZR phase_scale)))
       by (apply Rmult_le_compat_r; lra).
     fold e; rewrite S_INR; unfold step_slack in *; lra.
+Qed.
+
+(* From 1: D rounded rotations stay within D step_slack of e^(i D t). *)
+Lemma power_error (t : R) (c : Z * Z) :
+  Cmod (phase t - to_point c)%C <= 2 * (IZR phase_radius / IZR phase_scale) ->
+  forall D : nat, INR D * step_slack <= 1 ->
+    Cmod (phase (INR D * t) - to_point (power_rounded c D))%C <= INR D * step_slack.
+Proof.
+  intros Hc D HD; pose proof scale_pos.
+  assert (Hstart : Cmod (phase 0 - to_point (phase_scale, 0%Z))%C <= 0).
+  { replace (phase 0 - to_point (phase_scale, 0%Z))%C with (RtoC 0); [rewrite Cmod_0; lra|].
+    unfold phase, to_point, Cminus, Cplus, Copp, RtoC; cbn [fst snd].
+    rewrite cos_0, sin_0; f_equal; field; lra. }
+  pose proof (power_from_error 0 t 0 (phase_scale, 0%Z) c Hc Hstart D ltac:(lra)) as Hd.
+  rewrite !Rplus_0_l in Hd; exact Hd.
 Qed.
 
 (* ------------------------------------------------------------------ partial sums *)
@@ -303,15 +318,36 @@ Qed.
 (* The 64 powers c_k^D. *)
 Definition powers (D : nat) : list (Z * Z) := map (fun c => power_rounded c D) unit_phase_centres.
 
-(* 64^2 D step_slack in units of 2^-22: the error of sum_j |S_j(D)| from the rotations. *)
-Definition slack (D : nat) : Z := (4096 * Z.of_nat D * (4 * phase_radius + 2))%Z.
+(* 64^2 n step_slack in units of 2^-22: the error of sum_j |S_j| after n rotations. *)
+Definition slack (steps : nat) : Z := (4096 * Z.of_nat steps * (4 * phase_radius + 2))%Z.
 
-(* (lower, upper) bounds of 2^22 sum_j |S_j(D)| from the 64 powers ws of distance D. *)
-Definition bounds_of (D : nat) (ws : list (Z * Z)) : Z * Z :=
-  let s := root_sum (fun i => nth i ws (0%Z, 0%Z)) 64 in ((s - slack D)%Z, (s + 64 + slack D)%Z).
+(* (lower, upper) bounds of 2^22 sum_j |S_j| from 64 points ws, each formed by at most `steps` rotations. *)
+Definition bounds_of (steps : nat) (ws : list (Z * Z)) : Z * Z :=
+  let s := root_sum (fun i => nth i ws (0%Z, 0%Z)) 64 in ((s - slack steps)%Z, (s + 64 + slack steps)%Z).
 
-Lemma step_slack_small : 256 * step_slack <= 1.
+Lemma step_slack_small : 1024 * step_slack <= 1.
 Proof. unfold step_slack, phase_radius, phase_scale; lra.
+Qed.
+
+(* What bounds_of means: points within `steps` step_slack of the phases e^(i x theta_k) bound
+   sum_j |S_j(x)| from both sides. *)
+Lemma bounds_of_spec (x : R) (steps : nat) (ws : list (Z * Z)) :
+  (forall i, (i < 64)%nat ->
+     Cmod (phase (x * rope_spectrum 10000 64 i) - to_point (nth i ws (0%Z, 0%Z)))%C <= INR steps * step_slack) ->
+  IZR (fst (bounds_of steps ws)) / IZR phase_scale
+  <= sum 64 (fun j => Cmod (partial_sum (fun i => phase (x * rope_spectrum 10000 64 i)) (S j)))
+  <= IZR (snd (bounds_of steps ws)) / IZR phase_scale.
+Proof.
+  intros Hterms; pose proof scale_pos; pose proof step_slack_pos.
+  assert (He : 0 <= INR steps * step_slack) by (pose proof (pos_INR steps); nra).
+  destruct (sum_bounds _ _ _ 64 He Hterms 64 (le_n 64)) as [Lo Hi].
+  assert (Hslack : IZR (slack steps) / IZR phase_scale = INR 64 * (INR 64 * (INR steps * step_slack))).
+  { unfold slack, step_slack; rewrite !mult_IZR, plus_IZR, mult_IZR, <- INR_IZR_INZ.
+    replace (INR 64) with 64 by (rewrite INR_IZR_INZ; reflexivity); field; lra. }
+  unfold bounds_of; cbn [fst snd]; split.
+  - rewrite minus_IZR; unfold Rdiv in *; rewrite Rmult_minus_distr_r; lra.
+  - rewrite !plus_IZR; replace (Z.of_nat 64) with 64%Z in Hi by reflexivity.
+    rewrite plus_IZR in Hi; unfold Rdiv in *; rewrite !Rmult_plus_distr_r in *; lra.
 Qed.
 
 Lemma bound_at (D : nat) : (D <= 256)%nat ->
@@ -319,31 +355,19 @@ Lemma bound_at (D : nat) : (D <= 256)%nat ->
   <= sum 64 (fun j => Cmod (partial_sum (fun i => phase (INR D * rope_spectrum 10000 64 i)) (S j)))
   <= IZR (snd (bounds_of D (powers D))) / IZR phase_scale.
 Proof.
-  intros HD; pose proof scale_pos; pose proof step_slack_pos.
+  intros HD; apply bounds_of_spec; pose proof step_slack_pos.
   assert (Hsmall : INR D * step_slack <= 1).
   { apply le_INR in HD; replace (INR 256) with 256 in HD by (rewrite INR_IZR_INZ; reflexivity).
     pose proof step_slack_small; nra. }
-  assert (Hterms : forall i, (i < 64)%nat ->
-            Cmod (phase (INR D * rope_spectrum 10000 64 i) - to_point (nth i (powers D) (0%Z, 0%Z)))%C
-            <= INR D * step_slack).
-  { intros i Hi.
-    assert (Hn : nth i (powers D) (0%Z, 0%Z) = power_rounded (nth i unit_phase_centres (0%Z, 0%Z)) D).
-    { unfold powers; rewrite (nth_indep _ _ ((fun c => power_rounded c D) (0%Z, 0%Z)))
-        by (rewrite map_length; exact Hi).
-      exact (map_nth (fun c => power_rounded c D) unit_phase_centres (0%Z, 0%Z) i). }
-    rewrite Hn.
-    apply power_error; [|exact Hsmall].
-    destruct (unit_phases i Hi) as [Hcos Hsin].
-    apply Cmod_box; unfold phase, to_point, Cminus, Cplus, Copp; cbn [fst snd]; assumption. }
-  assert (He : 0 <= INR D * step_slack) by (pose proof (pos_INR D); nra).
-  destruct (sum_bounds _ _ _ 64 He Hterms 64 (le_n 64)) as [Lo Hi].
-  assert (Hslack : IZR (slack D) / IZR phase_scale = INR 64 * (INR 64 * (INR D * step_slack))).
-  { unfold slack, step_slack; rewrite !mult_IZR, plus_IZR, mult_IZR, <- INR_IZR_INZ.
-    replace (INR 64) with 64 by (rewrite INR_IZR_INZ; reflexivity); field; lra. }
-  unfold bounds_of; cbn [fst snd]; split.
-  - rewrite minus_IZR; unfold Rdiv in *; rewrite Rmult_minus_distr_r; lra.
-  - rewrite !plus_IZR; replace (Z.of_nat 64) with 64%Z in Hi by reflexivity.
-    rewrite plus_IZR in Hi; unfold Rdiv in *; rewrite !Rmult_plus_distr_r in *; lra.
+  intros i Hi.
+  assert (Hn : nth i (powers D) (0%Z, 0%Z) = power_rounded (nth i unit_phase_centres (0%Z, 0%Z)) D).
+  { unfold powers; rewrite (nth_indep _ _ ((fun c => power_rounded c D) (0%Z, 0%Z)))
+      by (rewrite map_length; exact Hi).
+    exact (map_nth (fun c => power_rounded c D) unit_phase_centres (0%Z, 0%Z) i). }
+  rewrite Hn.
+  apply power_error; [|exact Hsmall].
+  destruct (unit_phases i Hi) as [Hcos Hsin].
+  apply Cmod_box; unfold phase, to_point, Cminus, Cplus, Copp; cbn [fst snd]; assumption.
 Qed.
 
 (* ------------------------------------------------------------------ the powers stay small *)
@@ -373,7 +397,29 @@ Proof.
     by (unfold phase_scale; rewrite <- mult_IZR; reflexivity); lra.
 Qed.
 
-(* Every power c_k^D, D <= 256, is within 1 of e^(i D theta_k), so its coordinates are at most 2 = 2^23 / 2^22. *)
+(* A point within 1 of a phase has coordinates at most 2 = 2^23 / 2^22. *)
+Lemma near_phase_bounded (x : R) (W : Z * Z) :
+  Cmod (phase x - to_point W)%C <= 1 -> bounded (2 ^ 23) W.
+Proof.
+  intros He.
+  assert (HW : Cmod (to_point W) <= 2).
+  { pose proof (Cmod_triangle (phase x) (to_point W - phase x)%C) as T.
+    replace (phase x + (to_point W - phase x))%C with (to_point W) in T by ring.
+    replace (to_point W - phase x)%C with (- (phase x - to_point W))%C in T by ring.
+    rewrite Cmod_opp, Cmod_phase in T; lra. }
+  split; apply coordinate_bound.
+  - pose proof (fst_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [fst] in F; lra.
+  - pose proof (snd_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [snd] in F; lra.
+Qed.
+
+(* A centre within 2^-22 of a phase, as a point within 2 eta. *)
+Lemma centre_near (t : R) (c : Z * Z) :
+  Rabs (cos t - IZR (fst c) / IZR phase_scale) <= IZR phase_radius / IZR phase_scale ->
+  Rabs (sin t - IZR (snd c) / IZR phase_scale) <= IZR phase_radius / IZR phase_scale ->
+  Cmod (phase t - to_point c)%C <= 2 * (IZR phase_radius / IZR phase_scale).
+Proof. intros Hcos Hsin; apply Cmod_box; unfold phase, to_point, Cminus, Cplus, Copp; cbn [fst snd]; assumption. Qed.
+
+(* Every power c_k^D, D <= 256, is within 1 of e^(i D theta_k). *)
 Lemma power_bounded (c : Z * Z) (D : nat) : In c unit_phase_centres -> (D <= 256)%nat ->
   bounded (2 ^ 23) (power_rounded c D).
 Proof.
@@ -381,24 +427,13 @@ Proof.
   assert (Hk64 : (k < 64)%nat) by exact Hk.
   assert (Hphase : Cmod (phase (rope_spectrum 10000 64 k) - to_point c)%C
                    <= 2 * (IZR phase_radius / IZR phase_scale)).
-  { destruct (unit_phases k Hk64) as [Hcos Hsin]; rewrite Hc in Hcos, Hsin.
-    apply Cmod_box; unfold phase, to_point, Cminus, Cplus, Copp; cbn [fst snd]; assumption. }
+  { destruct (unit_phases k Hk64) as [Hcos Hsin]; rewrite Hc in Hcos, Hsin; apply centre_near; assumption. }
   pose proof step_slack_pos.
   assert (Hsmall : INR D * step_slack <= 1).
   { apply le_INR in HD; replace (INR 256) with 256 in HD by (rewrite INR_IZR_INZ; reflexivity).
     pose proof step_slack_small; nra. }
-  pose proof (power_error _ _ Hphase D Hsmall) as He.
-  set (W := power_rounded c D) in *.
-  assert (HW : Cmod (to_point W) <= 2).
-  { pose proof (Cmod_triangle (phase (INR D * rope_spectrum 10000 64 k)) (to_point W - phase (INR D * rope_spectrum 10000 64 k))%C) as T.
-    replace (phase (INR D * rope_spectrum 10000 64 k) + (to_point W - phase (INR D * rope_spectrum 10000 64 k)))%C
-      with (to_point W) in T by ring.
-    replace (to_point W - phase (INR D * rope_spectrum 10000 64 k))%C
-      with (- (phase (INR D * rope_spectrum 10000 64 k) - to_point W))%C in T by ring.
-    rewrite Cmod_opp, Cmod_phase in T; lra. }
-  split; apply coordinate_bound.
-  - pose proof (fst_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [fst] in F; lra.
-  - pose proof (snd_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [snd] in F; lra.
+  apply (near_phase_bounded (INR D * rope_spectrum 10000 64 k)).
+  pose proof (power_error _ _ Hphase D Hsmall); lra.
 Qed.
 
 (* ------------------------------------------------------------------ the sum of roots in one pass *)
@@ -568,21 +603,34 @@ Proof.
   rewrite (shift_floor_spec _ R1), (shift_floor_spec _ R2), E1, E2; reflexivity.
 Qed.
 
-Fixpoint power_int (c : int * int) (D : nat) : int * int :=
+Fixpoint power_int_from (w0 c : int * int) (D : nat) : int * int :=
   match D with
-  | O => (Uint63.of_Z phase_scale, Uint63.of_Z 0)
-  | S D' => rotate_int (power_int c D') c
+  | O => w0
+  | S D' => rotate_int (power_int_from w0 c D') c
   end.
+
+Definition power_int (c : int * int) (D : nat) : int * int :=
+  power_int_from (Uint63.of_Z phase_scale, Uint63.of_Z 0) c D.
+
+Lemma power_int_from_spec (w0 c : int * int) (D : nat) :
+  bounded (2 ^ 22) (zvp c) ->
+  (forall D', (D' <= D)%nat -> bounded (2 ^ 23) (power_from (zvp w0) (zvp c) D')) ->
+  zvp (power_int_from w0 c D) = power_from (zvp w0) (zvp c) D.
+Proof.
+  intros Hc; induction D as [|D IH]; intros Hb; [reflexivity|].
+  cbn [power_int_from power_from]; rewrite rotate_int_spec; [rewrite IH; [reflexivity|]| |exact Hc].
+  - intros D' HD'; apply Hb; lia.
+  - rewrite IH by (intros D' HD'; apply Hb; lia); apply Hb; lia.
+Qed.
 
 Lemma power_int_spec (c : int * int) (D : nat) :
   bounded (2 ^ 22) (zvp c) ->
   (forall D', (D' <= D)%nat -> bounded (2 ^ 23) (power_rounded (zvp c) D')) ->
   zvp (power_int c D) = power_rounded (zvp c) D.
 Proof.
-  intros Hc; induction D as [|D IH]; intros Hb; [reflexivity|].
-  cbn [power_int power_rounded]; rewrite rotate_int_spec; [rewrite IH; [reflexivity|]| |exact Hc].
-  - intros D' HD'; apply Hb; lia.
-  - rewrite IH by (intros D' HD'; apply Hb; lia); apply Hb; lia.
+  intros Hc Hb; unfold power_int, power_rounded in *.
+  assert (E : zvp (Uint63.of_Z phase_scale, Uint63.of_Z 0) = (phase_scale, 0%Z)) by reflexivity.
+  rewrite <- E in *; apply power_int_from_spec; assumption.
 Qed.
 
 (* The sum of roots on machine integers, for partial sums below 2^29 (64 terms below 2^23). *)
@@ -681,19 +729,28 @@ Qed.
 Definition bounds_of_int (D : nat) (ws : list (int * int)) : Z * Z :=
   let s := zv (roots_int ws (Uint63.of_Z 0, Uint63.of_Z 0)) in ((s - slack D)%Z, (s + 64 + slack D)%Z).
 
+(* On 64 points below 2^23 the machine-integer bounds are bounds_of's. *)
+Lemma bounds_of_int_map (steps : nat) (ws : list (int * int)) :
+  length ws = 64%nat -> Forall (fun w => bounded (2 ^ 23) (zvp w)) ws ->
+  bounds_of_int steps ws = bounds_of steps (map zvp ws).
+Proof.
+  intros Hlen Hall; unfold bounds_of_int, bounds_of.
+  destruct (roots_int_spec ws (Uint63.of_Z 0, Uint63.of_Z 0) Hall) as [E _];
+    [rewrite Hlen; reflexivity|rewrite Hlen; reflexivity|].
+  rewrite E.
+  change (zvp (Uint63.of_Z 0, Uint63.of_Z 0)) with (0%Z, 0%Z).
+  rewrite roots_from_root_sum, map_length, Hlen; reflexivity.
+Qed.
+
 Lemma bounds_of_int_spec (D : nat) : (D <= 256)%nat -> bounds_of_int D (powers_int D) = bounds_of D (powers D).
 Proof.
-  intros HD; unfold bounds_of_int, bounds_of.
+  intros HD.
   assert (Hlen : length (powers_int D) = 64%nat) by (unfold powers_int, centres_int; rewrite !map_length; reflexivity).
   assert (Hall : Forall (fun w => bounded (2 ^ 23) (zvp w)) (powers_int D)).
   { apply Forall_forall; intros w Hw.
     assert (In (zvp w) (powers D)) by (rewrite <- powers_int_spec by exact HD; apply in_map; exact Hw).
     unfold powers in H; apply in_map_iff in H as [c [Ec Hc]]; rewrite <- Ec; apply power_bounded; assumption. }
-  destruct (roots_int_spec (powers_int D) (Uint63.of_Z 0, Uint63.of_Z 0) Hall) as [E _];
-    [rewrite Hlen; reflexivity|rewrite Hlen; reflexivity|].
-  rewrite E, powers_int_spec by exact HD.
-  change (zvp (Uint63.of_Z 0, Uint63.of_Z 0)) with (0%Z, 0%Z).
-  rewrite roots_from_root_sum; unfold powers; rewrite map_length; reflexivity.
+  rewrite bounds_of_int_map by assumption; rewrite powers_int_spec by exact HD; reflexivity.
 Qed.
 
 (* c_k^(D+1) from c_k^D for all k at once: one step of the table. *)
@@ -712,13 +769,27 @@ Fixpoint bounds_run (n D : nat) (ws : list (int * int)) : list (Z * Z) :=
   | S n' => bounds_of_int D ws :: bounds_run n' (S D) (step_all ws)
   end.
 
+Lemma iter_step (i : nat) (ws : list (int * int)) : Nat.iter i step_all (step_all ws) = Nat.iter (S i) step_all ws.
+Proof. induction i as [|i IH]; [reflexivity|]; simpl in *; rewrite IH; reflexivity. Qed.
+
+(* Entry i of a run from ws, counted from `steps` rotations: ws after i more steps. *)
+Lemma bounds_run_iter (n : nat) : forall steps ws i, (i < n)%nat ->
+  nth i (bounds_run n steps ws) (0%Z, 0%Z) = bounds_of_int (steps + i) (Nat.iter i step_all ws).
+Proof.
+  induction n as [|n IH]; intros steps ws i Hi; [lia|].
+  destruct i as [|i]; cbn [bounds_run nth]; [rewrite Nat.add_0_r; reflexivity|].
+  rewrite IH, iter_step by lia; replace (steps + S i)%nat with (S steps + i)%nat by lia; reflexivity.
+Qed.
+
+Lemma iter_powers (i D : nat) : Nat.iter i step_all (powers_int D) = powers_int (D + i).
+Proof.
+  induction i as [|i IH]; [rewrite Nat.add_0_r; reflexivity|].
+  simpl Nat.iter; rewrite IH, step_powers; f_equal; lia.
+Qed.
+
 Lemma bounds_run_nth (n : nat) : forall D i, (i < n)%nat ->
   nth i (bounds_run n D (powers_int D)) (0%Z, 0%Z) = bounds_of_int (D + i) (powers_int (D + i)).
-Proof.
-  induction n as [|n IH]; intros D i Hi; [lia|].
-  destruct i as [|i]; cbn [bounds_run nth]; [rewrite Nat.add_0_r; reflexivity|].
-  rewrite step_powers, IH by lia; replace (D + S i)%nat with (S D + i)%nat by lia; reflexivity.
-Qed.
+Proof. intros D i Hi; rewrite bounds_run_iter, iter_powers by exact Hi; reflexivity. Qed.
 
 (* The bounds of distances 0 .. 255. *)
 Definition table_length : nat := 256.

@@ -20,6 +20,11 @@ Definition phase (x : R) : C := (cos x, sin x).
 (* S_j = sum_{k<j} z_k, so S_0 = 0 and z_k = S_{k+1} - S_k. *)
 Definition partial_sum (z : nat -> C) (j : nat) : C := csum j z.
 
+(* Positional Interpolation's B(s) = sum_{k<n} |A_{k+1}(s)|, A_k(s) = sum_{j<k} e^(i s theta_j),
+   theta_j = c^(-2j/d), d = 2n (Chen et al. 2023, Sec. 2.3; PI-B-EXCEEDS-D). *)
+Definition pi_b_sum (c : R) (n : nat) (s : R) : R :=
+  sum n (fun k => Cmod (partial_sum (fun j => phase (s * rope_frequency c (2 * n) j)) (S k))).
+
 (* The largest step max_{i<N} |h_{i+1} - h_i| of RoFormer Eq. (37). *)
 Fixpoint max_step (h : nat -> C) (N : nat) : R :=
   match N with

@@ -245,6 +245,8 @@ Qed.
 
 (* NOT PRINTED pi_interpolation_bound_correction_printed (PI-INTERPOLATION-BOUND): cannot print: Claimed is not an identity *)
 
+(* NOT PRINTED pi_extrapolation_ratio_correction_printed (PI-EXTRAPOLATION-RATIO): cannot print: Claimed is not an identity *)
+
 (* NOT PRINTED longrope_start_token_correction_printed (LONGROPE-START-TOKEN): cannot print: Claimed is not an identity *)
 
 (* NOT PRINTED qwen_dynamic_ntk_correction_printed (QWEN-DYNAMIC-NTK): cannot print: Claimed is not an identity *)

@@ -35,6 +35,11 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
         "From Coquelicot Require Import Complex.",
         "From Ropecheck Require Import DefsDecay.",
     ),
+    "InterpolationSizes": (
+        "From Coq Require Import ZArith Reals Lra Lia List.",
+        "From Coquelicot Require Import Complex.",
+        "From Ropecheck Require Import DefsDecay DefsScaling.",
+    ),
     "Sinusoidal": ("From Coq Require Import Reals Lia Lra.",),
     "SinusoidalDecay": ("From Coq Require Import Reals Lia Lra.",),
     "Relative": ("From Coq Require Import Reals Lia Lra ZArith List.", "Import ListNotations."),
