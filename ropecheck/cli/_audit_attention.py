@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from ..numeric.audit._lean_import import own_this_process
+    from ..numeric.audit._lean_import import collection_paused, own_this_process
     from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError
 
     own_this_process()  # the command's process: transformers may be imported without scipy and torchao
@@ -74,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with quiet_engines():
-            import torch
+            with collection_paused():  # torch's import: nothing to collect yet (issue #32's cost)
+                import torch
 
             from ..numeric.audit.attention import audit_attention
 
