@@ -54,3 +54,36 @@ def test_audit_config_imports_only_what_it_uses() -> None:
     assert {line["claim"] for line in report["literature"]} >= {"CRITICAL-DIMENSION-LIU", "LLAMA3-IS-BY-PARTS"}
     assert report["layers"] and report["layers"][0]["inv_freq"]
     assert imported == [], {m: NOT_USED_BY_AUDIT_CONFIG[m] for m in imported}
+
+
+def _environment(root: Path, settings: str) -> Path:
+    """A virtual environment's layout with MLX-LM's two distributions installed; returns its interpreter's path."""
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "python").write_text("")
+    (root / "pyvenv.cfg").write_text(settings)
+    for name, version in (("mlx_lm", "0.1.2"), ("mlx", "3.4.5")):
+        info = root / "lib" / "python3.11" / "site-packages" / f"{name}-{version}.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name.replace('_', '-')}\nVersion: {version}\n")
+    return root / "bin" / "python"
+
+
+def test_an_engine_environment_is_not_started_to_read_its_versions(tmp_path: Path, monkeypatch) -> None:
+    """The versions of an engine's own environment come from its site-packages (one interpreter start less per
+    command); an environment that also sees the system's packages is asked, as before. Seen failing on the old code,
+    which started the environment's interpreter every time."""
+    from ropecheck.numeric.audit.model_config.engines import _subprocess
+
+    asked: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess:
+        asked.append(command)
+        return subprocess.CompletedProcess(command, 0, stdout="7.0 8.0\n", stderr="")
+
+    monkeypatch.setattr(_subprocess.subprocess, "run", run)
+    own = _environment(tmp_path / "own", "include-system-site-packages = false\n")
+    assert _subprocess.environment_versions(own, ("mlx-lm", "mlx")) == ["0.1.2", "3.4.5"]
+    assert asked == []
+    shared = _environment(tmp_path / "shared", "include-system-site-packages = true\n")
+    assert _subprocess.environment_versions(shared, ("mlx-lm", "mlx")) == ["7.0", "8.0"]
+    assert asked and asked[0][0] == str(shared)
