@@ -25,35 +25,42 @@ NOT_USED_BY_AUDIT_CONFIG = {
 }
 
 
-def _command_modules(argv: list[str]) -> tuple[int, dict, list[str]]:
-    """(exit code, the JSON report, the modules of `NOT_USED_BY_AUDIT_CONFIG` imported) of `ropecheck ARGV` run in a
-    fresh process."""
+def _command_modules(argv: list[str], modules: list[str]) -> tuple[int, str, list[str]]:
+    """(exit code, what it printed on stdout, those of `modules` it imported) of `ropecheck ARGV` run in a fresh
+    process."""
     script = (
         "import contextlib, io, json, sys\n"
         "from ropecheck.cli._main import main\n"
         "report = io.StringIO()\n"
         "with contextlib.redirect_stdout(report):\n"
         f"    code = main({argv!r})\n"
-        f"print(json.dumps([code, report.getvalue(), [m for m in {sorted(NOT_USED_BY_AUDIT_CONFIG)!r}"
-        " if m in sys.modules]]))\n"
+        f"print(json.dumps([code, report.getvalue(), [m for m in {sorted(modules)!r} if m in sys.modules]]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                           timeout=SUBPROCESS_BUDGET, check=False, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
-    code, report, imported = json.loads(done.stdout.splitlines()[-1])
-    return code, json.loads(report), imported
+    code, printed, imported = json.loads(done.stdout.splitlines()[-1])
+    return code, printed, imported
 
 
 def test_audit_config_imports_only_what_it_uses() -> None:
     """The expected values, the sweeps and the literature lines of a llama3 config (no engine: the engines' own
     imports are theirs). Seen failing before the proofs and reference packages loaded their names lazily: ml_dtypes,
     the ledger and the statement parser were imported."""
-    code, report, imported = _command_modules(
-        ["audit-config", "tests/model_configs/llama3.1-8b", "--json", "--engine", "none"])
+    command = ["audit-config", "tests/model_configs/llama3.1-8b", "--json", "--engine", "none"]
+    code, printed, imported = _command_modules(command, list(NOT_USED_BY_AUDIT_CONFIG))
     assert code == 0
+    report = json.loads(printed)
     assert {line["claim"] for line in report["literature"]} >= {"CRITICAL-DIMENSION-LIU", "LLAMA3-IS-BY-PARTS"}
     assert report["layers"] and report["layers"][0]["inv_freq"]
     assert imported == [], {m: NOT_USED_BY_AUDIT_CONFIG[m] for m in imported}
+
+
+def test_audit_attention_tells_bad_input_before_importing_torch() -> None:
+    """A mistyped config path is a one-line error and exit 2 without torch's import (about 5 CPU-s). Seen failing on
+    the old code, which imported torch first."""
+    code, printed, imported = _command_modules(["audit-attention", "no/such/config.json", "--json"], ["torch"])
+    assert (code, printed, imported) == (2, "", [])
 
 
 def _environment(root: Path, settings: str) -> Path:
