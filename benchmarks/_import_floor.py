@@ -1,9 +1,12 @@
-"""The import floor of the model-level commands: CPU-seconds of a fresh process that does nothing but import what
+"""The import floors of the model-level commands: CPU-seconds of a fresh process that does nothing but import what
 any transformers engine run needs — torch and transformers' Llama modeling code (which imports
 `transformers.masking_utils` → `torch._dynamo`, and `transformers.model_debugging_utils` → `torch.distributed.tensor`),
-under the same `lean_transformers()` the commands use. `audit-config` and `audit-attention` cannot cost less than
-this without changing torch or transformers; the benchmarks report each command as a ratio to it, measured in the
-same run (CPU-seconds grow with the machine's load, so only figures from one run compare).
+under the same `lean_transformers()` the commands use (scipy and torchao hidden, the garbage collector paused) — and
+of the MLX-LM probe's interpreter importing what the probe imports (`mlx.core`, `mlx_lm.utils`, which imports
+MLX-LM's own transformers for its tokenizers). `audit-attention` cannot cost less than the first, nor `audit-config`
+with every engine less than the two together, without changing torch, transformers or MLX-LM; the benchmarks report
+each command as a ratio to them, measured in the same run (CPU-seconds grow with the machine's load, so only figures
+from one run compare).
 """
 
 from __future__ import annotations
@@ -36,6 +39,18 @@ def child_cpu_seconds(command: list[str]) -> float:
 def import_floor_cpu_seconds() -> float:
     """CPU-seconds of a fresh Python importing torch and transformers' Llama modeling code, nothing else."""
     return child_cpu_seconds([sys.executable, "-c", _FLOOR])
+
+
+_MLX_FLOOR = "import mlx.core\nfrom mlx_lm.utils import _get_classes\n"
+
+
+def mlx_import_floor_cpu_seconds() -> float | None:
+    """CPU-seconds of MLX-LM's environment importing what `_mlx_probe.py` imports; None without that environment."""
+    sys.path.insert(0, str(ROOT))
+    from ropecheck.numeric.audit.model_config.engines._subprocess import environment_python
+
+    python = environment_python("mlx", "ROPECHECK_MLX_PYTHON")
+    return child_cpu_seconds([str(python), "-I", "-c", _MLX_FLOOR]) if python.exists() else None
 
 
 def load_average() -> float:

@@ -169,7 +169,11 @@ def _serve() -> None:
         sys.path[:0] = [p for p in request.get("path", []) if isinstance(p, str)]
         module, _, name = str(request["target"]).partition(":")
         function = getattr(importlib.import_module(module), name)
+        import ropecheck.proofs as proofs
         from ropecheck.proofs.prove._sandbox import WORKER_MEMORY_BYTES, address_space, confine, observed
+
+        for public in proofs.__all__:  # the proof side (and SymPy), loaded while modules can still be read: once
+            getattr(proofs, public)  # confined the worker imports nothing new (`ropecheck.proofs` loads names lazily)
 
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):

@@ -4,6 +4,7 @@ available; importable again afterwards."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from ropecheck.numeric.audit import _lean_import
-from ropecheck.numeric.audit._lean_import import lean_transformers
+from ropecheck.numeric.audit._lean_import import collection_paused, lean_transformers
 
 from ._budget import SUBPROCESS_BUDGET
 
@@ -72,3 +73,29 @@ def test_the_transformers_adapter_imports_neither_scipy_nor_torchao() -> None:
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True,
                           timeout=SUBPROCESS_BUDGET, check=False)
     assert done.stdout.split() == ["conforms", "False", "False"], done.stderr[-2000:]
+
+
+def test_the_collector_is_paused_inside_and_running_after(stand_in: str) -> None:
+    """The imports inside run without cyclic-GC scans (issue #32's cost); the collector runs again afterwards.
+    Seen failing before `collection_paused` (the collector ran inside)."""
+    assert gc.isenabled()
+    with lean_transformers():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_the_collector_is_left_alone_in_a_process_that_is_not_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the API or the pytest plugin the process is the user's: the collector is theirs to manage (seen
+    failing with the ownership check removed), and one they paused stays paused (seen failing with an unconditional
+    `gc.enable()` at the end)."""
+    monkeypatch.setattr(_lean_import, "_PROCESS_IS_OURS", False)
+    with collection_paused():
+        assert gc.isenabled()
+    monkeypatch.setattr(_lean_import, "_PROCESS_IS_OURS", True)
+    gc.disable()
+    try:
+        with collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

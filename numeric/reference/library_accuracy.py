@@ -42,7 +42,6 @@ import math
 from pathlib import Path
 from typing import Any
 
-import ml_dtypes
 import mpmath
 import numpy as np
 
@@ -63,19 +62,29 @@ TABLE_PATH = Path(__file__).with_name("library_accuracy.json")
 FUNCTIONS = ("cos", "sin", "sin_small", "exp", "log", "sqrt")
 _DTYPES = ("float16", "bfloat16", "float32", "float64")
 _PRECISION = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
-_NUMPY = {"float16": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32, "float64": np.float64}
 _RANDOM_SAMPLES = 3000
 #: The float64 exp argument where a correctly rounded result is hardest to reach (Lefèvre–Muller worst cases).
 EXP_HARD_FLOAT64 = 0.3534870638018166
 
 
+@functools.cache
+def _numpy_types() -> dict[str, Any]:
+    """The NumPy type of each dtype name. ml_dtypes (bfloat16) loads here, when a measurement needs it: reading the
+    committed table (`allowed_units`, what the tolerance model and `audit-config` use) never does (issue #32)."""
+    import ml_dtypes
+
+    return {"float16": np.float16, "bfloat16": ml_dtypes.bfloat16, "float32": np.float32, "float64": np.float64}
+
+
 def _finfo(dtype: str) -> Any:
-    return ml_dtypes.finfo(_NUMPY[dtype])
+    import ml_dtypes
+
+    return ml_dtypes.finfo(_numpy_types()[dtype])
 
 
 def _in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
     with np.errstate(over="ignore"):
-        stored = np.asarray(values, dtype=np.float64).astype(_NUMPY[dtype]).astype(np.float64)
+        stored = np.asarray(values, dtype=np.float64).astype(_numpy_types()[dtype]).astype(np.float64)
     return np.unique(stored[np.isfinite(stored)])
 
 
@@ -218,7 +227,7 @@ def measure_errors(
     if library == "jax" and _flushes(dtype):
         arguments = arguments[(arguments == 0) | (np.abs(arguments) >= float(info.tiny))]
     if library == "numpy":
-        computed = getattr(np, name)(np.asarray(arguments, dtype=_NUMPY[dtype])).astype(np.float64)
+        computed = getattr(np, name)(np.asarray(arguments, dtype=_numpy_types()[dtype])).astype(np.float64)
     else:
         with jax.enable_x64(True):
             computed = getattr(jnp, name)(jnp.asarray(arguments, jnp.float64).astype(getattr(jnp, dtype)))

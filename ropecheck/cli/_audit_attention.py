@@ -59,8 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from ..numeric.audit._lean_import import own_this_process
-    from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError
+    from ..numeric.audit._lean_import import collection_paused, own_this_process
+    from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError, load_config
 
     own_this_process()  # the command's process: transformers may be imported without scipy and torchao
 
@@ -73,8 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ._audit_config import quiet_engines  # torch logs load warnings with the environment's paths (issue 36)
 
     try:
+        load_config(args.config)  # bad input is told before torch is imported (5 CPU-s, issue #32)
         with quiet_engines():
-            import torch
+            with collection_paused():  # torch's import: nothing to collect yet (issue #32's cost)
+                import torch
 
             from ..numeric.audit.attention import audit_attention
 

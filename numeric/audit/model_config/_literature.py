@@ -16,8 +16,10 @@ it applies; the formulas are `ropecheck.proofs.claims._scaling_formulas`, evalua
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,11 +30,19 @@ from ._parse import ModelConfig, RopeLayer
 __all__ = ["literature_lines", "literature_markdown"]
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(expr: sp.Expr) -> tuple[list[sp.Symbol], Callable[..., float]]:
+    """`expr` as a Python function of its free symbols (sorted by name), built once per expression: YaRN's ratio is
+    evaluated at every pair, and `lambdify` writes and compiles a function each time it is called (issue #32)."""
+    symbols = sorted(expr.free_symbols, key=lambda x: x.name)
+    return symbols, sp.lambdify(symbols, expr, modules="math")
+
+
 def _value(expr: sp.Expr, inputs: dict[sp.Symbol, float]) -> float:
     """The ledger's formula at one point, in float64 (Python's floats and `math`: a handful of scalars per config
     need no array library, and importing JAX for them was 2 of `audit-config`'s CPU-seconds, issue #32)."""
-    symbols = sorted(expr.free_symbols, key=lambda x: x.name)
-    return float(sp.lambdify(symbols, expr, modules="math")(*(float(inputs[x]) for x in symbols)))
+    symbols, function = _compiled(expr)
+    return float(function(*(float(inputs[x]) for x in symbols)))
 
 
 def _line(claim: str, text: str, **values: Any) -> dict[str, Any]:

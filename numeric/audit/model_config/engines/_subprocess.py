@@ -7,6 +7,7 @@ Claims served: ROPE-FREQUENCIES.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -30,13 +31,34 @@ def environment_python(name: str, variable: str) -> Path:
     return Path(configured) if configured else _ROOT / ".venv-engines" / name / "bin" / "python"
 
 
+def _own_site_packages(python: Path) -> Path | None:
+    """The one site-packages folder of the virtual environment whose interpreter is `python` (`ENV/bin/python`,
+    `ENV/pyvenv.cfg` without the system's packages); None when `python` is not such an interpreter."""
+    environment = python.parent.parent
+    try:
+        settings = (environment / "pyvenv.cfg").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    if "include-system-site-packages = true" in settings.lower():
+        return None
+    found = list(environment.glob("lib/python*/site-packages"))
+    return found[0] if len(found) == 1 else None
+
+
 def environment_versions(
     python: Path, distributions: tuple[str, ...], how: str = "bash .ci/bootstrap test"
 ) -> list[str]:
     """The installed versions of `distributions` in that environment; raises `EngineUnavailable` when missing
-    (`how` says what creates it)."""
+    (`how` says what creates it). Read from the environment's own site-packages when `python` is a virtual
+    environment's interpreter that has them all there (the metadata its `importlib.metadata` reads: no interpreter
+    started, issue #32's cost); otherwise that interpreter is asked."""
     if not python.exists():
         raise EngineUnavailable(f"no environment at {python} ({how} creates it)")
+    site = _own_site_packages(python)
+    if site is not None:
+        found = [next(iter(importlib.metadata.distributions(name=d, path=[str(site)])), None) for d in distributions]
+        if all(found):
+            return [str(d.version) for d in found]  # type: ignore[union-attr]
     probe = f"import importlib.metadata as m; print(*[m.version(d) for d in {list(distributions)!r}])"
     result = subprocess.run([str(python), "-I", "-c", probe], capture_output=True, text=True, timeout=TIMEOUT_S)
     if result.returncode != 0:
