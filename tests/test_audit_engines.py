@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("transformers")
@@ -206,6 +207,52 @@ def test_the_page_reads_a_record_with_non_finite_differences() -> None:
     assert "largest |Δ log p| inf at positions 0–63" in page
 
 
+def _nonfinite_windows(first_bad: int, ratio_before: float = 0.5) -> list:
+    # vLLM's windows of the dynamic-NTK run: prompts from position 0, the last 12 positions compared.
+    from ropecheck.numeric.audit.engines_live._audit import WindowResult
+    from ropecheck.numeric.audit.engines_live._bounds import TokenBounds
+    from ropecheck.numeric.audit.engines_live._model_files import Window
+
+    results = []
+    for end in (12, 31, 33, 48):
+        positions = np.arange(end - 12, end)
+        bounds = TokenBounds(np.full(12, 1e-3), np.zeros(12), np.zeros(12))
+        difference = np.where(positions < first_bad, ratio_before * 1e-3, np.inf)
+        results.append(WindowResult(Window(f"length {end}", 0, tuple(range(end)), end), difference, bounds,
+                                    float((difference / bounds.total).max())))
+    return results
+
+
+def test_non_finite_answers_are_traced_to_the_rotary_cache_they_begin_past() -> None:
+    # vLLM 0.32.0's dynamic NTK (the conformance page's unexplained row): non-finite log-probabilities from position
+    # 32, the first past the 32 rows of DynamicNTKScalingRotaryEmbedding's cos/sin cache, read by its CPU kernel.
+    from ropecheck.numeric.audit.engines_live._audit import nonfinite_cause
+    from ropecheck.numeric.audit.engines_live._report import conformance_markdown
+
+    cache = {"class": "DynamicNTKScalingRotaryEmbedding", "rows": 32, "forward": "forward_cpu"}
+    found = nonfinite_cause(_nonfinite_windows(32), [cache])
+    assert found == {"first": 32, "ratio_before": 0.5, "cache": cache}
+    # The finite answers before it do not decide (they are attributed on their own: vLLM's are plain RoPE).
+    assert nonfinite_cause(_nonfinite_windows(32, ratio_before=1500.0), [cache])["cache"] == cache
+    # Not that cache: it holds the first non-finite position (seen failing without the `rows <= first` test); the
+    # answers turn non-finite before its end; a compared position past its end is still finite (rows 31: position
+    # 31 is compared; seen failing without the test of the positions between); every answer finite.
+    assert nonfinite_cause(_nonfinite_windows(32), [{**cache, "rows": 64}])["cache"] is None
+    assert nonfinite_cause(_nonfinite_windows(30), [cache]) == {"first": 30, "ratio_before": 0.5, "cache": None}
+    assert nonfinite_cause(_nonfinite_windows(32), [{**cache, "rows": 31}])["cache"] is None
+    assert nonfinite_cause(_nonfinite_windows(10**6), [cache]) is None
+    attribution = {"key": "rope_type", "explained": True, "ratio": 0.0068,
+                   "words": "all: dynamic NTK not applied: plain RoPE beyond max_position_embeddings"}
+    engine = {"engine": "vllm", "version": "0.32.0", "verdict": "differs", "reason": "", "attribution": attribution,
+              "design": "", "source": "", "windows": [], "nonfinite": found}
+    page = conformance_markdown([{"date": "2026-11-28 11:00 UTC", "machine": "here",
+                                  "configs": [{"name": "dynamic-ntk", "engines": [engine]}]}])
+    assert ("**differs** (`rope_type` before position 32; non-finite from position 32, past its 32-row rotary cache)"
+            in page)
+    assert "plain RoPE beyond max_position_embeddings for the positions before 32" in page
+    assert "holds cos/sin for 32 positions, 0–31" in page
+
+
 def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
     # 262144 positions of the tiny model need 1 GiB of float32 KV cache: vLLM refused to start with the 1 GiB
     # default; a context over the probe's limit is served at the longest prompt, and a prompt past
@@ -218,13 +265,32 @@ def test_vllm_is_served_the_context_its_kv_cache_can_hold() -> None:
             "hidden_size": 256}
     job = {"windows": [{"tokens": list(range(12))}]}
     saved = {k: os.environ.get(k) for k in ("VLLM_CPU_KVCACHE_SPACE", "VLLM_ALLOW_LONG_MAX_MODEL_LEN")}
+    os.environ.pop("VLLM_ALLOW_LONG_MAX_MODEL_LEN", None)
     try:
         served, _ = probe["_served_length"]({**text, "max_position_embeddings": 262144}, job)
         assert served == 262144 and int(os.environ["VLLM_CPU_KVCACHE_SPACE"]) >= 2
         served, notes = probe["_served_length"]({**text, "max_position_embeddings": 2**24}, job)
         assert served == 13 and "longest prompt" in notes[0]
-        served, _ = probe["_served_length"]({**text, "max_position_embeddings": 8}, job)
-        assert served == 13 and os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] == "1"
+        # Past max_position_embeddings vLLM's own override is used only where vLLM refuses the length (dynamic NTK:
+        # it serves max_position_embeddings × factor itself). Seen failing on the probe that set the override for
+        # every prompt past max_position_embeddings and said it needed it.
+        served, notes = probe["_served_length"]({**text, "max_position_embeddings": 8}, job)
+        assert served == 13 and notes == ["max_model_len 13 > max_position_embeddings 8"]
+        assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in os.environ
+
+        def accepting(**arguments: object) -> str:
+            return "started"
+
+        def refusing(**arguments: object) -> str:
+            if os.environ.get("VLLM_ALLOW_LONG_MAX_MODEL_LEN") != "1":
+                raise ValueError("User-specified max_model_len (13) is greater than the derived max_model_len "
+                                 "... set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.")
+            return "started with the override"
+
+        notes = []
+        assert probe["_start"](accepting, "dir", 48, 13, notes) == "started" and notes == []
+        assert probe["_start"](refusing, "dir", 48, 13, notes) == "started with the override"
+        assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" in notes[0] and "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in os.environ
     finally:
         for key, value in saved.items():
             os.environ.pop(key, None)

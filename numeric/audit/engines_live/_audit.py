@@ -22,8 +22,8 @@ from ._engines import ENGINES, AdapterError, EngineUnavailable, engine_version, 
 from ._model_files import ModelFiles, Window, _tokens, save_tiny_model
 from ._reference import ReferenceError, decoder_layers, float64_model, layer_rules, reference_pass, sliding_layers
 
-__all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowResult", "audit_engines", "prepare",
-           "run_engines"]
+__all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowResult", "audit_engines",
+           "nonfinite_cause", "prepare", "run_engines"]
 
 #: Longest prompt given to an engine that takes no positions (vLLM): its windows start at 0, and the reference's
 #: Jacobian grows with the prompt (tokens × vocabulary rows); windows ending beyond it are listed as not reached.
@@ -65,8 +65,10 @@ class WindowResult:
 class EngineRun:
     """One engine on one config: `engine`, `version`, `verdict` ("conforms", "differs", "differs by design",
     "could not run", "not available", "ropecheck error"), `reason`, `windows`, `attribution`, `design` (the engine's
-    own words for a documented choice), `source` (where the engine reads the attributed rule), `not_reached`
-    (windows the engine could not be given, and why), `notes`, `load_s`, `run_s`, `wall_s`."""
+    own words for a documented choice), `source` (where the engine reads the attributed rule), `nonfinite` (for
+    non-finite answers no switched rule explains: what was observed about them, `nonfinite_cause`), `rotary_caches` (the
+    engine's rotary embeddings as loaded, where its probe reads them: class, rows of the cos/sin cache, forward
+    method), `not_reached` (windows the engine could not be given, and why), `notes`, `load_s`, `run_s`, `wall_s`."""
 
     engine: str
     version: str = "not available"
@@ -76,6 +78,8 @@ class EngineRun:
     attribution: Attribution | None = None
     design: str = ""
     source: str = ""
+    nonfinite: dict[str, Any] | None = None
+    rotary_caches: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     not_reached: list[str] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
     load_s: float = 0.0
@@ -86,7 +90,7 @@ class EngineRun:
         return {"engine": self.engine, "version": self.version, "verdict": self.verdict, "reason": self.reason,
                 "windows": [w.to_json() for w in self.windows],
                 "attribution": self.attribution.to_json() if self.attribution else None, "design": self.design,
-                "source": self.source,
+                "source": self.source, "nonfinite": self.nonfinite, "rotary_caches": self.rotary_caches,
                 "not_reached": self.not_reached, "notes": self.notes,
                 "seconds": {"load": self.load_s, "run": self.run_s, "wall": self.wall_s}}
 
@@ -190,11 +194,23 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
         run.verdict = "conforms"
         return
     run.verdict = "differs"
-    before = max(w.ratio for w in failing)
+    # A non-finite answer is never explained: where there are some, the answers before the first of them are
+    # attributed on their own, and what is observed about the rest is `nonfinite`.
+    run.nonfinite = nonfinite_cause(run.windows, run.rotary_caches)
+    until = run.nonfinite["first"] if run.nonfinite else None
+
+    def before_until(result: WindowResult, difference: np.ndarray) -> np.ndarray:
+        ratio = difference / result.bounds.total
+        if until is None:
+            return ratio
+        return ratio[np.arange(result.window.end - len(difference), result.window.end) < until]
+
+    compared = [w for w in failing if before_until(w, w.difference).size]
+    before = max((float(before_until(w, w.difference).max()) for w in compared), default=0.0)
 
     def ratio_of(switch: Any) -> float:
         worst = 0.0
-        for result in failing:
+        for result in compared:
             window = result.window
             rules = switch(reference.rules_at(window.end), window.end)
             switched = reference_pass(reference.model, rules, list(window.tokens), window.start,
@@ -204,19 +220,52 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
             got = np.asarray(got, dtype=np.float64)[-wanted.shape[0]:]
             # A non-finite answer is never explained (and NaN would vanish in max()): it counts as infinite.
             difference = np.where(np.isfinite(got), np.abs(got - wanted), np.inf).max(-1)
-            worst = max(worst, float((difference / result.bounds.total).max()))
+            worst = max(worst, float(before_until(result, difference).max()))
         return worst
 
-    run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
-                                reference.sliding, reference.window_size, reference.norm_eps)
+    if before > 1.0:
+        run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
+                                    reference.sliding, reference.window_size, reference.norm_eps)
+    sources = []
     if run.attribution and run.attribution.explained:
         design = DESIGN_CHOICES.get((run.engine, run.attribution.key))
         if design:
-            run.verdict, run.design = "differs by design", design
+            run.verdict, run.design = ("differs by design" if not run.nonfinite else "differs"), design
         else:
             family = str(getattr(reference.files.model.config, "model_type", ""))
-            run.source = ENGINE_SOURCES.get((run.engine, run.attribution.key, family)) or ENGINE_SOURCES.get(
-                (run.engine, run.attribution.key), "")
+            sources.append(ENGINE_SOURCES.get((run.engine, run.attribution.key, family)) or ENGINE_SOURCES.get(
+                (run.engine, run.attribution.key), ""))
+    if run.nonfinite and run.nonfinite["cache"]:
+        sources.append(ENGINE_SOURCES.get((run.engine, "rotary cache", run.nonfinite["cache"]["class"]), ""))
+    run.source = "; ".join(source for source in sources if source)
+
+
+def nonfinite_cause(results: list[WindowResult], caches: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What is observed about non-finite answers, which no switched rule explains: the first position with a
+    non-finite log-probability, and the engine's rotary cos/sin cache that ends there — one whose rows stop at or
+    before that position, with no compared position between its end and it (the first position compared past the
+    cache is already non-finite). The finite answers before it are attributed on their own (`_judge`).
+
+    **Arguments:** `results` (the engine's windows; the compared rows are each window's last ones), `caches`
+    (`EngineRun.rotary_caches`: class, rows, forward method).
+
+    **Returns:** None when every answer is finite; else `first` (the position), `ratio_before` (the largest ratio
+    before it, before any attribution; None when no position before it was compared) and `cache` (or None).
+    """
+    positions, ratios = [], []
+    for result in results:
+        rows = len(result.difference)
+        positions.append(np.arange(result.window.end - rows, result.window.end))
+        ratios.append(result.difference / result.bounds.total)
+    position, ratio = np.concatenate(positions), np.concatenate(ratios)
+    bad = ~np.isfinite(ratio)
+    if not bad.any():
+        return None
+    first = int(position[bad].min())
+    before = ratio[position < first]
+    ratio_before = float(before.max()) if before.size else None
+    ending = [c for c in caches if c["rows"] <= first and not ((position >= c["rows"]) & (position < first)).any()]
+    return {"first": first, "ratio_before": ratio_before, "cache": max(ending, key=lambda c: c["rows"], default=None)}
 
 
 def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) -> list[ConfigRun]:
@@ -283,6 +332,7 @@ def run_engines(runs: list[ConfigRun], engines: list[str] | None = None, faults:
             entry.wall_s = wall / len(runs)
             entry.load_s, entry.run_s = float(job.get("load_s", 0.0)), float(job.get("run_s", 0.0))
             entry.notes += list(job.get("notes", []))
+            entry.rotary_caches = list(job.get("rotary_caches", []))
             if "adapter_error" in job:
                 entry.verdict, entry.reason = "ropecheck error", job["adapter_error"]
             elif "error" in job:

@@ -96,4 +96,15 @@ ENGINE_SOURCES = {
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),
+    # Keyed (engine, "rotary cache", class): the cos/sin cache a live run's non-finite answers began at the end of.
+    ("vllm", "rotary cache", "DynamicNTKScalingRotaryEmbedding"): (
+        "vLLM's DynamicNTKScalingRotaryEmbedding fills its cos/sin cache for max_position_embeddings positions only, "
+        "`t = torch.arange(self.max_position_embeddings, dtype=torch.float)` "
+        "(vllm/model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py:67), though its own comment says "
+        "the length after scaling is max_position_embeddings × scaling_factor (:54-57), and its base stays the "
+        "config's when max_trained_positions defaults to max_position_embeddings (:58-65, rotary_embedding/"
+        "__init__.py:225-228); vLLM itself serves max_model_len up to max_position_embeddings × factor for dynamic "
+        "NTK (vllm/config/model.py:2595-2616). On CPU, forward_cpu hands the positions to the compiled kernel "
+        "`ops.rotary_embedding` (rotary_embedding/base.py:310-317), which reads past the cache without a check "
+        "(row 32 of a 32-row cache gave NaN here); forward_native raises IndexError instead (base.py:173)"),
 }

@@ -71,14 +71,14 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     vocabulary = int(config.get("vocab_size") or config.get("text_config", {}).get("vocab_size"))
     served, notes = _served_length(config, job)
     try:
-        llm = LLM(model=job["model_dir"], skip_tokenizer_init=True, dtype="float32", enforce_eager=True,
-                  max_logprobs=vocabulary, seed=0, max_model_len=served)
+        llm = _start(LLM, job["model_dir"], vocabulary, served, notes)
     except Exception as error:
         cause = _inspection_cause(config) if "failed to be inspected" in str(error) else None
         if cause is None:
             raise
         raise common["EngineFailure"](f"ModelConfig's ValidationError: {cause}") from error
     loaded = time.perf_counter() - began
+    caches = _rotary_caches(llm)
     params = SamplingParams(max_tokens=1, temperature=0.0, prompt_logprobs=vocabulary, logprobs=vocabulary,
                             detokenize=False)
     prompts = [TokensPrompt(prompt_token_ids=list(w["tokens"])) for w in job["windows"]]
@@ -90,8 +90,48 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     windows = [{"logprobs": _rows(out, w["tokens"], vocabulary)} for out, w in zip(outputs, job["windows"],
                                                                                       strict=True)]
     return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
+            "rotary_caches": caches,
             "notes": [f"float32, enforce_eager; max_model_len {served}; log-probabilities as vLLM returns them "
-                      "(float32)", *notes]}
+                      "(float32)", *notes,
+                      *(f"rotary cache: {c['class']}, {c['rows']} rows of cos/sin (positions 0–{c['rows'] - 1}), "
+                        f"run by {c['forward'] or 'forward'}" for c in caches)]}
+
+
+def _start(engine: Any, model_dir: str, vocabulary: int, served: int, notes: list[str]) -> Any:
+    """vLLM's `LLM` for the job; only when vLLM refuses `served` as longer than the length it derives from the config
+    (`vllm/config/model.py:2639-2666`; for dynamic NTK it allows max_position_embeddings × factor itself, :2595-2616)
+    is it started again with its own override, `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`, and the note says so."""
+    arguments = {"model": model_dir, "skip_tokenizer_init": True, "dtype": "float32", "enforce_eager": True,
+                 "max_logprobs": vocabulary, "seed": 0, "max_model_len": served}
+    try:
+        return engine(**arguments)
+    except ValueError as error:
+        if "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in str(error):
+            raise
+    os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] = "1"
+    notes.append(f"max_model_len {served} is past the length vLLM derives from the config, which it refused: "
+                 "started with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1")
+    try:
+        return engine(**arguments)
+    finally:
+        del os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"]
+
+
+def _rotary_caches(llm: Any) -> list[dict[str, Any]]:
+    """The rotary embeddings of the model as the engine loaded it (`LLM.apply_model`): class, rows of its cos/sin
+    cache (the positions it covers) and the forward method vLLM dispatched to (`forward_cpu`: its C++ kernel,
+    which indexes the cache by position without a bounds check; `forward_native` raises IndexError instead)."""
+
+    def read(model: Any) -> list[dict[str, Any]]:
+        found: dict[tuple[str, int, str], None] = {}
+        for module in model.modules():
+            cache = getattr(module, "cos_sin_cache", None)
+            if cache is not None:
+                method = getattr(getattr(module, "_forward_method", None), "__name__", "")
+                found[(type(module).__name__, int(cache.shape[0]), method)] = None
+        return [{"class": name, "rows": rows, "forward": method} for name, rows, method in found]
+
+    return llm.apply_model(read)[0]
 
 
 def _inspection_cause(config: dict[str, Any]) -> str | None:
@@ -124,8 +164,8 @@ def _served_length(config: dict[str, Any], job: dict[str, Any]) -> tuple[int, li
     """`max_model_len` and the KV cache (`VLLM_CPU_KVCACHE_SPACE`, read when the engine starts) for one job: the
     config's whole context when its float32 KV cache fits in `KV_CACHE_LIMIT_GIB` (vLLM refuses to start when one
     request of that length does not fit; 1 GiB is the probe's default), else the longest prompt of the job; and at
-    least the longest prompt (past `max_position_embeddings`, dynamic NTK's regime, with vLLM's
-    `VLLM_ALLOW_LONG_MAX_MODEL_LEN`)."""
+    least the longest prompt (past `max_position_embeddings`: dynamic NTK's regime, which vLLM serves up to
+    max_position_embeddings × factor; `_start` uses vLLM's override only where vLLM refuses the length)."""
     import math
 
     text = config.get("text_config") or config
@@ -144,9 +184,7 @@ def _served_length(config: dict[str, Any], job: dict[str, Any]) -> tuple[int, li
                      f"{per_token * declared / 2**30:.1f} GiB of float32 KV cache, over the probe's "
                      f"{KV_CACHE_LIMIT_GIB} GiB")
     if longest > served:
-        os.environ["VLLM_ALLOW_LONG_MAX_MODEL_LEN"] = "1"
-        notes.append(f"max_model_len {longest} > max_position_embeddings {declared} "
-                     "(VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
+        notes.append(f"max_model_len {longest} > max_position_embeddings {declared}")
         served = longest
     os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(max(1, need))
     if need > 1:

@@ -48,8 +48,15 @@ def _cell(engine: dict[str, Any]) -> str:
         ratio = max((float(w["ratio"]) for w in engine["windows"]), default=0.0)
         return f"conforms (ratio {ratio:.2g})"
     if verdict in ("differs", "differs by design"):
-        key = f" (`{attribution['key']}`)" if attribution.get("explained") else " (not explained)"
-        return f"**{verdict}**{key}"
+        nonfinite = engine.get("nonfinite")
+        key = f"`{attribution['key']}`" if attribution.get("explained") else "not explained"
+        if nonfinite:
+            first = nonfinite["first"]
+            past = (f", past its {nonfinite['cache']['rows']}-row rotary cache" if nonfinite["cache"] else
+                    "; not explained")
+            before = f"{key} before position {first}; " if attribution else ""
+            return f"**{verdict}** ({before}non-finite from position {first}{past})"
+        return f"**{verdict}** ({key})"
     if verdict == "not available":
         return "not run here (not installed)"
     return f"**{verdict}**"
@@ -99,15 +106,33 @@ def conformance_markdown(records: list[dict[str, Any]]) -> str:
                     f"{float(worst['bound']):.3g}"
                     if worst else "")
         attribution = engine.get("attribution") or {}
-        explained = (f"; explained by {attribution['words']} (ratio after switching it in the reference "
+        nonfinite = engine.get("nonfinite")
+        scope = f" for the positions before {nonfinite['first']}" if nonfinite else ""
+        explained = (f"; explained by {attribution['words']}{scope} (ratio after switching it in the reference "
                      f"{float(attribution['ratio']):.3g})" if attribution.get("explained") else
                      f"; closest suspect {attribution['words']} leaves ratio {float(attribution['ratio']):.3g}"
                      if attribution else "")
+        explained += _nonfinite_words(nonfinite)
         design = f". Differs by design: {_names_as_code(engine['design'])}" if engine.get("design") else ""
         design += f". Where the engine reads it: {_names_as_code(engine['source'])}" if engine.get("source") else ""
         reason = f": {_as_code(engine['reason'])}" if engine.get("reason") else ""
         lines.append(f"- **{name}**, `{config}`: {engine['verdict']}{reason}{measured}{explained}{design}")
     return "\n".join(lines) + "\n"
+
+
+def _nonfinite_words(nonfinite: dict[str, Any] | None) -> str:
+    """`EngineRun.nonfinite` in words ("" for None): where the non-finite answers begin, and the rotary cache they
+    begin past."""
+    if not nonfinite:
+        return ""
+    words = f"; non-finite log-probabilities from position {nonfinite['first']}"
+    if nonfinite["ratio_before"] is not None:
+        words += f" (largest ratio before it {float(nonfinite['ratio_before']):.3g}, attributed on its own)"
+    cache = nonfinite["cache"]
+    if cache:
+        words += (f"; the loaded model's rotary embedding ({cache['class']}, run by {cache['forward'] or 'forward'}) "
+                  f"holds cos/sin for {cache['rows']} positions, 0–{cache['rows'] - 1}")
+    return words
 
 
 def _names_as_code(text: str) -> str:
@@ -147,6 +172,8 @@ def _engine_text(engine: EngineRun) -> list[str]:
         state = "explained by" if a.explained else "not explained; closest"
         lines.append(f"  {state}: {a.words} [key `{a.key}`, layers {list(a.layers)}; ratio {a.ratio_before:.3g} → "
                      f"{a.ratio:.3g}]")
+    if engine.nonfinite:
+        lines.append(f"  {_nonfinite_words(engine.nonfinite)[2:]}")
     if engine.design:
         lines.append(f"  differs by design: {engine.design}")
     if engine.source:
