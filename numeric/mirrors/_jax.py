@@ -153,12 +153,14 @@ def _magnitude(pair: _Pair, size: int) -> np.ndarray:
     return np.broadcast_to(size_re, (size,))
 
 
-def _trace_overflow(causes: np.ndarray, node: Node, args: list[_Pair], value: _Pair, dtype: str) -> None:
-    """Record, for each case not yet traced, a node that turns finite arguments into a NaN or an inf."""
+def _trace_overflow(causes: np.ndarray, node: Node, args: list[_Pair], value: _Pair, dtype: str,
+                    finite: np.ndarray, finite_args: list[np.ndarray]) -> None:
+    """Record, for each case not yet traced, a node that turns finite arguments into a NaN or an inf (`finite`:
+    `_finite` of the value, `finite_args` of each argument, computed once per node by the caller)."""
     size = causes.size
-    new = ~_finite(value, size) & np.equal(causes, None)
-    for arg in args:
-        new &= _finite(arg, size)
+    new = ~finite & np.equal(causes, None)
+    for arg_finite in finite_args:
+        new &= arg_finite
     if not np.any(new):
         return
     largest = np.max([_magnitude(a, size) for a in args], axis=0) if args else np.zeros(size)
@@ -178,6 +180,7 @@ def _run_jax(
     jax_dtype = JAX_DTYPES[dtype]
     size = len(next(iter(inputs.values()))) if inputs else 1
     values: list[_Pair] = []
+    finites: list[np.ndarray] = []  # per node, which cases are finite (traced runs only)
     for node in program.nodes:
         args = [values[a] for a in node.args]
         if node.op == "symbol":
@@ -230,7 +233,9 @@ def _run_jax(
         if value.re.dtype != jax_dtype:
             raise AssertionError(f"{node.op} produced {value.re.dtype}, wanted {dtype}")
         if causes is not None:
-            _trace_overflow(causes, node, args, value, dtype)
+            finite = _finite(value, size)
+            _trace_overflow(causes, node, args, value, dtype, finite, [finites[a] for a in node.args])
+            finites.append(finite)
         values.append(value)
     out = []
     for index in program.outputs:
