@@ -99,7 +99,16 @@ def _jax_power(a: _Pair, exponent: int, dtype: Any, size: int) -> _Pair:
 
 
 def _jax_condition(value: jax.Array, relation: str) -> jax.Array:
-    return {"gt": value > 0, "ge": value >= 0, "lt": value < 0, "le": value <= 0}[relation]
+    # Only the asked comparison: each one is a JAX dispatch (and a compilation per new shape and dtype).
+    if relation == "gt":
+        return value > 0
+    if relation == "ge":
+        return value >= 0
+    if relation == "lt":
+        return value < 0
+    if relation == "le":
+        return value <= 0
+    raise KeyError(relation)
 
 
 def run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str) -> list[np.ndarray]:
