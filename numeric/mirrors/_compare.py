@@ -93,8 +93,17 @@ class Outcome:
         return float(size[index]), float(self.bounds[index]), float(ratios[index])
 
 
+_SEEDS: dict[tuple[str, int], tuple[tuple[sp.Basic, ...], int]] = {}
+
+
 def _seed(comparison: Comparison) -> int:
-    return zlib.crc32(comparison.name.encode() + str(comparison.exprs).encode()[:2000])
+    # Printing the expressions is most of the cost of a small comparison: once per (name, expressions).
+    key = (comparison.name, id(comparison.exprs))
+    cached = _SEEDS.get(key)
+    if cached is None or cached[0] is not comparison.exprs:
+        cached = (comparison.exprs, zlib.crc32(comparison.name.encode() + str(comparison.exprs).encode()[:2000]))
+        _SEEDS[key] = cached
+    return cached[1]
 
 
 def _inputs(

@@ -237,13 +237,26 @@ def _decision(claim: Any) -> tuple[str, Mapping[str, str] | None]:
     return str(decision.verdict), (counterexample.point if counterexample is not None else None)
 
 
+_CLAIM_SPLITS: dict[int, tuple[Any, str, Mapping[str, str] | None, list[Comparison], list[Untested]]] = {}
+
+
+def _claim_split(claim: Any) -> tuple[list[Comparison], list[Untested]]:
+    """`_split` of a claim's statement under its decision, once per statement object: the evidence asks for it once
+    per format, and each time it rebuilt the comparisons and compiled their programs again (the same ones)."""
+    verdict, point = _decision(claim)
+    statement = claim.statement
+    cached = _CLAIM_SPLITS.get(id(statement))
+    if cached is None or cached[0] is not statement or cached[1] != verdict or cached[2] != point:
+        cached = (statement, verdict, point, *_split(statement, verdict, point, False))
+        _CLAIM_SPLITS[id(statement)] = cached
+    return cached[3], cached[4]
+
+
 def comparisons(claim: Any) -> list[Comparison]:
     """The comparisons of a ledger claim (all claim IDs), using the engine's decision for the verdict."""
-    verdict, point = _decision(claim)
-    return statement_comparisons(claim.statement, verdict, point)
+    return list(_claim_split(claim)[0])
 
 
 def claim_untested_parts(claim: Any) -> list[Untested]:
     """The parts of a ledger claim's statement that are not numerically tested, with reasons."""
-    verdict, point = _decision(claim)
-    return untested_parts(claim.statement, verdict, point)
+    return list(_claim_split(claim)[1])

@@ -99,7 +99,16 @@ def _jax_power(a: _Pair, exponent: int, dtype: Any, size: int) -> _Pair:
 
 
 def _jax_condition(value: jax.Array, relation: str) -> jax.Array:
-    return {"gt": value > 0, "ge": value >= 0, "lt": value < 0, "le": value <= 0}[relation]
+    # Only the asked comparison: each one is a JAX dispatch (and a compilation per new shape and dtype).
+    if relation == "gt":
+        return value > 0
+    if relation == "ge":
+        return value >= 0
+    if relation == "lt":
+        return value < 0
+    if relation == "le":
+        return value <= 0
+    raise KeyError(relation)
 
 
 def run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str) -> list[np.ndarray]:
@@ -153,12 +162,14 @@ def _magnitude(pair: _Pair, size: int) -> np.ndarray:
     return np.broadcast_to(size_re, (size,))
 
 
-def _trace_overflow(causes: np.ndarray, node: Node, args: list[_Pair], value: _Pair, dtype: str) -> None:
-    """Record, for each case not yet traced, a node that turns finite arguments into a NaN or an inf."""
+def _trace_overflow(causes: np.ndarray, node: Node, args: list[_Pair], value: _Pair, dtype: str,
+                    finite: np.ndarray, finite_args: list[np.ndarray]) -> None:
+    """Record, for each case not yet traced, a node that turns finite arguments into a NaN or an inf (`finite`:
+    `_finite` of the value, `finite_args` of each argument, computed once per node by the caller)."""
     size = causes.size
-    new = ~_finite(value, size) & np.equal(causes, None)
-    for arg in args:
-        new &= _finite(arg, size)
+    new = ~finite & np.equal(causes, None)
+    for arg_finite in finite_args:
+        new &= arg_finite
     if not np.any(new):
         return
     largest = np.max([_magnitude(a, size) for a in args], axis=0) if args else np.zeros(size)
@@ -178,6 +189,7 @@ def _run_jax(
     jax_dtype = JAX_DTYPES[dtype]
     size = len(next(iter(inputs.values()))) if inputs else 1
     values: list[_Pair] = []
+    finites: list[np.ndarray] = []  # per node, which cases are finite (traced runs only)
     for node in program.nodes:
         args = [values[a] for a in node.args]
         if node.op == "symbol":
@@ -230,7 +242,9 @@ def _run_jax(
         if value.re.dtype != jax_dtype:
             raise AssertionError(f"{node.op} produced {value.re.dtype}, wanted {dtype}")
         if causes is not None:
-            _trace_overflow(causes, node, args, value, dtype)
+            finite = _finite(value, size)
+            _trace_overflow(causes, node, args, value, dtype, finite, [finites[a] for a in node.args])
+            finites.append(finite)
         values.append(value)
     out = []
     for index in program.outputs:
