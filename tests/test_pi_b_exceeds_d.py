@@ -27,6 +27,7 @@ from ropecheck.proofs.claims._decay128_gen import (
 
 from ._checker_twin import ONE, bounds, independent_b, rotate
 from ._wrong_statements import check_wrong_statements
+from .test_scaling_kernel import PERTURBATIONS
 
 SCALE = 1 << PHASE_SCALE_BITS
 
@@ -82,13 +83,10 @@ def test_pi_b_theorem_fails_on_wrong_statements() -> None:
     # the range one block longer (the checker's 17th block is not run); B > 143 (above the minimum 142.84); the ratio
     # 572 (above the least 571.6); PI's own arithmetic against B instead of 2B (589.46·d/(32 ln c) ≈ 256 > B).
     # The first re-runs the checker over 4096 positions (~5 CPU-s); the others re-check what follows from it.
+    # The bound theorems' perturbations are test_scaling_kernel.PERTURBATIONS' (one place for each).
+    bound = ("pi_b_exceeds_d", "pi_extrapolation_ratio_correction", "pi_extrapolation_ratio_literal")
     outcomes = check_wrong_statements(
-        {
-            "pi_b_above_floor": [("(s < 4096)%nat", "(s < 4352)%nat")],
-            "pi_b_exceeds_d": [("-> 128 < pi_b_sum", "-> 143 < pi_b_sum")],
-            "pi_extrapolation_ratio_correction": [("564 *", "572 *")],
-            "pi_extrapolation_ratio_literal": [("< 2 * pi_b_sum", "< pi_b_sum")],
-        }
+        {"pi_b_above_floor": [("(s < 4096)%nat", "(s < 4352)%nat")], **{name: PERTURBATIONS[name] for name in bound}}
     )
     for name, results in outcomes.items():
         assert results == ["control accepted", "rejected"], (name, results)

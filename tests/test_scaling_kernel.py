@@ -66,6 +66,14 @@ PERTURBATIONS: dict[str, list[tuple[str, str]]] = {
     # B(12222) > 0 with the 16k base
     "men_table2_d128_correction": [("all_ones_score 310000 64 12223 < 0", "all_ones_score 310000 64 12222 < 0")],
     "pi_interpolation_bound_correction": [("j ^ 2) / 2) * (s - s1)", "j ^ 2) / 4) * (s - s1)")],
+    # min B(s) over s < 4096 is 142.84 (s = 3643): B > 143 is false there
+    "pi_b_exceeds_d": [("-> 128 < pi_b_sum", "-> 143 < pi_b_sum")],
+    # the least ratio 16·B/Σθ² is ≈ 571.6 > 2·285: the negation of PI's ratio lowered to 2·285 is false
+    "pi_extrapolation_ratio_negation": [("2 * (29473 / 100)", "2 * (28500 / 100)")],
+    # 572 is above the least ratio ≈ 571.6
+    "pi_extrapolation_ratio_correction": [("564 *", "572 *")],
+    # PI's own arithmetic against B instead of 2B: 589.46·d/(32 ln c) ≈ 256 > B at s = 3643
+    "pi_extrapolation_ratio_literal": [("< 2 * pi_b_sum", "< pi_b_sum")],
 }
 
 
