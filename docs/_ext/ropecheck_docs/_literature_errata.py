@@ -9,7 +9,7 @@ from typing import Any
 
 from ._cite import theorem_location
 from ._data import is_seed
-from ._markdown import claim_ref, escape, inline_math, list_table, literal, rich_text, verdict_badge
+from ._markdown import claim_ref, escape, inline_math, list_table, path_literal, rich_text, verdict_badge
 
 
 def is_literature(claim: dict[str, Any]) -> bool:
@@ -30,7 +30,7 @@ def _theorems(claim: dict[str, Any]) -> str:
             # at 1280 px; the file:line beside it and the claim page give the exact name to copy.
             lines.append(
                 f"{escape(theorem['theorem']).replace('_', '_' + chr(0x200B))} ({escape(theorem['role'])}"
-                + (f", {literal(where)}" if where else "")
+                + (f", {path_literal(where)}" if where else "")
                 + ")"
             )
     return "\n\n".join(lines) or "*no bound theorem*"

@@ -48,6 +48,14 @@ def literal(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def path_literal(path: str) -> str:
+    """A file path (`proofs/coq/InterpolationSizes.v:259`) as inline code that may wrap after its folder: the folder
+    and the file name are two code spans with a zero-width space between (a code span itself never breaks, and the
+    whole path is wider than a narrow table column at 1280 px)."""
+    folder, slash, name = path.rpartition("/")
+    return f"{literal(folder + slash)}{chr(0x200B)}{literal(name)}" if slash else literal(path)
+
+
 def looks_like_sympy_text(latex: str) -> bool:
     """Whether a `latex` field holds SymPy's plain-text form instead of LaTeX (it would render as garbage)."""
     return bool(_SYMPY_TEXT.search(latex))
