@@ -5,9 +5,7 @@
 
 - `cold_*`: the first run with an empty ledger cache (SymPy derivation, LaTeX, numeric evidence of every claim);
 - `warm_*`: the next run, which reads the cached entries (goal: ≤ 5 s wall on an idle 2-core machine);
-- `import_cpu_seconds`: a bare `python -c "from ropecheck.proofs import *; import ropecheck.numeric"` (the proof side's
-  public names: the ledger, the engine, the kernel bridge, the statement parser — what `import ropecheck.proofs` did
-  before it loaded its names lazily), the floor any run pays;
+- `import_cpu_seconds`: a bare `python -c "import ropecheck.proofs, ropecheck.numeric"`, the floor any run pays;
 - `warm_to_import_ratio`: warm CPU / import CPU — the machine-independent figure `tests/test_measured_figures.py`
   re-measures against the README's.
 
@@ -30,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAIMS = ["-m", "ropecheck", "claims"]
-IMPORT = ["-c", "from ropecheck.proofs import *; import ropecheck.numeric"]
+IMPORT = ["-c", "import ropecheck.proofs, ropecheck.numeric"]
 
 
 def machine() -> str:
