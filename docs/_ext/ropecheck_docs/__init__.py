@@ -226,4 +226,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", _markdown_docstring)
     app.connect("config-inited", _add_static)
     app.add_css_file("ropecheck.css")
+    from ._search import SearchEnglishOnce
+
+    app.add_search_language(SearchEnglishOnce)  # the same index, each distinct word stemmed once
     return {"version": "0.1", "parallel_read_safe": True, "parallel_write_safe": True}
