@@ -40,5 +40,6 @@ def test_errata_has_a_section_per_literature_source_with_theorem_locations(monke
     assert "## The context-extension literature" in page
     assert "Train Short, Test Long" in page  # a refuted statement is an erratum of its paper
     assert "YaRN" not in page  # a statement proved as written is on the ledger, not in the errata
-    assert "proofs/coq/Scaling.v:" in page and "what holds" in page
+    # the theorem's file:line, breakable after its folder (two code spans, a zero-width space between)
+    assert "`proofs/coq/`\u200b`Scaling.v:" in page and "what holds" in page
     assert "## Claims from papers" not in page  # the literature is not listed twice
