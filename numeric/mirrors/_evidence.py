@@ -97,6 +97,13 @@ def _mark(outcomes: list[Outcome], contradiction: bool, agrees: bool) -> str:
     return "~" if not all(_resolvable(o) for o in undecided) else "?"
 
 
+def most_common(causes: list[str]) -> str:
+    """The cause named most often; a tie goes to the one met first, so the evidence text never depends on the
+    interpreter's string hashing (`max` over a `set` did: PYTHONHASHSEED changed SPE-WAVELENGTH-RANGE's float16
+    status between runs)."""
+    return max(dict.fromkeys(causes), key=causes.count)
+
+
 def summarise(outcomes: list[Outcome], verdict: str) -> dict[str, Any]:
     """One format's column of the evidence (shape and marks in the module docstring).
 
@@ -153,7 +160,7 @@ def summarise(outcomes: list[Outcome], verdict: str) -> dict[str, Any]:
     )
     overflows = [cause for o in outcomes for cause in o.overflows]
     if overflows:  # reported as an overflow with its cause, never measured against a bound (issue 23, point 5)
-        summary["overflow"] = {"cases": len(overflows), "cause": max(set(overflows), key=overflows.count)}
+        summary["overflow"] = {"cases": len(overflows), "cause": most_common(overflows)}
     mark = _mark(outcomes, bool(contradiction), bool(summary["agrees"]))
     if cases == 0 and overflows:
         mark = "–"  # every case overflowed: nothing was compared
