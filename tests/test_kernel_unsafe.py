@@ -97,6 +97,23 @@ def test_forbidden_commands_are_found(tmp_path: Path, line: str, found: str) -> 
     assert found in read_source(path).forbidden
 
 
+def test_every_forbidden_word_and_section_variable_passes_the_line_prefilter(tmp_path: Path) -> None:
+    """`read_source` searches a line for each word only when one search over all of them (`_ANY_FORBIDDEN`,
+    `_ANY_HYPOTHESIS`) finds one: every word of `FORBIDDEN` and every section-variable command, alone on a line,
+    must still be reported. Seen failing on a prefilter written by hand with `give_up` left out of it."""
+    from ropecheck.proofs.kernel._coq_sources import _SECTION_VARIABLES, FORBIDDEN
+
+    lines = [f"Proof. {word}. Qed." for word in FORBIDDEN] + [f"{command} boom : False." for command in
+                                                                _SECTION_VARIABLES]
+    path = tmp_path / "Attack.v"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    forbidden = read_source(path).forbidden
+    for number, word in enumerate(FORBIDDEN, start=1):
+        assert f"{word} (line {number})" in forbidden, word
+    for number, command in enumerate(_SECTION_VARIABLES, start=len(FORBIDDEN) + 1):
+        assert f"{command} outside a section (line {number})" in forbidden, command
+
+
 def test_a_section_variable_is_not_forbidden(tmp_path: Path) -> None:
     path = tmp_path / "Fine.v"
     path.write_text("Section S.\nContext (x : nat).\nHypothesis h : x = x.\nEnd S.\n", encoding="utf-8")

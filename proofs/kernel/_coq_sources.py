@@ -28,14 +28,17 @@ FORBIDDEN_PHRASES = {
 """Multi-word commands and attributes that state something unproved or switch a kernel check off for one sentence."""
 
 _FORBIDDEN_WORDS = {word: re.compile(rf"(?<![A-Za-z0-9_']){word}(?![A-Za-z0-9_'])") for word in FORBIDDEN}
-_ANY_FORBIDDEN = re.compile(r"Admit|admit|Axiom|Parameter|Conjecture|give_up|Declare|bypass_check")
-"""A line without any of these words holds none of `FORBIDDEN` and `FORBIDDEN_PHRASES` (every one contains one)."""
-_ANY_HYPOTHESIS = re.compile(r"Context|Hypothes|Variable")
+_ANY_FORBIDDEN = re.compile("|".join([*map(re.escape, FORBIDDEN), *(p.pattern for p in FORBIDDEN_PHRASES.values())]))
+"""A line that matches none of these (each word anywhere, each phrase's own pattern) holds none of `FORBIDDEN` and
+`FORBIDDEN_PHRASES`: derived from them, so a word added there is never skipped by the one search per line."""
+
+_SECTION_VARIABLES = ("Context", "Hypothesis", "Hypotheses", "Variable", "Variables")
+_ANY_HYPOTHESIS = re.compile("|".join(_SECTION_VARIABLES))
 """A line without any of these words declares no section variable (`_HYPOTHESIS`)."""
 
 _HYPOTHESIS = re.compile(
     r"(?:^|(?<=\.\s)|(?<=\.))\s*(?:#\[[^\]]*\]\s*)?(?:(?:Local|Global)\s+)?"
-    r"(Context|Hypothesis|Hypotheses|Variable|Variables)(?![\w'])"
+    rf"({'|'.join(_SECTION_VARIABLES)})(?![\w'])"
 )
 """A section variable: a project axiom when it is declared outside every `Section`."""
 
