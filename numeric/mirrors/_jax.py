@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import operator
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -98,17 +99,12 @@ def _jax_power(a: _Pair, exponent: int, dtype: Any, size: int) -> _Pair:
     return _jax_reciprocal(result) if exponent < 0 else result
 
 
+_RELATIONS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+
+
 def _jax_condition(value: jax.Array, relation: str) -> jax.Array:
     # Only the asked comparison: each one is a JAX dispatch (and a compilation per new shape and dtype).
-    if relation == "gt":
-        return value > 0
-    if relation == "ge":
-        return value >= 0
-    if relation == "lt":
-        return value < 0
-    if relation == "le":
-        return value <= 0
-    raise KeyError(relation)
+    return _RELATIONS[relation](value, 0)
 
 
 def run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str) -> list[np.ndarray]:
