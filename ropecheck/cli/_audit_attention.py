@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from ..numeric.audit._lean_import import collection_paused, own_this_process
+    from ..numeric.audit._lean_import import collection_paused, one_torch_thread, own_this_process
     from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError, load_config
 
     own_this_process()  # the command's process: transformers may be imported without scipy and torchao
@@ -76,16 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         load_config(args.config)  # bad input is told before torch is imported (5 CPU-s, issue #32)
         with quiet_engines():
             with collection_paused():  # torch's import: nothing to collect yet (issue #32's cost)
-                import torch
+                import torch  # noqa: F401  (imported here, before the audit imports it)
 
             from ..numeric.audit.attention import audit_attention
 
-            threads = torch.get_num_threads()
-            torch.set_num_threads(1)  # tiny models: threads only contend
-            try:
+            with one_torch_thread():  # tiny models: threads only contend
                 report = audit_attention(args.config, seed=args.seed, model=args.model)
-            finally:
-                torch.set_num_threads(threads)
     except ConfigError as error:
         sys.stderr.write(f"ropecheck audit-attention: error: {error}\n")
         return EXIT_USAGE

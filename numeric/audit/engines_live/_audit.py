@@ -7,16 +7,15 @@ Claims served: ROPE-FREQUENCIES, ROPE-QK-RELATIVE.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._lean_import import one_torch_thread
 from ._attribution import Attribution, attribute
 from ._bounds import TokenBounds, token_bounds
 from ._engine_sources import DESIGN_CHOICES, ENGINE_SOURCES
@@ -270,22 +269,6 @@ def nonfinite_cause(results: list[WindowResult], caches: list[dict[str, Any]]) -
     return {"first": first, "ratio_before": ratio_before, "cache": max(ending, key=lambda c: c["rows"], default=None)}
 
 
-@contextlib.contextmanager
-def _one_torch_thread() -> Iterator[None]:
-    """torch on one intra-op thread while the body runs (the previous count restored after). The tiny models' float64
-    passes gain nothing from a second thread, whose OpenMP workers only spin beside the first: three configs'
-    references took 9.5 CPU-s on one thread and 34 on two (2 cores, busy machine), bit-for-bit the same logits and
-    sensitivities. The engines' subprocesses choose their own threads."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-
-
 def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) -> list[ConfigRun]:
     """Build and save the tiny model of each config and compute its reference on every window (engines not run).
 
@@ -295,7 +278,7 @@ def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) 
     """
     folder = Path(work) if work is not None else Path(tempfile.mkdtemp(prefix="ropecheck-engines-"))
     runs = []
-    with _one_torch_thread():
+    with one_torch_thread():
         for number, config in enumerate(configs):
             began = time.perf_counter()
             files = save_tiny_model(config, folder / f"model-{number}", seed=seed)
@@ -358,7 +341,7 @@ def run_engines(runs: list[ConfigRun], engines: list[str] | None = None, faults:
                 entry.verdict, entry.reason = "could not run", job["error"]
             else:
                 try:
-                    with _one_torch_thread():  # the attribution re-runs the reference: see `prepare`
+                    with one_torch_thread():  # the attribution re-runs the reference: see `prepare`
                         _judge(entry, run.reference, job["windows"], windows, engine.float16_operands)
                 except (AdapterError, ReferenceError) as error:
                     entry.verdict, entry.reason = "ropecheck error", str(error)
