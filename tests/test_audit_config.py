@@ -82,7 +82,7 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _yarn(1e6, 128, 4, 32768, 32, 1, True), _g(4), 1 / mpmath.sqrt(128)
     if model == "gemma2-9b":
         return _theta(10000, 256), one, 1 / mpmath.sqrt(256)
-    if model == "gemma3-1b":
+    if model in ("gemma3-1b", "gemma3-270m"):  # Gemma 3 report: local base 10k, global 1M; query_pre_attn_scalar 256
         return _theta(10000 if layer_type == "sliding_attention" else 1e6, 256), one, 1 / mpmath.sqrt(256)
     if model == "gemma3-4b":
         if layer_type == "sliding_attention":
@@ -124,6 +124,8 @@ BASE_FORMED = {"hunyuan-a13b": (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_
 FACTS = {
     "gemma3-4b": {"sliding_attention": ("default", 29, 256, 1e4), "full_attention": ("linear", 5, 256, 1e6)},
     "gemma3-1b": {"sliding_attention": ("default", 22, 256, 1e4), "full_attention": ("default", 4, 256, 1e6)},
+    # Gemma 3 270M as released: 18 layers, 5 sliding to 1 global, 4 heads of 256, no scaling on either layer type
+    "gemma3-270m": {"sliding_attention": ("default", 15, 256, 1e4), "full_attention": ("default", 3, 256, 1e6)},
     "gemma2-9b": {"sliding_attention": ("default", 21, 256, 1e4), "full_attention": ("default", 21, 256, 1e4)},
     "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
@@ -178,9 +180,10 @@ def test_layer_types_and_bases_follow_the_model_cards(model):
             rope_type, count, rotary_dim, base)
 
 
-def test_gemma3_global_layers_are_every_sixth():
-    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / "gemma3-4b").layers}
-    assert layers["full_attention"].layer_indices == (5, 11, 17, 23, 29)
+@pytest.mark.parametrize(("model", "full"), [("gemma3-4b", (5, 11, 17, 23, 29)), ("gemma3-270m", (5, 11, 17))])
+def test_gemma3_global_layers_are_every_sixth(model, full):
+    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / model).layers}
+    assert layers["full_attention"].layer_indices == full
 
 
 def test_qwen25_vl_sections_are_read():
@@ -236,6 +239,23 @@ def test_perturbed_exaone4_is_caught(key, value):
         return
     theta, _, _ = _independent("exaone4-1.2b", "full_attention", "any")
     assert max(_relative(g, w) for g, w in zip(expected_values(layers[0])[0].inv_freq, theta, strict=True)) > 1e-3
+
+
+@pytest.mark.parametrize(("key", "value"), [("rope_local_base_freq", 1e6), ("query_pre_attn_scalar", 128),
+                                            ("layer_types", ["full_attention"] + ["sliding_attention"] * 17)])
+def test_perturbed_gemma3_270m_is_caught(key, value):
+    """Gemma 3 270M as released: the local base on the sliding layers, the query scalar in the softmax and the
+    global layers' places each decide the table; a wrong one must fail a check the tests above make."""
+    raw = json.loads((CONFIGS / "gemma3-270m" / "config.json").read_text())
+    raw[key] = value
+    layers = {layer.layer_type: layer for layer in parse_config(raw).layers}
+    if layers["full_attention"].layer_indices != (5, 11, 17):  # the every-sixth check fails
+        return
+    entry = expected_values(layers["sliding_attention"])[0]
+    with mpmath.workdps(50):
+        theta, _, softmax = _independent("gemma3-270m", "sliding_attention", "any")
+        off = max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True))
+        assert off > 1e-3 or _relative(entry.softmax_scale, softmax) > 1e-3
 
 
 @pytest.mark.parametrize("alpha", [None, 500.0])
