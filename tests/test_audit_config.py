@@ -76,6 +76,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _llama3(500000, 128, 8, 8192, 1, 4), one, 1 / mpmath.sqrt(128)
     if model == "llama3.2-1b":
         return _llama3(500000, 64, 32, 8192, 1, 4), one, 1 / mpmath.sqrt(64)
+    if model == "llama4-scout-17b-16e":  # Meta's llama-models llama4/model.py: scale 16, high 1, low 1, L₀ 8192, d 128
+        return ([] if layer_type == "none" else _llama3(500000, 128, 16, 8192, 1, 1)), one, 1 / mpmath.sqrt(128)
     if model in ("qwen2.5-7b", "qwen2.5-vl-7b"):
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
     if model == "qwen2.5-7b-yarn":
@@ -134,12 +136,17 @@ FACTS = {
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+    # Llama 4 Scout: 48 layers; rotating layers attend in chunks, every 4th layer (NoPE: no rotary dims, the config's
+    # base unused) attends globally
+    "llama4-scout-17b-16e": {"chunked_attention": ("llama3", 36, 128, 5e5), "full_attention": ("none", 12, 0, 5e5)},
     "exaone4-1.2b": {"full_attention": ("llama3", 30, 64, 1e6)},  # 30 layers; no sliding window: every layer rotates
 }
 
 
 # Layers without RoPE, from each model card ("NoPE every 4th layer"): written out, not computed by the code under test.
-NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35}}
+NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35},
+        # Llama 4 (Meta's llama4/model.py: NoPE where (layer_id + 1) % nope_layer_interval == 0, interval 4)
+        "llama4-scout-17b-16e": {3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47}}
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -184,6 +191,20 @@ def test_layer_types_and_bases_follow_the_model_cards(model):
 def test_gemma3_global_layers_are_every_sixth(model, full):
     layers = {layer.layer_type: layer for layer in load_config(CONFIGS / model).layers}
     assert layers["full_attention"].layer_indices == full
+
+
+def test_llama4_scout_nope_layers_scale_q_as_meta_wrote_it():
+    """Meta's llama4/model.py: on NoPE layers q × (log(⌊(p + 1)/floor_scale⌋ + 1)·attn_scale + 1), with the class
+    defaults the released file relies on (floor_scale 8192, attn_scale 0.1); rotating layers are not scaled."""
+    entries = {e.layer.rope_type: e for layer in load_config(CONFIGS / "llama4-scout-17b-16e").layers
+               for e in expected_values(layer)}
+    assert entries["llama3"].query_scaling is None
+    factors = entries["none"].query_scaling["factors"]
+    assert {"8190", "8191"} <= set(factors)
+    with mpmath.workdps(50):
+        for position, got in factors.items():
+            want = mpmath.log(mpmath.floor(mpmath.mpf(int(position) + 1) / 8192) + 1) * mpmath.mpf("0.1") + 1
+            assert _relative(got, want) <= FLOAT64_AGREEMENT, position
 
 
 def test_qwen25_vl_sections_are_read():
