@@ -83,7 +83,7 @@ def test_an_engine_that_is_not_installed_is_not_available(monkeypatch, tmp_path,
 
 # ------------------------------------------------------------------------------------------------- transformers
 # Released configs whose model type only the vendor's remote code knows (`auto_map`; remote code is never run).
-REMOTE_CODE_ONLY = {"hunyuan-a13b"}
+REMOTE_CODE_ONLY = {"hunyuan-a13b", "kimi-k2"}
 
 
 @needs_transformers
