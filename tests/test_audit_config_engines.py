@@ -168,7 +168,8 @@ def mlx(tmp_path_factory):
     raw["rope_scaling"].update(factor=64.0, attention_factor=1.0, truncate=True)  # D2's explicit factor
     explicit = tmp_path_factory.mktemp("explicit-attention-factor")
     (explicit / "config.json").write_text(json.dumps(raw))
-    paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini"]},
+    paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini",
+                                                      "qwen3-vl-30b-a3b"]},
              "explicit-attention-factor": explicit, "gemma3-nested-yarn": CASES / "gemma3-nested-yarn"}
     audits = audit_configs(list(paths.values()), engines=["mlx-lm"])
     return {name: _only(audit, "mlx-lm") for name, audit in zip(paths, audits, strict=True)}
@@ -202,6 +203,16 @@ def test_mlx_ignores_an_explicit_yarn_attention_factor(mlx):
     """Defect D2 (mlx-lm PR #1507 closed): YaRN `attention_factor: 1.0` becomes 0.1·ln 64 + 1 = 1.4159."""
     keys = {(f.quantity, f.key) for f in mlx["explicit-attention-factor"].findings}
     assert keys == {("attention_factor", "attention_factor")}
+
+
+@needs_mlx
+def test_mlx_cannot_build_qwen3_vl_moe_as_released(mlx):
+    """MLX-LM's qwen3_vl_moe builds its text model from `text_config` alone (`models/qwen3_vl_moe.py`), whose
+    qwen3_moe `ModelArgs` requires `tie_word_embeddings`; Qwen3-VL-30B-A3B-Instruct's released file keeps that key
+    at the top level only, so MLX-LM cannot build the model from it (mlx_lm's own construction raises the same)."""
+    engine = mlx["qwen3-vl-30b-a3b"]  # MLX-LM is pinned (.ci/bootstrap): a fix comes with a pin bump, seen here
+    assert engine.verdict == "could not be built"
+    assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
 
 
 def test_a_failing_batch_probe_is_retried_config_by_config(monkeypatch):
