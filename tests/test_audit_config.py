@@ -100,6 +100,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return theta, attention, 1 / mpmath.sqrt(96)
     if model in ("deepseek-v3", "deepseek-r1"):  # mscale = mscale_all_dim = 1: cos/sin unscaled, softmax × g(40)²
         return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
+    if model == "glm4.7-flash":  # MLA (modeling_glm4_moe_lite.py): rope dim 64, q·k over 192 + 64, default rope
+        return _theta(1e6, 64), one, 1 / mpmath.sqrt(192 + 64)
     if model == "kimi-k2":  # DeepSeek-V3's MLA: rope dim 64, q head 128 + 64; YaRN s = 32 with β_fast = β_slow = 1
         return _yarn(50000, 64, 32, 4096, 1, 1, True), one, _g(32, 1) ** 2 / mpmath.sqrt(128 + 64)
     if model == "gpt-oss-20b":
@@ -137,6 +139,7 @@ FACTS = {
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
     "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # the whole released file: MLA, 61 layers, rope dim 64
     "kimi-k2": {"all": ("yarn", 61, 64, 5e4)},  # Kimi K2: the DeepSeek-V3 architecture, base 50000
+    "glm4.7-flash": {"all": ("default", 47, 64, 1e6)},  # GLM-4.7-Flash: 47 MLA layers, rope dim 64, base 1e6
     "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
