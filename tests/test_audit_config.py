@@ -108,7 +108,7 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
     if model in ("qwen3-8b", "qwen3-30b-a3b"):  # Qwen3 model cards: RoPE base 1e6 over head_dim 128
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
-    if model == "qwen3-vl-30b-a3b":  # Qwen3-VL text: base 5e6 over head_dim 128, no scaling (M-RoPE: text positions)
+    if model in ("qwen3-vl-8b", "qwen3-vl-30b-a3b"):  # Qwen3-VL text: base 5e6 over head_dim 128, no scaling
         return _theta(5e6, 128), one, 1 / mpmath.sqrt(128)
     if model == "phi-4":  # Phi-4 technical report: RoPE base 250,000, 40 heads over 5120 (d = 128), no scaling
         return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
@@ -144,6 +144,7 @@ FACTS = {
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
     "qwen3-vl-30b-a3b": {"all": ("default", 48, 128, 5e6)},  # 48 layers, 32 heads of 128, 4 KV heads
+    "qwen3-vl-8b": {"all": ("default", 36, 128, 5e6)},  # 36 layers, 32 heads of 128, 8 KV heads
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
     # Llama 4 Scout: 48 layers; rotating layers attend in chunks, every 4th layer (NoPE: no rotary dims, the config's
     # base unused) attends globally
@@ -217,7 +218,8 @@ def test_llama4_scout_nope_layers_scale_q_as_meta_wrote_it():
 
 
 @pytest.mark.parametrize(("model", "sections", "interleaved"),
-                         [("qwen2.5-vl-7b", (16, 24, 24), False), ("qwen3-vl-30b-a3b", (24, 20, 20), True)])
+                         [("qwen2.5-vl-7b", (16, 24, 24), False), ("qwen3-vl-30b-a3b", (24, 20, 20), True),
+                          ("qwen3-vl-8b", (24, 20, 20), True)])
 def test_qwen_vl_sections_are_read(model, sections, interleaved):
     (layer,) = load_config(CONFIGS / model).layers
     assert layer.mrope_section == sections and layer.mrope_interleaved is interleaved

@@ -169,7 +169,7 @@ def mlx(tmp_path_factory):
     explicit = tmp_path_factory.mktemp("explicit-attention-factor")
     (explicit / "config.json").write_text(json.dumps(raw))
     paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini",
-                                                      "qwen3-vl-30b-a3b"]},
+                                                      "qwen3-vl-30b-a3b", "qwen3-vl-8b"]},
              "explicit-attention-factor": explicit, "gemma3-nested-yarn": CASES / "gemma3-nested-yarn"}
     audits = audit_configs(list(paths.values()), engines=["mlx-lm"])
     return {name: _only(audit, "mlx-lm") for name, audit in zip(paths, audits, strict=True)}
@@ -206,11 +206,12 @@ def test_mlx_ignores_an_explicit_yarn_attention_factor(mlx):
 
 
 @needs_mlx
-def test_mlx_cannot_build_qwen3_vl_moe_as_released(mlx):
-    """MLX-LM's qwen3_vl_moe builds its text model from `text_config` alone (`models/qwen3_vl_moe.py`), whose
-    qwen3_moe `ModelArgs` requires `tie_word_embeddings`; Qwen3-VL-30B-A3B-Instruct's released file keeps that key
-    at the top level only, so MLX-LM cannot build the model from it (mlx_lm's own construction raises the same)."""
-    engine = mlx["qwen3-vl-30b-a3b"]  # MLX-LM is pinned (.ci/bootstrap): a fix comes with a pin bump, seen here
+@pytest.mark.parametrize("model", ["qwen3-vl-30b-a3b", "qwen3-vl-8b"])
+def test_mlx_cannot_build_qwen3_vl_as_released(mlx, model):
+    """MLX-LM's qwen3_vl / qwen3_vl_moe build the text model from `text_config` alone (`models/qwen3_vl*.py`), whose
+    qwen3 / qwen3_moe `ModelArgs` require `tie_word_embeddings`; the released Qwen3-VL files keep that key at the top
+    level only, so MLX-LM cannot build the model from them (mlx_lm's own construction raises the same)."""
+    engine = mlx[model]  # MLX-LM is pinned (.ci/bootstrap): a fix comes with a pin bump, seen here
     assert engine.verdict == "could not be built"
     assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
 
