@@ -7,6 +7,7 @@ The engine verdicts are in `test_audit_config_engines.py`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -110,6 +111,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
     if model in ("qwen3-vl-8b", "qwen3-vl-30b-a3b"):  # Qwen3-VL text: base 5e6 over head_dim 128, no scaling
         return _theta(5e6, 128), one, 1 / mpmath.sqrt(128)
+    if model == "olmo2-1124-7b":  # OLMo 2 paper: RoPE base 500,000; 32 heads over 4096 (d = 128), no scaling
+        return _theta(500000, 128), one, 1 / mpmath.sqrt(4096 // 32)
     if model == "phi-4":  # Phi-4 technical report: RoPE base 250,000, 40 heads over 5120 (d = 128), no scaling
         return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
@@ -146,6 +149,7 @@ FACTS = {
     "qwen3-vl-30b-a3b": {"all": ("default", 48, 128, 5e6)},  # 48 layers, 32 heads of 128, 4 KV heads
     "qwen3-vl-8b": {"all": ("default", 36, 128, 5e6)},  # 36 layers, 32 heads of 128, 8 KV heads
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+    "olmo2-1124-7b": {"all": ("default", 32, 128, 5e5)},  # OLMo 2 7B: 32 layers, 32 heads of 128, base 500000
     # Llama 4 Scout: 48 layers; rotating layers attend in chunks, every 4th layer (NoPE: no rotary dims, the config's
     # base unused) attends globally
     "llama4-scout-17b-16e": {"chunked_attention": ("llama3", 36, 128, 5e5), "full_attention": ("none", 12, 0, 5e5)},
@@ -157,6 +161,22 @@ FACTS = {
 NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35},
         # Llama 4 (Meta's llama4/model.py: NoPE where (layer_id + 1) % nope_layer_interval == 0, interval 4)
         "llama4-scout-17b-16e": {3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47}}
+
+
+# SHA-256 of hub files as a public manifest records them at named revisions (`WildPino/SiliconLLM`,
+# benchmarks/donor_adaptation/configs/_manifest.json; SOURCES.md): these shipped copies are those bytes.
+PUBLISHED_SHA256 = {
+    "gpt-oss-20b": "3a2a26ded679375b7928ddeca59764df7cea83220c1961035f6d6e232659e9ce",
+    "olmo2-1124-7b": "f1e210de0ba704c579768c154bf57e36e170868ffecb060a6e0d3f2e6b0b9710",
+    "qwen3-8b": "f7c4eadfbbf522470667b797a3c89be2524832d2d599797248dc304fff447c30",
+    "qwen3-30b-a3b": "2850ddb3bf7aecad20b611e2d44f3077fc8193f4827c93beddd4c02ad63c2297",
+}
+
+
+@pytest.mark.parametrize("model", sorted(PUBLISHED_SHA256))
+def test_hash_verified_copies_are_the_released_bytes(model):
+    data = (CONFIGS / model / "config.json").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == PUBLISHED_SHA256[model]
 
 
 @pytest.mark.parametrize("model", MODELS)
