@@ -216,6 +216,24 @@ def test_mlx_cannot_build_qwen3_vl_as_released(mlx, model):
     assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
 
 
+@needs_mlx
+def test_a_config_mlx_cannot_build_keeps_the_batch_probe_alive(monkeypatch):
+    """Qwen3-VL as released cannot be built by MLX-LM: that config alone is reported so, inside the one probe
+    process — no fallback to one process per config (each paying MLX-LM's import again)."""
+    from ropecheck.numeric.audit.model_config import audit_configs
+    from ropecheck.numeric.audit.model_config.engines import _subprocess
+
+    def no_fallback(*args, **kwargs):
+        raise AssertionError("the batch probe died: configs were re-probed one by one")
+
+    monkeypatch.setattr(_subprocess, "run_probe", no_fallback)
+    llama, qwen = audit_configs([CONFIGS / "llama2-7b", CONFIGS / "qwen3-vl-8b"], engines=["mlx-lm"])
+    assert _only(llama, "mlx-lm").verdict == "conforms"
+    engine = _only(qwen, "mlx-lm")
+    assert engine.verdict == "could not be built"
+    assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
+
+
 def test_a_failing_batch_probe_is_retried_config_by_config(monkeypatch):
     """One probe process serves several configs; if it dies, each config is probed alone, so the config that
     crashes the engine is the only one reported so (the others keep their observations)."""
