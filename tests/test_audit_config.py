@@ -119,6 +119,9 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
     if model == "exaone4-1.2b":  # EXAONE 4.0 1.2B model card: 32 heads over 2048; its config: Llama 3 bands, s = 16
         return _llama3(1e6, 2048 // 32, 16, 8192, 1, 4), one, 1 / mpmath.sqrt(2048 // 32)
+    if model == "hunyuan-mt2-7b":  # the same NTK-alpha rule (hunyuan_v1_dense): base 10000 · 1000^(d/(d−2)), d = 128
+        d = 128
+        return _theta(mpmath.mpf(10000) * mpmath.power(1000, mpmath.mpf(d) / (d - 2)), d), one, 1 / mpmath.sqrt(d)
     if model == "hunyuan-a13b":  # NTK-alpha (Tencent's modeling_hunyuan.py): base 10000 · 1000^(d/(d−2)), d = 4096/32
         d = 4096 // 32
         return _theta(mpmath.mpf(10000) * mpmath.power(1000, mpmath.mpf(d) / (d - 2)), d), one, 1 / mpmath.sqrt(d)
@@ -128,7 +131,8 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
 # Bases formed in float64 from other numbers (as the engines form them): the relative error of that base. HunYuan's
 # rope_theta·α^(d/(d−2)): the exponent rounded (|ln α|·d/(d−2)·u) and the power and product (2u). θᵢ = base^(−2i/d)
 # carries 2i/d of it; both sides are otherwise correctly rounded (FLOAT64_AGREEMENT).
-BASE_FORMED = {"hunyuan-a13b": (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_roundoff("float64")}
+BASE_FORMED = dict.fromkeys(("hunyuan-a13b", "hunyuan-mt2-7b"),
+                            (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_roundoff("float64"))
 
 
 # Facts stated by the model cards: layer type → (rope type, number of layers, rotary dim, base).
