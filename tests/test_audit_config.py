@@ -144,7 +144,7 @@ FACTS = {
     "gemma2-9b": {"sliding_attention": ("default", 21, 256, 1e4), "full_attention": ("default", 21, 256, 1e4)},
     "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
-    "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # the whole released file: MLA, 61 layers, rope dim 64
+    "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # a whole file (quant_method retyped, SOURCES.md): MLA, rope dim 64
     "kimi-k2": {"all": ("yarn", 61, 64, 5e4)},  # Kimi K2: the DeepSeek-V3 architecture, base 50000
     "glm4.7-flash": {"all": ("default", 47, 64, 1e6)},  # GLM-4.7-Flash: 47 MLA layers, rope dim 64, base 1e6
     "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
