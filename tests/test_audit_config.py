@@ -7,6 +7,7 @@ The engine verdicts are in `test_audit_config_engines.py`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -76,13 +77,15 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return _llama3(500000, 128, 8, 8192, 1, 4), one, 1 / mpmath.sqrt(128)
     if model == "llama3.2-1b":
         return _llama3(500000, 64, 32, 8192, 1, 4), one, 1 / mpmath.sqrt(64)
+    if model == "llama4-scout-17b-16e":  # Meta's llama-models llama4/model.py: scale 16, high 1, low 1, L₀ 8192, d 128
+        return ([] if layer_type == "none" else _llama3(500000, 128, 16, 8192, 1, 1)), one, 1 / mpmath.sqrt(128)
     if model in ("qwen2.5-7b", "qwen2.5-vl-7b"):
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
     if model == "qwen2.5-7b-yarn":
         return _yarn(1e6, 128, 4, 32768, 32, 1, True), _g(4), 1 / mpmath.sqrt(128)
     if model == "gemma2-9b":
         return _theta(10000, 256), one, 1 / mpmath.sqrt(256)
-    if model == "gemma3-1b":
+    if model in ("gemma3-1b", "gemma3-270m"):  # Gemma 3 report: local base 10k, global 1M; query_pre_attn_scalar 256
         return _theta(10000 if layer_type == "sliding_attention" else 1e6, 256), one, 1 / mpmath.sqrt(256)
     if model == "gemma3-4b":
         if layer_type == "sliding_attention":
@@ -98,16 +101,27 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
         return theta, attention, 1 / mpmath.sqrt(96)
     if model in ("deepseek-v3", "deepseek-r1"):  # mscale = mscale_all_dim = 1: cos/sin unscaled, softmax × g(40)²
         return _yarn(10000, 64, 40, 4096, 32, 1, True), one, _g(40, 1) ** 2 / mpmath.sqrt(128 + 64)
+    if model == "glm4.7-flash":  # MLA (modeling_glm4_moe_lite.py): rope dim 64, q·k over 192 + 64, default rope
+        return _theta(1e6, 64), one, 1 / mpmath.sqrt(192 + 64)
+    if model == "kimi-k2":  # DeepSeek-V3's MLA: rope dim 64, q head 128 + 64; YaRN s = 32 with β_fast = β_slow = 1
+        return _yarn(50000, 64, 32, 4096, 1, 1, True), one, _g(32, 1) ** 2 / mpmath.sqrt(128 + 64)
     if model == "gpt-oss-20b":
         return _yarn(150000, 64, 32, 4096, 32, 1, False), _g(32), 1 / mpmath.sqrt(64)
     if model in ("qwen3-8b", "qwen3-30b-a3b"):  # Qwen3 model cards: RoPE base 1e6 over head_dim 128
         return _theta(1e6, 128), one, 1 / mpmath.sqrt(128)
+    if model in ("qwen3-vl-8b", "qwen3-vl-30b-a3b"):  # Qwen3-VL text: base 5e6 over head_dim 128, no scaling
+        return _theta(5e6, 128), one, 1 / mpmath.sqrt(128)
+    if model == "olmo2-1124-7b":  # OLMo 2 paper: RoPE base 500,000; 32 heads over 4096 (d = 128), no scaling
+        return _theta(500000, 128), one, 1 / mpmath.sqrt(4096 // 32)
     if model == "phi-4":  # Phi-4 technical report: RoPE base 250,000, 40 heads over 5120 (d = 128), no scaling
         return _theta(250000, 128), one, 1 / mpmath.sqrt(5120 // 40)
     if model == "smollm3-3b":  # NoPE layers: no θ at all (the set of them is checked in NOPE below)
         return ([] if layer_type == "none" else _theta(5e6, 128)), one, 1 / mpmath.sqrt(2048 // 16)
     if model == "exaone4-1.2b":  # EXAONE 4.0 1.2B model card: 32 heads over 2048; its config: Llama 3 bands, s = 16
         return _llama3(1e6, 2048 // 32, 16, 8192, 1, 4), one, 1 / mpmath.sqrt(2048 // 32)
+    if model == "hunyuan-mt2-7b":  # the same NTK-alpha rule (hunyuan_v1_dense): base 10000 · 1000^(d/(d−2)), d = 128
+        d = 128
+        return _theta(mpmath.mpf(10000) * mpmath.power(1000, mpmath.mpf(d) / (d - 2)), d), one, 1 / mpmath.sqrt(d)
     if model == "hunyuan-a13b":  # NTK-alpha (Tencent's modeling_hunyuan.py): base 10000 · 1000^(d/(d−2)), d = 4096/32
         d = 4096 // 32
         return _theta(mpmath.mpf(10000) * mpmath.power(1000, mpmath.mpf(d) / (d - 2)), d), one, 1 / mpmath.sqrt(d)
@@ -117,27 +131,56 @@ def _independent(model: str, layer_type: str, regime: str) -> tuple[list, mpmath
 # Bases formed in float64 from other numbers (as the engines form them): the relative error of that base. HunYuan's
 # rope_theta·α^(d/(d−2)): the exponent rounded (|ln α|·d/(d−2)·u) and the power and product (2u). θᵢ = base^(−2i/d)
 # carries 2i/d of it; both sides are otherwise correctly rounded (FLOAT64_AGREEMENT).
-BASE_FORMED = {"hunyuan-a13b": (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_roundoff("float64")}
+BASE_FORMED = dict.fromkeys(("hunyuan-a13b", "hunyuan-mt2-7b"),
+                            (float(mpmath.log(1000)) * 128 / 126 + 2) * unit_roundoff("float64"))
 
 
 # Facts stated by the model cards: layer type → (rope type, number of layers, rotary dim, base).
 FACTS = {
     "gemma3-4b": {"sliding_attention": ("default", 29, 256, 1e4), "full_attention": ("linear", 5, 256, 1e6)},
     "gemma3-1b": {"sliding_attention": ("default", 22, 256, 1e4), "full_attention": ("default", 4, 256, 1e6)},
+    # Gemma 3 270M as released: 18 layers, 5 sliding to 1 global, 4 heads of 256, no scaling on either layer type
+    "gemma3-270m": {"sliding_attention": ("default", 15, 256, 1e4), "full_attention": ("default", 3, 256, 1e6)},
     "gemma2-9b": {"sliding_attention": ("default", 21, 256, 1e4), "full_attention": ("default", 21, 256, 1e4)},
     "gpt-oss-20b": {"sliding_attention": ("yarn", 12, 64, 150000), "full_attention": ("yarn", 12, 64, 150000)},
     "deepseek-v3": {"all": ("yarn", 61, 64, 1e4)},
-    "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # the whole released file: MLA, 61 layers, rope dim 64
+    "deepseek-r1": {"all": ("yarn", 61, 64, 1e4)},  # a whole file (quant_method retyped, SOURCES.md): MLA, rope dim 64
+    "kimi-k2": {"all": ("yarn", 61, 64, 5e4)},  # Kimi K2: the DeepSeek-V3 architecture, base 50000
+    "glm4.7-flash": {"all": ("default", 47, 64, 1e6)},  # GLM-4.7-Flash: 47 MLA layers, rope dim 64, base 1e6
     "phi3.5-mini": {"all": ("longrope", 32, 96, 1e4)},
     "phi-4": {"all": ("default", 40, 128, 250000)},
     "qwen2.5-vl-7b": {"all": ("default", 28, 128, 1e6)},
+    "qwen3-vl-30b-a3b": {"all": ("default", 48, 128, 5e6)},  # 48 layers, 32 heads of 128, 4 KV heads
+    "qwen3-vl-8b": {"all": ("default", 36, 128, 5e6)},  # 36 layers, 32 heads of 128, 8 KV heads
     "llama2-7b": {"all": ("default", 32, 128, 1e4)},
+    "olmo2-1124-7b": {"all": ("default", 32, 128, 5e5)},  # OLMo 2 7B: 32 layers, 32 heads of 128, base 500000
+    # Llama 4 Scout: 48 layers; rotating layers attend in chunks, every 4th layer (NoPE: no rotary dims, the config's
+    # base unused) attends globally
+    "llama4-scout-17b-16e": {"chunked_attention": ("llama3", 36, 128, 5e5), "full_attention": ("none", 12, 0, 5e5)},
     "exaone4-1.2b": {"full_attention": ("llama3", 30, 64, 1e6)},  # 30 layers; no sliding window: every layer rotates
 }
 
 
 # Layers without RoPE, from each model card ("NoPE every 4th layer"): written out, not computed by the code under test.
-NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35}}
+NOPE = {"smollm3-3b": {3, 7, 11, 15, 19, 23, 27, 31, 35},
+        # Llama 4 (Meta's llama4/model.py: NoPE where (layer_id + 1) % nope_layer_interval == 0, interval 4)
+        "llama4-scout-17b-16e": {3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47}}
+
+
+# SHA-256 of hub files as a public manifest records them at named revisions (`WildPino/SiliconLLM`,
+# benchmarks/donor_adaptation/configs/_manifest.json; SOURCES.md): these shipped copies are those bytes.
+PUBLISHED_SHA256 = {
+    "gpt-oss-20b": "3a2a26ded679375b7928ddeca59764df7cea83220c1961035f6d6e232659e9ce",
+    "olmo2-1124-7b": "f1e210de0ba704c579768c154bf57e36e170868ffecb060a6e0d3f2e6b0b9710",
+    "qwen3-8b": "f7c4eadfbbf522470667b797a3c89be2524832d2d599797248dc304fff447c30",
+    "qwen3-30b-a3b": "2850ddb3bf7aecad20b611e2d44f3077fc8193f4827c93beddd4c02ad63c2297",
+}
+
+
+@pytest.mark.parametrize("model", sorted(PUBLISHED_SHA256))
+def test_hash_verified_copies_are_the_released_bytes(model):
+    data = (CONFIGS / model / "config.json").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == PUBLISHED_SHA256[model]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -178,14 +221,32 @@ def test_layer_types_and_bases_follow_the_model_cards(model):
             rope_type, count, rotary_dim, base)
 
 
-def test_gemma3_global_layers_are_every_sixth():
-    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / "gemma3-4b").layers}
-    assert layers["full_attention"].layer_indices == (5, 11, 17, 23, 29)
+@pytest.mark.parametrize(("model", "full"), [("gemma3-4b", (5, 11, 17, 23, 29)), ("gemma3-270m", (5, 11, 17))])
+def test_gemma3_global_layers_are_every_sixth(model, full):
+    layers = {layer.layer_type: layer for layer in load_config(CONFIGS / model).layers}
+    assert layers["full_attention"].layer_indices == full
 
 
-def test_qwen25_vl_sections_are_read():
-    (layer,) = load_config(CONFIGS / "qwen2.5-vl-7b").layers
-    assert layer.mrope_section == (16, 24, 24) and not layer.mrope_interleaved
+def test_llama4_scout_nope_layers_scale_q_as_meta_wrote_it():
+    """Meta's llama4/model.py: on NoPE layers q × (log(⌊(p + 1)/floor_scale⌋ + 1)·attn_scale + 1), with the class
+    defaults the released file relies on (floor_scale 8192, attn_scale 0.1); rotating layers are not scaled."""
+    entries = {e.layer.rope_type: e for layer in load_config(CONFIGS / "llama4-scout-17b-16e").layers
+               for e in expected_values(layer)}
+    assert entries["llama3"].query_scaling is None
+    factors = entries["none"].query_scaling["factors"]
+    assert {"8190", "8191"} <= set(factors)
+    with mpmath.workdps(50):
+        for position, got in factors.items():
+            want = mpmath.log(mpmath.floor(mpmath.mpf(int(position) + 1) / 8192) + 1) * mpmath.mpf("0.1") + 1
+            assert _relative(got, want) <= FLOAT64_AGREEMENT, position
+
+
+@pytest.mark.parametrize(("model", "sections", "interleaved"),
+                         [("qwen2.5-vl-7b", (16, 24, 24), False), ("qwen3-vl-30b-a3b", (24, 20, 20), True),
+                          ("qwen3-vl-8b", (24, 20, 20), True)])
+def test_qwen_vl_sections_are_read(model, sections, interleaved):
+    (layer,) = load_config(CONFIGS / model).layers
+    assert layer.mrope_section == sections and layer.mrope_interleaved is interleaved
 
 
 # ------------------------------------------------------------------------- the check fails on a wrong reading
@@ -236,6 +297,23 @@ def test_perturbed_exaone4_is_caught(key, value):
         return
     theta, _, _ = _independent("exaone4-1.2b", "full_attention", "any")
     assert max(_relative(g, w) for g, w in zip(expected_values(layers[0])[0].inv_freq, theta, strict=True)) > 1e-3
+
+
+@pytest.mark.parametrize(("key", "value"), [("rope_local_base_freq", 1e6), ("query_pre_attn_scalar", 128),
+                                            ("layer_types", ["full_attention"] + ["sliding_attention"] * 17)])
+def test_perturbed_gemma3_270m_is_caught(key, value):
+    """Gemma 3 270M as released: the local base on the sliding layers, the query scalar in the softmax and the
+    global layers' places each decide the table; a wrong one must fail a check the tests above make."""
+    raw = json.loads((CONFIGS / "gemma3-270m" / "config.json").read_text())
+    raw[key] = value
+    layers = {layer.layer_type: layer for layer in parse_config(raw).layers}
+    if layers["full_attention"].layer_indices != (5, 11, 17):  # the every-sixth check fails
+        return
+    entry = expected_values(layers["sliding_attention"])[0]
+    with mpmath.workdps(50):
+        theta, _, softmax = _independent("gemma3-270m", "sliding_attention", "any")
+        off = max(_relative(g, w) for g, w in zip(entry.inv_freq, theta, strict=True))
+        assert off > 1e-3 or _relative(entry.softmax_scale, softmax) > 1e-3
 
 
 @pytest.mark.parametrize("alpha", [None, 500.0])

@@ -83,7 +83,7 @@ def test_an_engine_that_is_not_installed_is_not_available(monkeypatch, tmp_path,
 
 # ------------------------------------------------------------------------------------------------- transformers
 # Released configs whose model type only the vendor's remote code knows (`auto_map`; remote code is never run).
-REMOTE_CODE_ONLY = {"hunyuan-a13b"}
+REMOTE_CODE_ONLY = {"hunyuan-a13b", "kimi-k2"}
 
 
 @needs_transformers
@@ -168,7 +168,8 @@ def mlx(tmp_path_factory):
     raw["rope_scaling"].update(factor=64.0, attention_factor=1.0, truncate=True)  # D2's explicit factor
     explicit = tmp_path_factory.mktemp("explicit-attention-factor")
     (explicit / "config.json").write_text(json.dumps(raw))
-    paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini"]},
+    paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini",
+                                                      "qwen3-vl-30b-a3b", "qwen3-vl-8b"]},
              "explicit-attention-factor": explicit, "gemma3-nested-yarn": CASES / "gemma3-nested-yarn"}
     audits = audit_configs(list(paths.values()), engines=["mlx-lm"])
     return {name: _only(audit, "mlx-lm") for name, audit in zip(paths, audits, strict=True)}
@@ -202,6 +203,35 @@ def test_mlx_ignores_an_explicit_yarn_attention_factor(mlx):
     """Defect D2 (mlx-lm PR #1507 closed): YaRN `attention_factor: 1.0` becomes 0.1·ln 64 + 1 = 1.4159."""
     keys = {(f.quantity, f.key) for f in mlx["explicit-attention-factor"].findings}
     assert keys == {("attention_factor", "attention_factor")}
+
+
+@needs_mlx
+@pytest.mark.parametrize("model", ["qwen3-vl-30b-a3b", "qwen3-vl-8b"])
+def test_mlx_cannot_build_qwen3_vl_as_released(mlx, model):
+    """MLX-LM's qwen3_vl / qwen3_vl_moe build the text model from `text_config` alone (`models/qwen3_vl*.py`), whose
+    qwen3 / qwen3_moe `ModelArgs` require `tie_word_embeddings`; the released Qwen3-VL files keep that key at the top
+    level only, so MLX-LM cannot build the model from them (mlx_lm's own construction raises the same)."""
+    engine = mlx[model]  # MLX-LM is pinned (.ci/bootstrap): a fix comes with a pin bump, seen here
+    assert engine.verdict == "could not be built"
+    assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
+
+
+@needs_mlx
+def test_a_config_mlx_cannot_build_keeps_the_batch_probe_alive(monkeypatch):
+    """Qwen3-VL as released cannot be built by MLX-LM: that config alone is reported so, inside the one probe
+    process — no fallback to one process per config (each paying MLX-LM's import again)."""
+    from ropecheck.numeric.audit.model_config import audit_configs
+    from ropecheck.numeric.audit.model_config.engines import _subprocess
+
+    def no_fallback(*args, **kwargs):
+        raise AssertionError("the batch probe died: configs were re-probed one by one")
+
+    monkeypatch.setattr(_subprocess, "run_probe", no_fallback)
+    llama, qwen = audit_configs([CONFIGS / "llama2-7b", CONFIGS / "qwen3-vl-8b"], engines=["mlx-lm"])
+    assert _only(llama, "mlx-lm").verdict == "conforms"
+    engine = _only(qwen, "mlx-lm")
+    assert engine.verdict == "could not be built"
+    assert "tie_word_embeddings" in " ".join(f.message for f in engine.findings)
 
 
 def test_a_failing_batch_probe_is_retried_config_by_config(monkeypatch):

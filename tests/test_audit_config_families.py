@@ -43,6 +43,18 @@ def test_the_report_names_the_defaults_and_where_they_came_from(capsys):
     assert "Gemma3TextConfig" in defaults["keys"]["head_dim"]["from"]
 
 
+def test_a_declared_layer_list_needs_no_pattern_default():
+    """Gemma 3 270M as released lists its 18 `layer_types` (and writes the old pattern as `_sliding_window_pattern`):
+    the class's pattern is read only when no list is given (configuration_gemma3.py:193-199), so the report names no
+    default for it; without the list, the pattern 6 is used and said."""
+    raw = json.loads((CONFIGS / "gemma3-270m" / "config.json").read_text())
+    assert "layer_types" in raw and "sliding_window_pattern" not in raw
+    model = load_config(CONFIGS / "gemma3-270m")
+    assert model.defaults.values == {} and model.defaults.source == "none needed"
+    del raw["layer_types"]
+    assert parse_config(raw).defaults.values == {"sliding_window_pattern": 6}
+
+
 @pytest.mark.parametrize("model_type", sorted(TABLE))
 def test_the_fallback_table_agrees_with_the_installed_classes(model_type):
     """Each value of ropecheck's table (used when transformers is absent) equals the installed class's default."""

@@ -60,7 +60,8 @@ def test_literature_lines_agree_with_an_independent_computation(path: Path) -> N
             assert (values["low"], values["high"]) == (low, high)
             ramp = np.clip((np.arange(dim // 2) - low) / (high - low), 0, 1)
             ratio = length / wavelengths
-            paper = np.clip((ratio - slow) / (fast - slow), 0, 1)
+            # YaRN's γ(r): 0 below α = beta_slow, 1 above β = beta_fast, linear between (a step when α = β)
+            paper = np.clip((ratio - slow) / (fast - slow), 0, 1) if fast != slow else (ratio > slow).astype(float)
             assert values["largest_difference"] == pytest.approx(np.max(np.abs(paper - (1 - ramp))), abs=1e-12)
         elif line["claim"] == "LLAMA3-IS-BY-PARTS":
             factor = layer.factor
@@ -82,6 +83,21 @@ def test_literature_lines_agree_with_an_independent_computation(path: Path) -> N
             assert values["multiplier"] == pytest.approx((0.1 * math.log(layer.factor) + 1.0) ** 2, rel=1e-14)
         elif line["claim"] == "MROPE-TEXT-REDUCES":
             assert values["section_sum"] == sum(layer.mrope_section) and values["pairs"] == dim // 2
+
+
+def test_a_yarn_ramp_with_equal_betas_is_a_step_not_a_division_by_zero() -> None:
+    """Kimi K2 as released has beta_fast = beta_slow = 1: YaRN's γ(r) is then a step at r = 1. The line is made
+    without a NumPy warning, and the step matches the code's one-pair ramp (pairs 0–19 kept, 20–31 interpolated)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lines = literature_lines(load_config(Path(__file__).with_name("model_configs") / "kimi-k2"))
+    (ramp,) = [line["values"] for line in lines if line["claim"] == "YARN-RAMP-CODE"]
+    # the crossing i_c = d·ln(L₀/2π)/(2·ln base) with d = 64, L₀ = 4096, base = 50000 lies between pairs 19 and 20
+    crossing = _hf_correction_dim(1, 64, 50000.0, 4096)
+    assert 19 < crossing < 20 and (ramp["low"], ramp["high"]) == (19, 20)
+    assert ramp["largest_difference"] == 0.0
 
 
 def test_literature_lines_for_the_published_configs() -> None:

@@ -12,8 +12,10 @@ Where they come from, in this order, and the report says which was used:
    transformers 5.3.0 it was read from (a test compares the table with the installed classes).
 
 Only the keys that bear on positions are filled, and only where the config lacks the key: a key present with
-`null` stays null, as released. A key the reading needs that neither the config nor a default gives is still a
-one-line error naming the key (exit 2).
+`null` stays null, as released. The layer pattern (`sliding_window_pattern`) only builds the layer list when the
+config gives none (Gemma 3, Cohere2, EXAONE 4), so it is not filled when the config lists `layer_types` (Gemma 3
+270M as released, which writes the old pattern as `_sliding_window_pattern`). A key the reading needs that neither
+the config nor a default gives is still a one-line error naming the key (exit 2).
 
 Claims served: ROPE-FREQUENCIES.
 """
@@ -38,6 +40,9 @@ POSITION_KEYS = (
     "no_rope_layer_interval", "attn_temperature_tuning", "floor_scale", "attn_scale", "partial_rotary_factor",
     "use_sliding_window",
 )
+
+#: Keys whose only use is to derive `layer_types` when the config lists none: never filled beside a list.
+_LAYER_LIST_ONLY = ("sliding_window_pattern",)
 
 _GEMMA3 = "transformers 5.3.0 models/gemma3/configuration_gemma3.py"
 _GEMMA3N = "transformers 5.3.0 models/gemma3n/configuration_gemma3n.py"
@@ -215,16 +220,19 @@ def class_defaults(text: dict[str, Any], model_type: str, *, use_installed: bool
     """
     found = _installed_class(model_type) if use_installed else None
     table = TABLE.get(model_type, {})
+    listed = text.get("layer_types") is not None
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     if found is not None:
         name, version, literals = found
         for key, value in _signature_defaults(literals).items():
-            if key not in text:
+            if key not in text and not (listed and key in _LAYER_LIST_ONLY):
                 values[key] = value
                 sources[key] = f"transformers {version} {name}"
     for key, (value, where) in table.items():
         derived = "derived" in where
+        if listed and key in _LAYER_LIST_ONLY:
+            continue
         if key not in text and (key not in values) and (found is None or derived):
             values[key] = value
             sources[key] = f"ropecheck's table ({where})"

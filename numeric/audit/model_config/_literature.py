@@ -74,7 +74,10 @@ def _yarn(layer: RopeLayer, f: Any, pairs: int, length: int) -> dict[str, Any]:
     high = min(2 * pairs - 1, math.ceil(_value(f.correction_dim(sp.Float(slow)), edges)))
     index = np.arange(pairs, dtype=np.float64)
     ratio = np.array([_value(f.wavelength_ratio(), {**edges, f.pair: float(i)}) for i in index])
-    paper = np.clip((ratio - slow) / (fast - slow), 0, 1)
+    if fast != slow:
+        paper = np.clip((ratio - slow) / (fast - slow), 0, 1)
+    else:  # α = β (Kimi K2 as released: beta_fast = beta_slow = 1): the paper's γ(r) is a step at r = β
+        paper = (ratio > slow).astype(np.float64)
     code = 1 - np.clip((index - low) / max(high - low, 1e-3), 0, 1)
     worst = int(np.argmax(np.abs(paper - code)))
     kept, interpolated = min(low, pairs), max(0, pairs - min(high, pairs))

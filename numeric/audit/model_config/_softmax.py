@@ -6,7 +6,8 @@ family, never implied by the rope type alone. Each rule names the engine code it
   rope type is not default and `mscale_all_dim` is non-zero (g(s, m) = 0.1·m·ln s + 1): the half of YaRN's
   correction DeepSeek moves into the softmax (`models/deepseek_v3/modeling_deepseek_v3.py:408-414`; transformers'
   own DeepSeek-V2 class lacks the factor, `models/deepseek_v2/modeling_deepseek_v2.py:335`, fixed upstream in
-  transformers PR #47435 — an engine that omits it is reported with the key `mscale_all_dim`).
+  transformers PR #47435 — an engine that omits it is reported with the key `mscale_all_dim`). GLM-4.7-Flash
+  (`glm4_moe_lite`) has the same MLA attention and rule (`models/glm4_moe_lite/modeling_glm4_moe_lite.py:273-278`).
 - **Gemma 2 / Gemma 3**: 1/√`query_pre_attn_scalar` (`models/gemma3/modeling_gemma3.py:323`,
   `models/gemma2/modeling_gemma2.py:240`).
 - **Gemma 3n**: 1 (q and k are RMS-normalised; `models/gemma3n/modeling_gemma3n.py:1180`).
@@ -30,7 +31,10 @@ import mpmath
 
 __all__ = ["SoftmaxRule", "query_scale", "softmax_rule"]
 
-_MLA = ("deepseek_v2", "deepseek_v3", "kimi_k2")
+#: MLA families → the file:line their softmax rule was read from.
+_MLA = dict.fromkeys(("deepseek_v2", "deepseek_v3", "kimi_k2"),
+                     "transformers/models/deepseek_v3/modeling_deepseek_v3.py:408-414")
+_MLA["glm4_moe_lite"] = "transformers/models/glm4_moe_lite/modeling_glm4_moe_lite.py:273-278"
 _GEMMA_SCALAR = ("gemma2", "gemma3", "gemma3_text")
 #: The positions at which a position-dependent query scaling is tabulated (multiples of its period are added).
 _PROBES = (0, 1)
@@ -94,8 +98,7 @@ def softmax_rule(
         if rope_type not in ("default", "none") and all_dim:
             multiplier = yarn_mscale(float(factor or 1.0), all_dim) ** 2
         return SoftmaxRule(base * multiplier, multiplier,
-                           "MLA: 1/√(qk_nope + qk_rope head dims) × g(s, mscale_all_dim)²",
-                           "transformers/models/deepseek_v3/modeling_deepseek_v3.py:408-414")
+                           "MLA: 1/√(qk_nope + qk_rope head dims) × g(s, mscale_all_dim)²", _MLA[model_type])
     if model_type in _GEMMA_SCALAR and attention.get("query_pre_attn_scalar") is not None:
         scalar = mpmath.mpf(attention["query_pre_attn_scalar"])
         return SoftmaxRule(1 / mpmath.sqrt(scalar), one, "Gemma: 1/√query_pre_attn_scalar",

@@ -106,8 +106,11 @@ def _observe(request, calls):
         message = f"does not know model_type {config.get('model_type')!r} ({str(error).strip()})"
         return [{"layer_type": e["layer_type"], "regime": e["regime"], "error": message,
                  "unknown_model_type": True} for e in request["entries"]]
-    model = model_class(args_class.from_dict(_fill_widths(config, args_class)))
-    layers = _layers(model)
+    try:  # a config MLX-LM cannot build (Qwen3-VL as released) is that config's error, not the batch process's
+        layers = _layers(model_class(args_class.from_dict(_fill_widths(config, args_class))))
+    except Exception as error:
+        message = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        return [{"layer_type": e["layer_type"], "regime": e["regime"], "error": message} for e in request["entries"]]
     out = []
     for entry in request["entries"]:
         observation = {"layer_type": entry["layer_type"], "regime": entry["regime"], "dtype": "float32", "where": {}}
