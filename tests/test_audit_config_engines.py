@@ -170,9 +170,11 @@ def mlx(tmp_path_factory):
     (explicit / "config.json").write_text(json.dumps(raw))
     paths = {**{model: CONFIGS / model for model in [*_MLX_CONFORMING, "gpt-oss-20b", "phi3.5-mini",
                                                       "qwen3-vl-30b-a3b", "qwen3-vl-8b"]},
-             "explicit-attention-factor": explicit, "gemma3-nested-yarn": CASES / "gemma3-nested-yarn"}
+             "explicit-attention-factor": explicit, "gemma3-nested-yarn": CASES / "gemma3-nested-yarn",
+             "yarn-attention-factor": CASES / "yarn-attention-factor"}
     audits = audit_configs(list(paths.values()), engines=["mlx-lm"])
-    return {name: _only(audit, "mlx-lm") for name, audit in zip(paths, audits, strict=True)}
+    return {name: _only(audit, "mlx-lm") for name, audit in zip(paths, audits, strict=True)} | {
+        "audits": dict(zip(paths, audits, strict=True))}
 
 
 @needs_mlx
@@ -266,10 +268,21 @@ def test_transformers_deepseek_v2_softmax_scale_lacks_mscale_all_dim():
 
 
 @needs_mlx
-def test_mlx_conformance_table_names_the_misread_keys(capsys):
+def test_mlx_conformance_table_names_the_misread_keys(mlx, monkeypatch, capsys):
+    """The command's table from MLX-LM's verdict on the config. The audit the command asks for (this config, MLX-LM
+    alone) is the module's own: its probe process already ran it (a second process cost 1.2 CPU-s)."""
+    from ropecheck.numeric.audit import model_config
+
     from ropecheck.cli._audit_config import main as cli_main
 
-    assert cli_main([str(CASES / "yarn-attention-factor"), "--engine", "mlx-lm", "--markdown"]) == 1
+    path = CASES / "yarn-attention-factor"
+
+    def shared(configs, engines):
+        assert [str(c) for c in configs] == [str(path)] and list(engines) == ["mlx-lm"], (configs, engines)
+        return [mlx["audits"]["yarn-attention-factor"]]
+
+    monkeypatch.setattr(model_config, "audit_configs", shared)
+    assert cli_main([str(path), "--engine", "mlx-lm", "--markdown"]) == 1
     assert "**differs** (`attention_factor`)" in capsys.readouterr().out
 
 

@@ -27,6 +27,7 @@ from ropecheck.numeric.mirrors import (
     statement_comparisons,
     store_in,
 )
+from ropecheck.numeric.mirrors._evidence import EVIDENCE_CASES
 from ropecheck.numeric.reference.tolerances import MPMATH_DPS
 from ropecheck.proofs import Verdict, all_claims, claim_ids, get_claim
 
@@ -121,6 +122,9 @@ def test_refutation_discrepancy_is_mathematical_in_float64() -> None:
 # ------------------------------------------------------------------------------------------ meta-tests
 _PROVED = [get_claim(claim_id) for claim_id in engine_proved_ids()]
 _META_FORMATS = ("float16", "bfloat16", "float32", "float64", "mpmath")
+# The meta-tests sample as many points as the evidence (`EVIDENCE_CASES`; mpmath keeps its own few): JAX compiles
+# each operation once per shape, so a perturbed program of the same size reuses what the claim's evidence compiled.
+_META_CASES = EVIDENCE_CASES
 
 
 @pytest.mark.parametrize("claim", _PROVED, ids=[c.id for c in _PROVED])
@@ -128,7 +132,7 @@ def test_mirror_fails_on_perturbed_claim(claim: object) -> None:
     perturbations = list(perturbed_comparisons(claim.statement))  # type: ignore[attr-defined]
     assert perturbations, "no perturbation applies"
     for label, comparison in perturbations:
-        undetected = [fmt for fmt in _META_FORMATS if compare(comparison, fmt, cases=32).ok]
+        undetected = [fmt for fmt in _META_FORMATS if compare(comparison, fmt, cases=_META_CASES).ok]
         assert not undetected, f"{label} ({comparison.name}): the mirror still agrees in {undetected}"
 
 
@@ -142,7 +146,7 @@ def _holds(claim: object, limit: int | None) -> list[Comparison]:
 
 
 def _detected(comparison: Comparison, program: object, fmt: str) -> bool:
-    cases = 4 if fmt == "mpmath" else 16
+    cases = 4 if fmt == "mpmath" else _META_CASES
     return not compare(comparison, fmt, cases=cases, program=program).ok  # type: ignore[arg-type]
 
 
