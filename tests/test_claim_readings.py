@@ -104,7 +104,7 @@ WRONG = {
 
 def test_readings_fail_on_wrong_statements() -> None:
     # One coqtop session for all 13 files (each file's candidates in a module of their own, `_coq_mutants`): the
-    # libraries are loaded once, 7.8 CPU-s in all instead of 19.4 with a session per file (issue 36).
+    # libraries are loaded once, 6.4 CPU-s in all instead of 16.6 with a session per file (issue 36).
     outcomes = check_wrong_statements(WRONG)
     assert outcomes
     for name, results in outcomes.items():
