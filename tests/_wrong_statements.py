@@ -5,7 +5,8 @@ uniqueness, cache entries, window means, the round-3 claims) each have a specifi
 statement at d = 8 (where every frequency is rational and uniqueness fails), a cache entry one real short, a
 bound with the inequality turned round. `check_wrong_statements` checks the unchanged statement (the control must
 be accepted) and each wrong one with the same proof, on top of the compiled development, in one coqtop
-session per development file (`_coq_mutants.check_candidates`).
+session for many development files, each file's candidates in a module with its own context
+(`_coq_mutants.check_candidates`).
 """
 
 from __future__ import annotations

@@ -57,7 +57,9 @@ def test_recheck_ignores_forged_caches_and_reproduces_the_verdicts(
     # unmodified copy (the same files) was built, so the first run reads its compiled files (one build fewer).
     pins = unmodified_pins(tmp_path_factory)
     kernel_cache, ledger_cache = tmp_path / "kernel", tmp_path / "ledger"
-    shutil.copytree(run_kernel_cache(tmp_path_factory), kernel_cache)
+    # The other worker may be writing test_kernel_terms.py's attacks into the run's cache meanwhile: every record
+    # lands there by a rename, so only a temporary name can vanish mid-copy; those are left out.
+    shutil.copytree(run_kernel_cache(tmp_path_factory), kernel_cache, ignore=shutil.ignore_patterns("*.tmp"))
     monkeypatch.setenv("ROPECHECK_KERNEL_CACHE", str(kernel_cache))
     monkeypatch.setenv("ROPECHECK_LEDGER_CACHE", str(ledger_cache))
     root = _copy(tmp_path / "coq")

@@ -2,9 +2,9 @@
 
 The default run covers a documented sample (every 12th proved claim theorem in name order, all three
 mutation kinds); `--deep` (or `ROPECHECK_DEEP=1`) covers every proved theorem (`python -m tests._coq_mutants
---deep` prints the table). The candidates of each development file are checked in one coqtop session
-(`_coq_mutants`); the batch tests below show that session's parser telling accepted, ill-typed and rejected
-apart, and giving up.
+--deep` prints the table). The candidates of many development files are checked in one coqtop session, each
+file's in a module of its own (`_coq_mutants`); the batch tests below show that session's parser telling accepted,
+ill-typed and rejected apart, keeping each file's context to its own candidates, and giving up.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ._coq_mutants import (
     run_mutants,
     sample,
 )
-from ._wrong_statements import find_theorem
+from ._wrong_statements import find_theorems
 
 KINDS = {"flipped sign", "dropped term", "off-by-one index"}
 
@@ -68,17 +68,25 @@ def test_kernel_rejects_mutants_of_proved_theorems() -> None:
 
 @pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 def test_one_coqtop_session_tells_accepted_ill_typed_and_rejected_apart(tmp_path: Path) -> None:
-    """The batch parser's three answers from one session, and an error when the session cannot be read."""
+    """The batch parser's three answers from one session of two files, each file's context its own, the verdicts
+    in the order asked; an error when the session cannot be read or a file's prologue fails."""
     materialise(tmp_path)
-    theorem = find_theorem("rpe_offset_count")
+    theorem, flips = find_theorems(["rpe_offset_count", "binary_3_to_4_flips_004"]).values()
     true = theorem.signature
     false = true.replace("= 2 * L - 1)%Z", "= 2 * L)%Z")
     ill_typed = true.replace("= 2 * L - 1)%Z", "= true)%Z")
-    verdicts = check_batch(tmp_path, [Candidate(theorem, s) for s in (true, false, ill_typed, true)])
-    assert [v.outcome for v in verdicts] == ["accepted", "rejected", "ill-typed", "accepted"], verdicts
+    # Binary.v's statement in Relative.v's context, after Binary.v's own module: `flipped_bits` is not in scope there
+    elsewhere = replace(flips, module=theorem.module, header=theorem.header)
+    asked = [(flips, flips.signature), *((theorem, s) for s in (true, false, ill_typed)), (elsewhere, flips.signature)]
+    verdicts = check_batch(tmp_path, [Candidate(t, s) for t, s in [*asked, (flips, flips.signature)]])
+    outcomes = ["accepted", "accepted", "rejected", "ill-typed", "ill-typed", "accepted"]
+    assert [v.outcome for v in verdicts] == outcomes, verdicts
     swallowing = replace(theorem, proof=theorem.proof + " (* a comment never closed: the marks are swallowed")
     with pytest.raises(HarnessError):
         check_batch(tmp_path, [Candidate(theorem, true), Candidate(swallowing, true), Candidate(theorem, false)])
+    broken = replace(flips, header=flips.header + "\nFrom Coq Require Import NoSuchLibrary.")  # the second prologue
+    with pytest.raises(HarnessError, match="an error outside the candidates"):
+        check_batch(tmp_path, [Candidate(flips, flips.signature), Candidate(broken, flips.signature)])
 
 
 def test_batch_verdicts_need_positive_evidence() -> None:
