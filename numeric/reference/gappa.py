@@ -407,24 +407,24 @@ def check_coq_proof(name: str, path: Path | None = None, coqc: str | None = None
     with tempfile.TemporaryDirectory() as build:
         theorems = COQ_PROOFS[name]
         module = Path(build) / name
-        module.write_text((path or SCRIPT_DIR / name).read_text())
-        query = Path(build) / "Query.v"
-        # One Redirect per theorem keeps each answer in its own file, from one coqc run.
-        query.write_text(
-            f"Require Import {module.stem}.\n"
+        # The axioms are asked at the end of the file itself, after its last command (every section and module
+        # closed: coqc rejects a file that leaves one open), so one coqc run compiles and answers; one Redirect
+        # per theorem keeps each answer in its own file.
+        module.write_text(
+            (path or SCRIPT_DIR / name).read_text()
+            + "\n"
             + "".join(f'Redirect "{theorem}" Print Assumptions {theorem}.\n' for theorem in theorems)
         )
-        for source in (module, query):
-            done = subprocess.run(
-                [executable, "-Q", build, "", source.name],
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-                cwd=build,
-            )
-            if done.returncode != 0:
-                raise RuntimeError(f"Coq rejects {source.name}: {(done.stdout + done.stderr).strip()}")
+        done = subprocess.run(
+            [executable, "-Q", build, "", module.name],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            cwd=build,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"Coq rejects {module.name}: {(done.stdout + done.stderr).strip()}")
         axioms = {theorem: parse_assumptions((Path(build) / f"{theorem}.out").read_text()) for theorem in theorems}
     return axioms
 
