@@ -23,7 +23,13 @@ import numpy as np
 
 from ._angles import DoubleDouble
 
-__all__ = ["angle_errors", "phase_statistics", "worst_case_from_statistics", "worst_case_relative_error"]
+__all__ = [
+    "angle_errors",
+    "per_pair_bound",
+    "phase_statistics",
+    "worst_case_from_statistics",
+    "worst_case_relative_error",
+]
 
 
 def angle_errors(cos_hat: np.ndarray, sin_hat: np.ndarray, exact_angles: DoubleDouble | np.ndarray) -> np.ndarray:
@@ -73,6 +79,24 @@ def worst_case_from_statistics(
 
     The bound as a float (at most 2 + the modulus part).
     """
+    return float(np.max(per_pair_bound(statistics, factors=factors), initial=0.0))
+
+
+def per_pair_bound(
+    statistics: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], *, factors: int = 2
+) -> np.ndarray:
+    """The bracket of the module docstring per pair (elementwise): `worst_case_from_statistics` before its max.
+
+    **Arguments:**
+
+    - `statistics`: `(ε_max, ε_min, ρ_max, ρ_min)`, arrays of one shape (e.g. `(pairs,)`, or
+      `(positions, pairs)` for running extremes up to each position).
+    - `factors`: 2 or 3 (see `worst_case_from_statistics`).
+
+    **Returns:**
+
+    `max(ρ̄^f − 1, 1 − ρ̲^f) + 2·sin(min(spread, π)/2)`, same shape.
+    """
     eps_max, eps_min, rho_max, rho_min = (np.asarray(s, dtype=np.float64) for s in statistics)
     if factors == 2:
         spread = eps_max - eps_min
@@ -81,8 +105,7 @@ def worst_case_from_statistics(
     else:
         raise ValueError(f"factors must be 2 or 3, got {factors}")
     modulus = np.maximum(rho_max**factors - 1, 1 - rho_min**factors)
-    phase = 2 * np.sin(np.minimum(spread, math.pi) / 2)
-    return float(np.max(modulus + phase, initial=0.0))
+    return modulus + 2 * np.sin(np.minimum(spread, math.pi) / 2)
 
 
 def worst_case_relative_error(
