@@ -75,9 +75,10 @@ def computed_cos_sin(positions: np.ndarray, dtype: str, mode: str) -> tuple[np.n
     """
     thetas, _ = _frequencies()
     compute_in = dtype if mode == "angles_in_dtype" else "float64"
-    grid_m = np.repeat(np.asarray(positions, dtype=np.float64), thetas.size)
-    grid_theta = np.tile(thetas, len(positions))
-    inputs = {_m: store_in(grid_m, dtype), _theta: store_in(grid_theta, compute_in)}
+    # Rounded before the grid is spread out (elementwise, so the same values at a 64th of the conversions).
+    grid_m = np.repeat(store_in(np.asarray(positions, dtype=np.float64), dtype), thetas.size)
+    grid_theta = np.tile(store_in(thetas, compute_in), len(positions))
+    inputs = {_m: grid_m, _theta: grid_theta}
     cos, sin = run_jax(_rotation_program(), inputs, compute_in)
     shape = (len(positions), thetas.size)
     return cos.real.reshape(shape), sin.real.reshape(shape)
@@ -146,7 +147,11 @@ def _chunk_errors(dtype: str, cos_sin_mode: str, start: int, stop: int) -> tuple
     the last chunks asked, read-only: a chunk where the budget may break is read again position by position."""
     _, reference = _frequencies()
     positions = np.arange(start, stop)
-    cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
+    # The dtype's cos and sin for a whole chunk even when fewer positions are left: one shape, so JAX compiles each
+    # operation once per dtype instead of once more for the last chunk (elementwise: the same values).
+    cos, sin = (
+        part[: stop - start] for part in computed_cos_sin(np.arange(start, start + _CHUNK), dtype, cos_sin_mode)
+    )
     errors = angle_errors(cos, sin, angles_mod_2pi(positions.astype(np.int64), reference))
     modulus = np.hypot(cos, sin)
     errors.flags.writeable = modulus.flags.writeable = False
