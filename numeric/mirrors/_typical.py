@@ -15,7 +15,7 @@ import sympy as sp
 
 from ..reference import tolerances
 from ._inputs import store_in
-from ._jax import JAX_DTYPES, pairwise_sum, run_jax, x64_enabled
+from ._jax import BATCH, JAX_DTYPES, SMALL_BATCH, pairwise_sum, run_jax_in_batches, x64_enabled
 from ._program import Program, compile_program
 
 __all__ = [
@@ -31,7 +31,7 @@ DIMENSION = 128
 _SAMPLES = 4
 #: Cases per JAX batch: the cases of a typical run are padded to a multiple of this, so each operation of the score
 #: program compiles for one shape per dtype whatever the grid's length (33 positions for float16, 108 for the rest).
-_CASES = 128
+_CASES = BATCH // (_SAMPLES * DIMENSION // 2)
 OFFSETS = (1, 5, 37)
 _OFFSETS = OFFSETS
 
@@ -59,10 +59,13 @@ def ledger_identity(claim_id: str, symbol_names: set[str]) -> Any:
 def sum_in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
     """Σ over the last axis, accumulated pairwise in the dtype itself (every partial sum rounded to it), as a
     16-bit accumulator would; `jnp.sum` would accumulate float16/bfloat16 in float32."""
+    rows = values.reshape(-1, values.shape[-1])
+    # Rows padded with zeros to a multiple of `SMALL_BATCH` (one shape for the additions, as for the short curves).
+    padded = np.pad(rows, ((0, -rows.shape[0] % SMALL_BATCH), (0, 0)))
     with x64_enabled():
-        columns = [jnp.asarray(values[..., i]).astype(JAX_DTYPES[dtype]) for i in range(values.shape[-1])]
+        columns = [jnp.asarray(padded[:, i]).astype(JAX_DTYPES[dtype]) for i in range(values.shape[-1])]
         total = pairwise_sum(columns, lambda a, b: a + b)
-        return np.asarray(total.astype(jnp.float64))
+        return np.asarray(total.astype(jnp.float64))[: rows.shape[0]].reshape(values.shape[:-1])
 
 
 @functools.cache
@@ -130,7 +133,7 @@ def _scores(
     }
     if "delta" in symbols:
         inputs[symbols["delta"]] = tile(shift)
-    per_pair = run_jax(program, inputs, dtype)[0].real.reshape(cases, _SAMPLES, pairs)
+    per_pair = run_jax_in_batches(program, inputs, dtype)[0].real.reshape(cases, _SAMPLES, pairs)
     return sum_in_dtype(per_pair, dtype)
 
 

@@ -30,7 +30,7 @@ import sympy as sp
 from ..reference import angles_mod_2pi, inverse_frequencies, tolerances
 from ..reference._worst_case import angle_errors, per_pair_bound
 from ._inputs import store_in
-from ._jax import run_jax
+from ._jax import run_jax_in_batches
 from ._program import Program, compile_program
 from ._typical import DIMENSION
 
@@ -79,7 +79,7 @@ def computed_cos_sin(positions: np.ndarray, dtype: str, mode: str) -> tuple[np.n
     grid_m = np.repeat(store_in(np.asarray(positions, dtype=np.float64), dtype), thetas.size)
     grid_theta = np.tile(store_in(thetas, compute_in), len(positions))
     inputs = {_m: grid_m, _theta: grid_theta}
-    cos, sin = run_jax(_rotation_program(), inputs, compute_in)
+    cos, sin = run_jax_in_batches(_rotation_program(), inputs, compute_in)
     shape = (len(positions), thetas.size)
     return cos.real.reshape(shape), sin.real.reshape(shape)
 
@@ -147,11 +147,7 @@ def _chunk_errors(dtype: str, cos_sin_mode: str, start: int, stop: int) -> tuple
     the last chunks asked, read-only: a chunk where the budget may break is read again position by position."""
     _, reference = _frequencies()
     positions = np.arange(start, stop)
-    # The dtype's cos and sin for a whole chunk even when fewer positions are left: one shape, so JAX compiles each
-    # operation once per dtype instead of once more for the last chunk (elementwise: the same values).
-    cos, sin = (
-        part[: stop - start] for part in computed_cos_sin(np.arange(start, start + _CHUNK), dtype, cos_sin_mode)
-    )
+    cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
     errors = angle_errors(cos, sin, angles_mod_2pi(positions.astype(np.int64), reference))
     modulus = np.hypot(cos, sin)
     errors.flags.writeable = modulus.flags.writeable = False
