@@ -154,7 +154,7 @@ def run_jax_in_batches(
         block = {}
         for symbol, values in inputs.items():
             part = np.asarray(values)[start : start + batch]
-            block[symbol] = np.pad(part, (0, batch - part.size), mode="edge")
+            block[symbol] = part if part.size == batch else np.pad(part, (0, batch - part.size), mode="edge")
         blocks.append(run_jax(program, block, dtype))
     return [np.concatenate(parts)[:size] for parts in zip(*blocks, strict=True)]
 
@@ -224,8 +224,8 @@ def _run_jax(
         args = [values[a] for a in node.args]
         if node.op == "symbol":
             raw = np.asarray(inputs[node.data])
-            re = jnp.asarray(raw.real.astype(np.float64)).astype(jax_dtype)
-            im = jnp.asarray(raw.imag.astype(np.float64)).astype(jax_dtype) if node.complex else None
+            re = jnp.asarray(np.asarray(raw.real, dtype=np.float64)).astype(jax_dtype)
+            im = jnp.asarray(np.asarray(raw.imag, dtype=np.float64)).astype(jax_dtype) if node.complex else None
             value = _Pair(re, im)
         elif node.op == "const":
             exact = node.data[0]

@@ -180,9 +180,9 @@ def _merged(chunk: _Statistics, previous: _Statistics | None) -> _Statistics:
 
 def _rotation_by_row(
     errors: np.ndarray, modulus: np.ndarray, previous: _Statistics | None, factors: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per position of a chunk: the worst-case rotation error over every position up to it (running extremes,
-    merged with `previous`) and the largest modulus so far."""
+) -> tuple[np.ndarray, np.ndarray, _Statistics]:
+    """Per position of a block of rows: the worst-case rotation error over every position up to it (running
+    extremes, merged with `previous`), the largest modulus so far, and the running extremes after the block."""
     prefix = _merged(
         (
             np.maximum.accumulate(errors, axis=0),
@@ -192,12 +192,15 @@ def _rotation_by_row(
         ),
         previous,
     )
-    return per_pair_bound(prefix, factors=factors).max(axis=1), prefix[2].max(axis=1)
+    after = (prefix[0][-1], prefix[1][-1], prefix[2][-1], prefix[3][-1])
+    return per_pair_bound(prefix, factors=factors).max(axis=1), prefix[2].max(axis=1), after
 
 
 #: A chunk is read position by position unless its last position is within the budget by this relative margin
 #: (far above the few ulps by which a rounded evaluation of the monotone bound could fail to be monotone).
 _MARGIN = 2.0**-30
+#: Rows of a chunk read together position by position.
+_ROWS = 2**10
 
 
 def _first_broken(
@@ -214,14 +217,20 @@ def _first_broken(
     `worst_case_limit` reports it (None when every position of the chunk is within)."""
     factors, reach = (3, 37) if mode == "rephase" else (2, 0)
     arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
-    rotation, rho = _rotation_by_row(*_chunk_errors(dtype, cos_sin_mode, start, stop), previous, factors)
-    arithmetic = np.array([arithmetic_bound(arithmetic_dtype, float(r), factors, summation) for r in np.unique(rho)])
-    arithmetic = arithmetic[np.searchsorted(np.unique(rho), rho)]
-    broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
-    if not broken.size:
+    errors, modulus = _chunk_errors(dtype, cos_sin_mode, start, stop)
+    for offset in range(0, stop - start, _ROWS):  # in blocks of rows: the budget often breaks early in the chunk
+        rows = slice(offset, offset + _ROWS)
+        rotation, rho, previous = _rotation_by_row(errors[rows], modulus[rows], previous, factors)
+        unique = np.unique(rho)
+        arithmetic = np.array([arithmetic_bound(arithmetic_dtype, float(r), factors, summation) for r in unique])
+        arithmetic = arithmetic[np.searchsorted(unique, rho)]
+        broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
+        if broken.size:
+            break
+    else:
         return None
     index = int(broken[0])
-    position = start + index
+    position = start + offset + index
     found = {
         "limit": max(position - reach - 1, -1),
         "method": "scanned every position",

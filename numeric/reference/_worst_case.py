@@ -39,9 +39,18 @@ def angle_errors(cos_hat: np.ndarray, sin_hat: np.ndarray, exact_angles: DoubleD
     else:
         high, low = np.asarray(exact_angles, dtype=np.float64), 0.0
     cos_exact, sin_exact = np.cos(high), np.sin(high)
-    real = cos_hat * cos_exact + sin_hat * sin_exact
-    imag = sin_hat * cos_exact - cos_hat * sin_exact
-    return np.arctan2(imag, real) - low
+    shape = cos_exact.shape
+    if not (np.shape(cos_hat) == np.shape(sin_hat) == shape and np.shape(low) in ((), shape)):
+        return np.arctan2(sin_hat * cos_exact - cos_hat * sin_exact, cos_hat * cos_exact + sin_hat * sin_exact) - low
+    # The same roundings in place (each product rounded, then the sum; a scan reads millions of angles).
+    real = cos_hat * cos_exact
+    product = sin_hat * sin_exact
+    real += product
+    imag = np.multiply(sin_hat, cos_exact, out=cos_exact)
+    imag -= np.multiply(cos_hat, sin_exact, out=product)
+    errors = np.arctan2(imag, real, out=real)
+    errors -= low
+    return errors
 
 
 def phase_statistics(
