@@ -22,7 +22,7 @@ from ..reference import tolerances
 from ..reference.tolerances import DTYPES
 from ._bounds import run_bounds
 from ._inputs import store_in
-from ._jax import run_jax
+from ._jax import SMALL_BATCH, run_jax, run_jax_in_batches
 from ._mpmath import run_mpmath
 from ._program import Program, compile_program
 
@@ -124,7 +124,7 @@ def roformer_bound_curve(fmt: str, count: int = FIGURE_DISTANCES) -> dict[str, A
     if fmt == "mpmath":
         return {"values": exact.tolist(), "max_deviation": 0.0, "bound": 0.0, "ratio": 0.0, "within": True}
     distances = store_in(np.arange(count, dtype=np.float64), fmt)
-    values = run_jax(_bound_program(), {_distance: distances}, fmt)[0].real
+    values = run_jax_in_batches(_bound_program(), {_distance: distances}, fmt, SMALL_BATCH)[0].real
     check = curve_check(values, fmt)
     bounds = np.array(_curve_bounds(fmt, count))
     largest_bound = float(bounds.max())
@@ -321,8 +321,8 @@ def cosine_sum_statistics(max_distance: int = 10**6, chunk: int = 2**18, far_win
     while start < max_distance:
         stop = min(start + chunk, max_distance, checkpoints[checkpoint_index])
         distances = np.arange(start, stop, dtype=np.float64)
-        values = run_jax(cosine, {_distance: distances}, "float64")[0].real
-        windows = run_jax(window, {sp.Symbol("Delta", integer=True): distances}, "float64")[0].real
+        values = run_jax_in_batches(cosine, {_distance: distances}, "float64")[0].real
+        windows = run_jax_in_batches(window, {sp.Symbol("Delta", integer=True): distances}, "float64")[0].real
         smallest_window = min(smallest_window, float(windows.min()))
         total += float(np.sum(values))
         total_square += float(np.sum(values * values))

@@ -28,7 +28,7 @@ import sympy as sp
 
 from ._program import Node, Program, _table_values
 
-__all__ = ["JAX_DTYPES", "run_jax", "run_jax_traced", "x64_enabled"]
+__all__ = ["BATCH", "JAX_DTYPES", "SMALL_BATCH", "run_jax", "run_jax_in_batches", "run_jax_traced", "x64_enabled"]
 
 JAX_DTYPES = {
     "float16": jnp.float16,
@@ -125,6 +125,40 @@ def run_jax(program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str
         return _run_jax(program, inputs, dtype)
 
 
+#: The batch lengths of `run_jax_in_batches`. Eager JAX compiles every operation once per shape and dtype (about
+#: 40 ms of CPU each), so the ledger's numeric tables run their long sweeps (worst-case scan, typical case, cosine
+#: sums) in batches of `BATCH` cases and their short curves and sums in batches of `SMALL_BATCH`: each operation
+#: compiles once or twice per dtype instead of once per length.
+BATCH = 2**15
+SMALL_BATCH = 2**9
+
+
+def run_jax_in_batches(
+    program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str, batch: int = BATCH
+) -> list[np.ndarray]:
+    """`run_jax` over consecutive blocks of exactly `batch` cases, the last block padded with copies of its last
+    case and the padding dropped. Every case is evaluated on its own, so the values are `run_jax`'s; only the
+    shapes JAX sees are fewer.
+
+    **Arguments:** as for `run_jax`, and `batch`, the block length.
+
+    **Returns:**
+
+    `run_jax`'s outputs for all the cases, concatenated.
+    """
+    size = len(next(iter(inputs.values())))
+    if size == 0:
+        return run_jax(program, inputs, dtype)
+    blocks = []
+    for start in range(0, size, batch):
+        block = {}
+        for symbol, values in inputs.items():
+            part = np.asarray(values)[start : start + batch]
+            block[symbol] = part if part.size == batch else np.pad(part, (0, batch - part.size), mode="edge")
+        blocks.append(run_jax(program, block, dtype))
+    return [np.concatenate(parts)[:size] for parts in zip(*blocks, strict=True)]
+
+
 def run_jax_traced(
     program: Program, inputs: Mapping[sp.Symbol, np.ndarray], dtype: str
 ) -> tuple[list[np.ndarray], np.ndarray]:
@@ -190,8 +224,8 @@ def _run_jax(
         args = [values[a] for a in node.args]
         if node.op == "symbol":
             raw = np.asarray(inputs[node.data])
-            re = jnp.asarray(raw.real.astype(np.float64)).astype(jax_dtype)
-            im = jnp.asarray(raw.imag.astype(np.float64)).astype(jax_dtype) if node.complex else None
+            re = jnp.asarray(np.asarray(raw.real, dtype=np.float64)).astype(jax_dtype)
+            im = jnp.asarray(np.asarray(raw.imag, dtype=np.float64)).astype(jax_dtype) if node.complex else None
             value = _Pair(re, im)
         elif node.op == "const":
             exact = node.data[0]

@@ -15,7 +15,7 @@ import sympy as sp
 
 from ..reference import tolerances
 from ._inputs import store_in
-from ._jax import JAX_DTYPES, pairwise_sum, run_jax, x64_enabled
+from ._jax import BATCH, JAX_DTYPES, SMALL_BATCH, pairwise_sum, run_jax_in_batches, x64_enabled
 from ._program import Program, compile_program
 
 __all__ = [
@@ -29,6 +29,9 @@ __all__ = [
 
 DIMENSION = 128
 _SAMPLES = 4
+#: Cases per JAX batch: the cases of a typical run are padded to a multiple of this, so each operation of the score
+#: program compiles for one shape per dtype whatever the grid's length (33 positions for float16, 108 for the rest).
+_CASES = BATCH // (_SAMPLES * DIMENSION // 2)
 OFFSETS = (1, 5, 37)
 _OFFSETS = OFFSETS
 
@@ -56,10 +59,13 @@ def ledger_identity(claim_id: str, symbol_names: set[str]) -> Any:
 def sum_in_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
     """Σ over the last axis, accumulated pairwise in the dtype itself (every partial sum rounded to it), as a
     16-bit accumulator would; `jnp.sum` would accumulate float16/bfloat16 in float32."""
+    rows = values.reshape(-1, values.shape[-1])
+    # Rows padded with zeros to a multiple of `SMALL_BATCH` (one shape for the additions, as for the short curves).
+    padded = np.pad(rows, ((0, -rows.shape[0] % SMALL_BATCH), (0, 0)))
     with x64_enabled():
-        columns = [jnp.asarray(values[..., i]).astype(JAX_DTYPES[dtype]) for i in range(values.shape[-1])]
+        columns = [jnp.asarray(padded[:, i]).astype(JAX_DTYPES[dtype]) for i in range(values.shape[-1])]
         total = pairwise_sum(columns, lambda a, b: a + b)
-        return np.asarray(total.astype(jnp.float64))
+        return np.asarray(total.astype(jnp.float64))[: rows.shape[0]].reshape(values.shape[:-1])
 
 
 @functools.cache
@@ -127,8 +133,29 @@ def _scores(
     }
     if "delta" in symbols:
         inputs[symbols["delta"]] = tile(shift)
-    per_pair = run_jax(program, inputs, dtype)[0].real.reshape(cases, _SAMPLES, pairs)
+    per_pair = run_jax_in_batches(program, inputs, dtype)[0].real.reshape(cases, _SAMPLES, pairs)
     return sum_in_dtype(per_pair, dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _scores_of(kind: str, m: bytes, n: bytes, shift: bytes, seed: int, dtype: str) -> np.ndarray:
+    """`_scores` for the vectors of `seed`, keyed by the exact bytes of the float64 positions: the exact scores (the
+    same for every mode of a grid) and float64's two pipelines (the same computation) are evaluated once. The cases
+    are padded with position 0 to a multiple of `_CASES` (one shape per dtype; each case is evaluated on its own)."""
+    q, k = _vectors(seed)
+    positions = [np.frombuffer(values, dtype=np.float64) for values in (m, n, shift)]
+    cases = positions[0].size
+    padding = -cases % _CASES
+    scores = _scores(kind, *(np.pad(values, (0, padding)) for values in positions), q, k, dtype)[:cases]
+    scores.flags.writeable = False
+    return scores
+
+
+def _shared_scores(kind: str, m: np.ndarray, n: np.ndarray, shift: np.ndarray, seed: int, dtype: str) -> np.ndarray:
+    def key(values: np.ndarray) -> bytes:
+        return np.ascontiguousarray(values, dtype=np.float64).tobytes()
+
+    return _scores_of(kind, key(m), key(n), key(shift), seed, dtype)
 
 
 def typical_relative_errors(kind: str, dtype: str, mode: str, grid: np.ndarray, seed: int = 0) -> np.ndarray:
@@ -144,11 +171,12 @@ def typical_relative_errors(kind: str, dtype: str, mode: str, grid: np.ndarray, 
         else:
             m, n, shift = np.full(grid.size, float(offset)), np.zeros(grid.size), grid
             exact_m, exact_n = np.full(grid.size, float(offset)), np.zeros(grid.size)
-        exact = _scores("relative", exact_m, exact_n, np.zeros(grid.size), q, k, "float64")
+        exact = _shared_scores("relative", exact_m, exact_n, np.zeros(grid.size), seed, "float64")
         if mode == "positions_in_dtype":
-            computed = _scores(kind, store_in(m, dtype), store_in(n, dtype), store_in(shift, dtype), q, k, "float64")
+            stored = (store_in(m, dtype), store_in(n, dtype), store_in(shift, dtype))
+            computed = _shared_scores(kind, *stored, seed, "float64")
         else:
-            computed = _scores(kind, m, n, shift, q, k, dtype)
+            computed = _shared_scores(kind, m, n, shift, seed, dtype)
         with np.errstate(invalid="ignore"):
             error = np.abs(computed - exact) / norms[None, :]
         worst = np.maximum(worst, np.where(np.isfinite(error), error, np.inf).max(axis=1))

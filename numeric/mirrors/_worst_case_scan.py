@@ -7,7 +7,10 @@ The worst case splits in two (d = 128, base 10000):
 - **the rotations**: sup over unit q, k of |qᵀ(R̂(m)ᵀR̂(n) − R(n − m))k|, from the cos and sin the dtype actually
   computes at *every* position 0 … M (the ledger's `rotation(m·θ)` compiled and run in the dtype, against the
   fast reference's exact angles), through `numeric.reference.worst_case_relative_error`'s per-pair bound. It is
-  non-decreasing in M (running extremes), so the scan stops at the first position that breaks the budget.
+  non-decreasing in M (running extremes), so the scan stops at the first position that breaks the budget. Each
+  chunk of positions is first judged at its last position (its extremes merged with those before it); only a chunk
+  whose last position is not clearly within the budget is read position by position. The per-chunk extremes are
+  computed once per dtype and kept, shared by the modes and summation orders that scan the same cos and sin.
 - **the arithmetic** of applying R̂ to unit q, k and of the score (pairwise accumulation in the dtype), bounded
   by the error model: two products and an addition per coordinate (γ₂), the dot product γ_(1+⌈log₂ d⌉), and η.
 
@@ -25,9 +28,9 @@ import numpy as np
 import sympy as sp
 
 from ..reference import angles_mod_2pi, inverse_frequencies, tolerances
-from ..reference._worst_case import angle_errors
+from ..reference._worst_case import angle_errors, per_pair_bound
 from ._inputs import store_in
-from ._jax import run_jax
+from ._jax import run_jax_in_batches
 from ._program import Program, compile_program
 from ._typical import DIMENSION
 
@@ -36,6 +39,8 @@ __all__ = ["SCAN_LIMIT", "SUMMATIONS", "arithmetic_bound", "worst_case_limit"]
 #: Positions scanned one by one at most; beyond, the model's monotone bound is bisected.
 SCAN_LIMIT = 2**20
 _CHUNK = 2**13
+#: Per pair: the largest and smallest angle error ε and modulus ρ (`numeric.reference._worst_case`).
+_Statistics = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 _m, _theta = sp.Symbol("m", integer=True), sp.Symbol("theta", positive=True)
 
 
@@ -70,10 +75,11 @@ def computed_cos_sin(positions: np.ndarray, dtype: str, mode: str) -> tuple[np.n
     """
     thetas, _ = _frequencies()
     compute_in = dtype if mode == "angles_in_dtype" else "float64"
-    grid_m = np.repeat(np.asarray(positions, dtype=np.float64), thetas.size)
-    grid_theta = np.tile(thetas, len(positions))
-    inputs = {_m: store_in(grid_m, dtype), _theta: store_in(grid_theta, compute_in)}
-    cos, sin = run_jax(_rotation_program(), inputs, compute_in)
+    # Rounded before the grid is spread out (elementwise, so the same values at a 64th of the conversions).
+    grid_m = np.repeat(store_in(np.asarray(positions, dtype=np.float64), dtype), thetas.size)
+    grid_theta = np.tile(store_in(thetas, compute_in), len(positions))
+    inputs = {_m: grid_m, _theta: grid_theta}
+    cos, sin = run_jax_in_batches(_rotation_program(), inputs, compute_in)
     shape = (len(positions), thetas.size)
     return cos.real.reshape(shape), sin.real.reshape(shape)
 
@@ -134,30 +140,106 @@ def _bisected(dtype: str, mode: str, budget: float) -> int:
     return tolerances.largest_position_within(budget, thetas, dtype)
 
 
-def _rotation_by_row(
-    cos: np.ndarray, sin: np.ndarray, exact: Any, previous: tuple[np.ndarray, ...] | None, factors: int
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
-    """Per position of a chunk: the worst-case rotation error over every position up to it (running extremes,
-    merged with `previous`), the largest modulus so far, and the statistics after the chunk."""
-    errors = angle_errors(cos, sin, exact)
+@functools.lru_cache(maxsize=2)
+def _chunk_errors(dtype: str, cos_sin_mode: str, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """The angle error ε and the modulus ρ of every computed rotation at positions `start` … `stop` − 1 (rows), per
+    pair (columns): the dtype's cos and sin (`computed_cos_sin`) against the fast reference's exact angles. Kept for
+    the last chunks asked, read-only: a chunk where the budget may break is read again position by position."""
+    _, reference = _frequencies()
+    positions = np.arange(start, stop)
+    cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
+    errors = angle_errors(cos, sin, angles_mod_2pi(positions.astype(np.int64), reference))
     modulus = np.hypot(cos, sin)
-    prefix = [
-        np.maximum.accumulate(errors, axis=0),
-        np.minimum.accumulate(errors, axis=0),
-        np.maximum.accumulate(modulus, axis=0),
-        np.minimum.accumulate(modulus, axis=0),
-    ]
-    if previous is not None:
-        prefix = [
-            np.maximum(prefix[0], previous[0]),
-            np.minimum(prefix[1], previous[1]),
-            np.maximum(prefix[2], previous[2]),
-            np.minimum(prefix[3], previous[3]),
-        ]
-    eps_max, eps_min, rho_max, rho_min = prefix
-    spread = eps_max - eps_min if factors == 2 else np.maximum(abs(2 * eps_max - eps_min), abs(2 * eps_min - eps_max))
-    per_pair = np.maximum(rho_max**factors - 1, 1 - rho_min**factors) + 2 * np.sin(np.minimum(spread, math.pi) / 2)
-    return per_pair.max(axis=1), rho_max.max(axis=1), tuple(p[-1] for p in prefix)
+    errors.flags.writeable = modulus.flags.writeable = False
+    return errors, modulus
+
+
+@functools.lru_cache(maxsize=4096)
+def _chunk_extremes(dtype: str, cos_sin_mode: str, start: int, stop: int) -> _Statistics:
+    """`(ε_max, ε_min, ρ_max, ρ_min)` per pair over the positions `start` … `stop` − 1 of `_chunk_errors`: a few
+    hundred floats per chunk, shared by every mode, factor count and summation that scans these rotations (the
+    angles_in_dtype and rephase scans of a dtype read the same cos and sin)."""
+    errors, modulus = _chunk_errors(dtype, cos_sin_mode, start, stop)
+    extremes = (errors.max(axis=0), errors.min(axis=0), modulus.max(axis=0), modulus.min(axis=0))
+    for extreme in extremes:
+        extreme.flags.writeable = False
+    return extremes
+
+
+def _merged(chunk: _Statistics, previous: _Statistics | None) -> _Statistics:
+    """Running extremes: a chunk's (per row, or over the chunk) merged with those of every position before it."""
+    if previous is None:
+        return chunk
+    return (
+        np.maximum(chunk[0], previous[0]),
+        np.minimum(chunk[1], previous[1]),
+        np.maximum(chunk[2], previous[2]),
+        np.minimum(chunk[3], previous[3]),
+    )
+
+
+def _rotation_by_row(
+    errors: np.ndarray, modulus: np.ndarray, previous: _Statistics | None, factors: int
+) -> tuple[np.ndarray, np.ndarray, _Statistics]:
+    """Per position of a block of rows: the worst-case rotation error over every position up to it (running
+    extremes, merged with `previous`), the largest modulus so far, and the running extremes after the block."""
+    prefix = _merged(
+        (
+            np.maximum.accumulate(errors, axis=0),
+            np.minimum.accumulate(errors, axis=0),
+            np.maximum.accumulate(modulus, axis=0),
+            np.minimum.accumulate(modulus, axis=0),
+        ),
+        previous,
+    )
+    after = (prefix[0][-1], prefix[1][-1], prefix[2][-1], prefix[3][-1])
+    return per_pair_bound(prefix, factors=factors).max(axis=1), prefix[2].max(axis=1), after
+
+
+#: A chunk is read position by position unless its last position is within the budget by this relative margin
+#: (far above the few ulps by which a rounded evaluation of the monotone bound could fail to be monotone).
+_MARGIN = 2.0**-30
+#: Rows of a chunk read together position by position.
+_ROWS = 2**10
+
+
+def _first_broken(
+    dtype: str,
+    cos_sin_mode: str,
+    start: int,
+    stop: int,
+    previous: _Statistics | None,
+    mode: str,
+    budget: float,
+    summation: str,
+) -> dict[str, Any] | None:
+    """The first position of a chunk where the rotation and arithmetic bounds together break the budget, as
+    `worst_case_limit` reports it (None when every position of the chunk is within)."""
+    factors, reach = (3, 37) if mode == "rephase" else (2, 0)
+    arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
+    errors, modulus = _chunk_errors(dtype, cos_sin_mode, start, stop)
+    for offset in range(0, stop - start, _ROWS):  # in blocks of rows: the budget often breaks early in the chunk
+        rows = slice(offset, offset + _ROWS)
+        rotation, rho, previous = _rotation_by_row(errors[rows], modulus[rows], previous, factors)
+        unique = np.unique(rho)
+        arithmetic = np.array([arithmetic_bound(arithmetic_dtype, float(r), factors, summation) for r in unique])
+        arithmetic = arithmetic[np.searchsorted(unique, rho)]
+        broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
+        if broken.size:
+            break
+    else:
+        return None
+    index = int(broken[0])
+    position = start + offset + index
+    found = {
+        "limit": max(position - reach - 1, -1),
+        "method": "scanned every position",
+        "rotation_error": float(rotation[index]),
+        "arithmetic_error": float(arithmetic[index]),
+    }
+    if mode == "rephase":  # every position ≤ P enters the running bound: P = first broken − 1
+        found["every_key_limit"] = max(position - 1, -1) // 2 if position else -1
+    return found
 
 
 def worst_case_limit(
@@ -186,37 +268,28 @@ def worst_case_limit(
     position P covers every key, shift and query position ≤ P, so when scanned it is ⌊P/2⌋ with P the last
     position within; when bisected, the model's bound at key n = Δ, query 2Δ.
     """
-    _, reference = _frequencies()
     factors, reach = (3, 37) if mode == "rephase" else (2, 0)
     arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
     cos_sin_mode = "positions_in_dtype" if mode == "positions_in_dtype" else "angles_in_dtype"
     if mode == "positions_in_dtype" and tolerances.exact_integer_limit(dtype) > scan_limit:
         scan_limit = 0  # exact positions below the limit: nothing to scan that the model does not already give
-    stats: tuple[np.ndarray, ...] | None = None
+    stats: _Statistics | None = None
     last = {"rotation_error": 0.0, "arithmetic_error": 0.0}
-    for start in range(0, scan_limit + reach + 1 if scan_limit else 0, _CHUNK):
-        positions = np.arange(start, min(start + _CHUNK, scan_limit + reach + 1))
-        cos, sin = computed_cos_sin(positions, dtype, cos_sin_mode)
-        exact = angles_mod_2pi(positions.astype(np.int64), reference)
-        rotation, rho, stats = _rotation_by_row(cos, sin, exact, stats, factors)
-        arithmetic = np.array(
-            [arithmetic_bound(arithmetic_dtype, float(r), factors, summation) for r in np.unique(rho)]
-        )
-        arithmetic = arithmetic[np.searchsorted(np.unique(rho), rho)]
-        broken = np.nonzero((rotation + arithmetic > budget) | ~np.isfinite(arithmetic))[0]
-        if broken.size:
-            index = int(broken[0])
-            position = int(positions[index]) - reach
-            found = {
-                "limit": max(position - 1, -1),
-                "method": "scanned every position",
-                "rotation_error": float(rotation[index]),
-                "arithmetic_error": float(arithmetic[index]),
-            }
-            if mode == "rephase":  # every position ≤ P enters the running bound: P = first broken − 1
-                found["every_key_limit"] = max(int(positions[index]) - 1, -1) // 2 if positions[index] else -1
-            return found
-        last = {"rotation_error": float(rotation[-1]), "arithmetic_error": float(arithmetic[-1])}
+    end = scan_limit + reach + 1 if scan_limit else 0
+    for start in range(0, end, _CHUNK):
+        stop = min(start + _CHUNK, end)
+        after = _merged(_chunk_extremes(dtype, cos_sin_mode, start, stop), stats)
+        # The bound is non-decreasing in the position (running extremes): when the chunk's last position is
+        # within the budget (with a margin), so is every position of the chunk; else read it position by position.
+        rotation_end = float(per_pair_bound(after, factors=factors).max())
+        arithmetic_end = arithmetic_bound(arithmetic_dtype, float(after[2].max()), factors, summation)
+        total = rotation_end + arithmetic_end
+        if not (math.isfinite(total) and total <= budget * (1 - _MARGIN)):
+            found = _first_broken(dtype, cos_sin_mode, start, stop, stats, mode, budget, summation)
+            if found is not None:
+                return found
+        stats = after
+        last = {"rotation_error": rotation_end, "arithmetic_error": arithmetic_end}
     found = {"limit": _bisected(dtype, mode, budget), "method": "bisected on the model bound", **last}
     if mode == "rephase":
         found["every_key_limit"] = _block_bisected(dtype, budget)
