@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import logging
 import re
 import sys
+import textwrap
 import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -72,7 +74,12 @@ def add_parser(commands: Any) -> None:
 
 
 def _ranges(indices: tuple[int, ...]) -> str:
-    """`0-2,4-6,8` for (0, 1, 2, 4, 5, 6, 8)."""
+    """The layer indices, compressed: `0-2,4-6,8` for (0, 1, 2, 4, 5, 6, 8); a progression of three or more with a
+    step above 1 as `3-47/4` (every 4th layer from 3 to 47: Llama 4's and SmolLM3's NoPE layers)."""
+    if len(indices) >= 3:
+        step = indices[1] - indices[0]
+        if step > 1 and all(b - a == step for a, b in itertools.pairwise(indices)):
+            return f"{indices[0]}-{indices[-1]}/{step}"
     parts: list[str] = []
     for index in indices:
         if parts and parts[-1].split("-")[-1] == str(index - 1):
@@ -80,6 +87,13 @@ def _ranges(indices: tuple[int, ...]) -> str:
         else:
             parts.append(str(index))
     return ",".join(parts)
+
+
+def _layers_cell(indices: tuple[int, ...]) -> str:
+    """The table's 9-character `layers` cell: the ranges when they fit, else the count (the whole list is then
+    printed under the table: a cut list would hide layers, as it once showed 4 of Llama 4 Scout's 12 NoPE layers)."""
+    ranges = _ranges(indices)
+    return ranges if len(ranges) <= 9 else f"{len(indices)} layers"[:9]
 
 
 def _print_table(audit: ConfigAudit) -> None:
@@ -93,12 +107,16 @@ def _print_table(audit: ConfigAudit) -> None:
         rotates = layer.rope_type != "none"
         base = f"{layer.base:>7.3g}" if rotates else f"{'—':>7}"
         last = f"{entry.inv_freq[-1]:>8.3g}" if entry.inv_freq else f"{'—':>8}"
-        print(f"{layer.layer_type[:17]:<17} {_ranges(layer.layer_indices)[:9]:<9} {layer.rope_type[:8]:<8}"
+        print(f"{layer.layer_type[:17]:<17} {_layers_cell(layer.layer_indices):<9} {layer.rope_type[:8]:<8}"
               f" {str(entry.regime)[:6]:<6} {layer.rotary_dim:>4} {base} {last}"
               f" {entry.attention_factor:>6.4g} {entry.softmax_scale:>7.4g}")
     from ..numeric.audit.model_config import layer_scaling
 
     for layer in model.layers:
+        if _layers_cell(layer.layer_indices) != _ranges(layer.layer_indices):
+            ranges = _ranges(layer.layer_indices).replace(",", ", ")
+            listed = f"  layers ({layer.layer_type}, {layer.rope_type}): {ranges}"
+            print(textwrap.fill(listed, width=80, subsequent_indent="    ", break_on_hyphens=False))
         scaling = layer_scaling(layer)  # the factor and band parameters read (issue 36)
         if scaling is not None:
             spec = re.sub(r"(short|long)=([^,]+)", lambda m: f"{m[1]}=[{m[2].count('/') + 1} values]", scaling.spec())
