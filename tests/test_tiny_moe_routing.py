@@ -67,3 +67,11 @@ def test_the_routing_check_names_deepseek_r1_shrunk_without_its_groups() -> None
     _, raw = load_config(str(_CONFIGS / "deepseek-r1" / "config.json"))
     stale = {**raw, "n_routed_experts": 4, "num_experts_per_tok": 2}
     assert len(routing_faults(stale)) == 3 and routing_faults(raw) == []
+
+
+@pytest.mark.parametrize("folder", ["deepseek-r1", "kimi-k2", "gpt-oss-20b"])
+def test_the_tiny_model_claims_no_quantized_storage(folder: str) -> None:
+    """Its weights are floats: the released `quantization_config` (fp8, a bitsandbytes retype, mxfp4) is dropped,
+    else transformers, llama.cpp's converter and vLLM load deepseek-r1 through quantizers and cannot run it."""
+    _, raw = load_config(str(_CONFIGS / folder / "config.json"))
+    assert "quantization_config" in raw and "quantization_config" not in shrink_config(raw)

@@ -192,6 +192,10 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
     out["num_attention_heads"] = min(heads, 2)
     out["num_key_value_heads"] = max(1, math.gcd(out["num_attention_heads"], min(kv_heads, 2)))
     out.update(_SHRUNK)
+    # The tiny weights are unquantized floats: the released storage format (DeepSeek-R1's and Kimi-K2's fp8,
+    # gpt-oss's mxfp4) would send the engines' loaders to quantizers (transformers' bitsandbytes needs accelerate,
+    # llama.cpp's converter refuses methods it lacks) that have nothing to read here.
+    out.pop("quantization_config", None)
     _shrink_experts(out)
     _keep_one_layer_of_each_kind(out, config)
     if out.get("sliding_window"):
