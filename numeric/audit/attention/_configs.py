@@ -21,6 +21,10 @@ __all__ = ["BUILTIN_CONFIGS", "ConfigError", "layer_kinds", "load_config", "shri
 VOCABULARY = 48
 # Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
 KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
+
+#: Model types transformers does not register whose released `architectures` is one of its classes, built as that
+#: class (Kimi-K2: `DeepseekV3ForCausalLM` through remote code; MLX-LM remaps it the same way, mlx_lm/utils.py:54).
+SAME_ARCHITECTURE = {"kimi_k2": "deepseek_v3"}
 HIDDEN = 64
 INTERMEDIATE = 96
 
@@ -183,6 +187,7 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         if text.get("model_type") and out.get("model_type") not in KEEP_VISION:
             out["model_type"] = text["model_type"]  # e.g. gemma3 → gemma3_text: no vision tower to build
             out.pop("vision_config", None)
+    out["model_type"] = SAME_ARCHITECTURE.get(out.get("model_type"), out.get("model_type"))
     for key, value in _class_defaults(out).items():  # e.g. Gemma 3's released text_config omits head_dim, heads
         out.setdefault(key, value)
     heads = int(out.get("num_attention_heads") or 1)
