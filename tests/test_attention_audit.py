@@ -213,7 +213,8 @@ def test_every_property_cites_claims_of_the_ledger() -> None:
     assert cited and cited <= set(claim_ids())
 
 
-@pytest.mark.parametrize("folder", ["llama3.1-8b", "gemma3-4b", "qwen2.5-vl-7b", "phi3.5-mini", "deepseek-v3"])
+@pytest.mark.parametrize("folder", ["llama3.1-8b", "gemma3-4b", "qwen2.5-vl-7b", "phi3.5-mini", "deepseek-v3",
+                                    "deepseek-r1", "kimi-k2"])
 def test_released_configs_build_and_keep_their_rotation(folder: str) -> None:
     """The shipped configs (tests/model_configs, from w21's audit-config): built tiny, spectrum and cache hold."""
     from pathlib import Path

@@ -21,6 +21,10 @@ __all__ = ["BUILTIN_CONFIGS", "ConfigError", "layer_kinds", "load_config", "shri
 VOCABULARY = 48
 # Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
 KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
+
+#: Model types transformers does not register whose released `architectures` is one of its classes, built as that
+#: class (Kimi-K2: `DeepseekV3ForCausalLM` through remote code; MLX-LM remaps it the same way, mlx_lm/utils.py:54).
+SAME_ARCHITECTURE = {"kimi_k2": "deepseek_v3"}
 HIDDEN = 64
 INTERMEDIATE = 96
 
@@ -183,6 +187,7 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         if text.get("model_type") and out.get("model_type") not in KEEP_VISION:
             out["model_type"] = text["model_type"]  # e.g. gemma3 → gemma3_text: no vision tower to build
             out.pop("vision_config", None)
+    out["model_type"] = SAME_ARCHITECTURE.get(out.get("model_type"), out.get("model_type"))
     for key, value in _class_defaults(out).items():  # e.g. Gemma 3's released text_config omits head_dim, heads
         out.setdefault(key, value)
     heads = int(out.get("num_attention_heads") or 1)
@@ -192,11 +197,11 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
     out["num_attention_heads"] = min(heads, 2)
     out["num_key_value_heads"] = max(1, math.gcd(out["num_attention_heads"], min(kv_heads, 2)))
     out.update(_SHRUNK)
-    for key in ("n_routed_experts", "num_local_experts", "num_experts"):
-        if key in out:
-            out[key] = min(int(out[key]), 4)
-    if "num_experts_per_tok" in out:
-        out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
+    # The tiny weights are unquantized floats: the released storage format (DeepSeek-R1's and Kimi-K2's fp8,
+    # gpt-oss's mxfp4) would send the engines' loaders to quantizers (transformers' bitsandbytes needs accelerate,
+    # llama.cpp's converter refuses methods it lacks) that have nothing to read here.
+    out.pop("quantization_config", None)
+    _shrink_experts(out)
     _keep_one_layer_of_each_kind(out, config)
     if out.get("sliding_window"):
         # A window no shorter than the context never masks a key in the released model (Phi-3.5: 262144 against
@@ -208,6 +213,30 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
         if key in out:
             out[key] = min(int(out[key]), 1)
     return out
+
+
+def _shrink_experts(out: dict[str, Any]) -> None:
+    """At most 4 experts, 2 routed per token; grouped top-k routing (DeepSeek-V3's `n_group` > 1) kept grouped.
+
+    DeepSeek-V3's router scores each of `n_group` groups by the sum of its 2 best experts, keeps the `topk_group`
+    best groups, then picks `num_experts_per_tok` experts in them. What the engines require of it: transformers
+    views the experts as `n_group` × (`n_routed_experts` // `n_group`) and takes the top 2 of each group
+    (modeling_deepseek_v3.py, `route_tokens_to_experts`); MLX-LM unflattens the same way and drops
+    `n_group − topk_group` ≥ 1 groups (mlx_lm/models/deepseek_v3.py, `group_expert_select`); llama.cpp asserts
+    `n_expert % n_expert_groups == 0` and `0 < n_group_used < n_expert_groups` (llama-model.cpp, `load_hparams`).
+    Shrunk here: 2 groups of 2 experts, 1 group kept when the released config drops groups (as DeepSeek-R1's 4 of
+    8 does), at most 2 experts per token — the kept groups hold at least the experts picked, so the routing runs.
+    """
+    for key in ("n_routed_experts", "num_local_experts", "num_experts"):
+        if key in out:
+            out[key] = min(int(out[key]), 4)
+    if "num_experts_per_tok" in out:
+        out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
+    groups = out.get("n_group")
+    if isinstance(groups, int) and groups > 1 and "n_routed_experts" in out:
+        kept = int(out.get("topk_group") or groups)
+        out.update(n_group=2, n_routed_experts=4, topk_group=1 if kept < groups else 2)
+        out["num_experts_per_tok"] = min(int(out.get("num_experts_per_tok") or 2), 2 * out["topk_group"])
 
 
 # Families whose config says per layer whether it rotates (`no_rope_layers[i]` = 1 rotates); the shrunk config

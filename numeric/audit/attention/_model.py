@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._configs import ConfigError, load_config, shrink_config
+from ._configs import SAME_ARCHITECTURE, ConfigError, load_config, shrink_config
 
 __all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer", "load_model_factory"]
 
@@ -222,6 +222,9 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0, factory: Calla
     name, raw = load_config(source)
     config = shrink_config(raw)
     notes = ["widths, depth and vocabulary shrunk; rope fields kept"]
+    if raw.get("model_type") in SAME_ARCHITECTURE:
+        notes.append(f"model_type {raw['model_type']!r} built as {config['model_type']!r}, the transformers class "
+                     f"its released `architectures` names")
     if config["model_type"] in _HEAD_DIM_FROM_WIDTH and config.get("head_dim"):
         config["hidden_size"] = int(config["head_dim"]) * config["num_attention_heads"]
     scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
