@@ -24,10 +24,19 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import sys
+import warnings
 from collections.abc import Iterator
 
-__all__ = ["HIDDEN_PACKAGES", "collection_paused", "lean_transformers", "one_torch_thread", "own_this_process"]
+__all__ = [
+    "HIDDEN_PACKAGES",
+    "collection_paused",
+    "lean_transformers",
+    "one_torch_thread",
+    "own_this_process",
+    "quiet_engines",
+]
 
 _PROCESS_IS_OURS = False
 
@@ -106,3 +115,18 @@ def lean_transformers() -> Iterator[None]:
         for name in hidden:
             if sys.modules.get(name, "") is None:
                 del sys.modules[name]
+
+
+@contextlib.contextmanager
+def quiet_engines() -> Iterator[None]:
+    """Engines and torch log validation and load warnings (with the environment's paths, issue 36) while a config
+    is loaded or a model built: the findings say what matters. Logging below ERROR and Python warnings are off in
+    the body; used by `audit-config`, `audit-attention` and `audit-engines`."""
+    previous = logging.root.manager.disable
+    logging.disable(logging.WARNING)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logging.disable(previous)

@@ -12,17 +12,15 @@ Claims served: ROPE-FREQUENCIES.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import itertools
 import json
-import logging
 import re
 import sys
 import textwrap
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ..numeric.audit._lean_import import quiet_engines
 from ..numeric.audit.model_config import AdapterError, ConfigError
 from ..numeric.audit.model_config.engines import ENGINES
 
@@ -133,19 +131,6 @@ def _print_table(audit: ConfigAudit) -> None:
             where = f" [{finding.where}]" if finding.where else ""
             key = f" (key `{finding.key}`)" if finding.key else ""
             print(f"  - {finding.layer_type}/{finding.regime} {finding.quantity}: {finding.message}{key}{where}")
-
-
-@contextlib.contextmanager
-def quiet_engines() -> Any:
-    """Engines log validation warnings while loading a config: the findings say what matters."""
-    previous = logging.root.manager.disable
-    logging.disable(logging.WARNING)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        logging.disable(previous)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._lean_import import one_torch_thread
+from ..attention import ConfigError as BuildError
 from ._attribution import Attribution, attribute
 from ._bounds import TokenBounds, token_bounds
 from ._engine_sources import DESIGN_CHOICES, ENGINE_SOURCES
@@ -283,8 +284,16 @@ def prepare(configs: list[str | Path], work: Path | None = None, seed: int = 0) 
             began = time.perf_counter()
             files = save_tiny_model(config, folder / f"model-{number}", seed=seed)
             reference = _Reference(files)
-            for window in files.windows:
-                reference.window(window, None)
+            try:
+                for window in files.windows:
+                    reference.window(window, None)
+            except (ValueError, KeyError, TypeError, RuntimeError, AttributeError, AssertionError) as error:
+                # transformers built the model but its own forward refuses it (e.g. a MoE config without its
+                # routing fields: `topk(k=None)`): a one-line error about the config, as when it cannot build it
+                first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                kind = files.table.model_type
+                raise BuildError(f"transformers cannot run the tiny {kind!r} model built from this config: "
+                                 f"{first[:200]}") from None
             run = ConfigRun(files.name, files, [], time.perf_counter() - began)
             run.reference = reference
             runs.append(run)

@@ -53,6 +53,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-engines` command; returns the exit code."""
+    from .._lean_import import own_this_process, quiet_engines
     from ..attention import ConfigError as BuildError
     from ..model_config import ConfigError
     from ._audit import audit_engines
@@ -64,11 +65,14 @@ def run(args: argparse.Namespace) -> int:
         if not (path.is_file() or (path / "config.json").is_file()):
             sys.stderr.write(f"ropecheck audit-engines: error: no config file at {config!r}\n")
             return EXIT_USAGE
+    own_this_process()  # the command's process: transformers may be imported without scipy and torchao
     try:
-        import transformers
+        with quiet_engines():  # torch and torchao log load warnings with the environment's paths (issue 36)
+            import transformers
 
-        transformers.logging.set_verbosity_error()
-        runs = audit_engines(args.config, args.engines, Path(args.work) if args.work else None, seed=args.seed)
+            transformers.logging.set_verbosity_error()
+            transformers.utils.logging.disable_progress_bar()  # "Writing model shards" on every saved tiny model
+            runs = audit_engines(args.config, args.engines, Path(args.work) if args.work else None, seed=args.seed)
     except (ConfigError, BuildError) as error:
         sys.stderr.write(f"ropecheck audit-engines: error: {error}\n")
         return EXIT_USAGE
