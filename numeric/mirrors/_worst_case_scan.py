@@ -196,6 +196,13 @@ def _rotation_by_row(
     return per_pair_bound(prefix, factors=factors).max(axis=1), prefix[2].max(axis=1), after
 
 
+def _mode_parameters(mode: str, dtype: str) -> tuple[int, int, str]:
+    """A mode's rotation factors (3 for re-phasing: R̂(Δ)R̂(n) against R(n + Δ)), the positions its scan reaches past
+    the limit (re-phasing: keys at n ≤ 37), and the dtype its arithmetic runs in."""
+    factors, reach = (3, 37) if mode == "rephase" else (2, 0)
+    return factors, reach, "float64" if mode == "positions_in_dtype" else dtype
+
+
 #: A chunk is read position by position unless its last position is within the budget by this relative margin
 #: (far above the few ulps by which a rounded evaluation of the monotone bound could fail to be monotone).
 _MARGIN = 2.0**-30
@@ -215,8 +222,7 @@ def _first_broken(
 ) -> dict[str, Any] | None:
     """The first position of a chunk where the rotation and arithmetic bounds together break the budget, as
     `worst_case_limit` reports it (None when every position of the chunk is within)."""
-    factors, reach = (3, 37) if mode == "rephase" else (2, 0)
-    arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
+    factors, reach, arithmetic_dtype = _mode_parameters(mode, dtype)
     errors, modulus = _chunk_errors(dtype, cos_sin_mode, start, stop)
     for offset in range(0, stop - start, _ROWS):  # in blocks of rows: the budget often breaks early in the chunk
         rows = slice(offset, offset + _ROWS)
@@ -268,8 +274,7 @@ def worst_case_limit(
     position P covers every key, shift and query position ≤ P, so when scanned it is ⌊P/2⌋ with P the last
     position within; when bisected, the model's bound at key n = Δ, query 2Δ.
     """
-    factors, reach = (3, 37) if mode == "rephase" else (2, 0)
-    arithmetic_dtype = "float64" if mode == "positions_in_dtype" else dtype
+    factors, reach, arithmetic_dtype = _mode_parameters(mode, dtype)
     cos_sin_mode = "positions_in_dtype" if mode == "positions_in_dtype" else "angles_in_dtype"
     if mode == "positions_in_dtype" and tolerances.exact_integer_limit(dtype) > scan_limit:
         scan_limit = 0  # exact positions below the limit: nothing to scan that the model does not already give
