@@ -629,6 +629,11 @@ Theorem men_table2_d128_negation :
   ~ (forall m : R, 0 <= m <= 16000 -> 0 <= all_ones_score 310000 64 m).
 Proof. intro H. pose proof ScalingSizes.men_table2_16k. specialize (H 12223 ltac:(lra)). lra. Qed.
 
+(* Real m (Eq. 10): B < 0 one hundredth past the first zero; integer m: at the first negative integer. *)
 Theorem men_table2_d128_correction :
-  all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0.
-Proof. exact (conj ScalingSizes.men_table2_16k ScalingSizes.men_table2_32k). Qed.
+  (all_ones_score 310000 64 (1222263 / 100) < 0 /\ all_ones_score 640000 64 (2246555 / 100) < 0) /\
+  (all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0).
+Proof.
+  exact (conj (conj ScalingSizes.men_table2_16k_real ScalingSizes.men_table2_32k_real)
+              (conj ScalingSizes.men_table2_16k ScalingSizes.men_table2_32k)).
+Qed.
