@@ -80,7 +80,7 @@ def phases_file(base: int = BASE_16K) -> str:
             f"  Rabs (cos (rope_frequency {base} 128 {k}) - IZR ({x}) / {scale}) <= 1 / {scale} /\\\n"
             f"  Rabs (sin (rope_frequency {base} 128 {k}) - IZR ({y}) / {scale}) <= 1 / {scale}.\n"
             f"Proof.\n  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat {k}) with {k}%Z;\n"
-            f"  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).\nQed.\n"
+            f"  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).\nQed.\n"
         )
     cases = "\n".join(f"  destruct k as [|k]; [exact men_phase_{k}|]." for k in range(HALF_DIMENSION))
     nth = "(nth k men_centres (0%Z, 0%Z))"

@@ -15,7 +15,7 @@ Lemma men_phase_0 :
   Rabs (sin (rope_frequency 310000 128 0) - IZR (225880648) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 0) with 0%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_1 :
@@ -23,7 +23,7 @@ Lemma men_phase_1 :
   Rabs (sin (rope_frequency 310000 128 1) - IZR (196398118) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 1) with 1%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_2 :
@@ -31,7 +31,7 @@ Lemma men_phase_2 :
   Rabs (sin (rope_frequency 310000 128 2) - IZR (167448714) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 2) with 2%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_3 :
@@ -39,7 +39,7 @@ Lemma men_phase_3 :
   Rabs (sin (rope_frequency 310000 128 3) - IZR (140955099) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 3) with 3%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_4 :
@@ -47,7 +47,7 @@ Lemma men_phase_4 :
   Rabs (sin (rope_frequency 310000 128 4) - IZR (117659027) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 4) with 4%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_5 :
@@ -55,7 +55,7 @@ Lemma men_phase_5 :
   Rabs (sin (rope_frequency 310000 128 5) - IZR (97665989) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 5) with 5%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_6 :
@@ -63,7 +63,7 @@ Lemma men_phase_6 :
   Rabs (sin (rope_frequency 310000 128 6) - IZR (80768622) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 6) with 6%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_7 :
@@ -71,7 +71,7 @@ Lemma men_phase_7 :
   Rabs (sin (rope_frequency 310000 128 7) - IZR (66628273) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 7) with 7%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_8 :
@@ -79,7 +79,7 @@ Lemma men_phase_8 :
   Rabs (sin (rope_frequency 310000 128 8) - IZR (54871618) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 8) with 8%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_9 :
@@ -87,7 +87,7 @@ Lemma men_phase_9 :
   Rabs (sin (rope_frequency 310000 128 9) - IZR (45138685) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 9) with 9%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_10 :
@@ -95,7 +95,7 @@ Lemma men_phase_10 :
   Rabs (sin (rope_frequency 310000 128 10) - IZR (37104100) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 10) with 10%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_11 :
@@ -103,7 +103,7 @@ Lemma men_phase_11 :
   Rabs (sin (rope_frequency 310000 128 11) - IZR (30484156) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 11) with 11%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_12 :
@@ -111,7 +111,7 @@ Lemma men_phase_12 :
   Rabs (sin (rope_frequency 310000 128 12) - IZR (25036746) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 12) with 12%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_13 :
@@ -119,7 +119,7 @@ Lemma men_phase_13 :
   Rabs (sin (rope_frequency 310000 128 13) - IZR (20558034) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 13) with 13%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_14 :
@@ -127,7 +127,7 @@ Lemma men_phase_14 :
   Rabs (sin (rope_frequency 310000 128 14) - IZR (16877882) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 14) with 14%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_15 :
@@ -135,7 +135,7 @@ Lemma men_phase_15 :
   Rabs (sin (rope_frequency 310000 128 15) - IZR (13855078) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 15) with 15%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_16 :
@@ -143,7 +143,7 @@ Lemma men_phase_16 :
   Rabs (sin (rope_frequency 310000 128 16) - IZR (11372853) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 16) with 16%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_17 :
@@ -151,7 +151,7 @@ Lemma men_phase_17 :
   Rabs (sin (rope_frequency 310000 128 17) - IZR (9334893) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 17) with 17%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_18 :
@@ -159,7 +159,7 @@ Lemma men_phase_18 :
   Rabs (sin (rope_frequency 310000 128 18) - IZR (7661881) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 18) with 18%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_19 :
@@ -167,7 +167,7 @@ Lemma men_phase_19 :
   Rabs (sin (rope_frequency 310000 128 19) - IZR (6288574) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 19) with 19%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_20 :
@@ -175,7 +175,7 @@ Lemma men_phase_20 :
   Rabs (sin (rope_frequency 310000 128 20) - IZR (5161341) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 20) with 20%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_21 :
@@ -183,7 +183,7 @@ Lemma men_phase_21 :
   Rabs (sin (rope_frequency 310000 128 21) - IZR (4236125) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 21) with 21%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_22 :
@@ -191,7 +191,7 @@ Lemma men_phase_22 :
   Rabs (sin (rope_frequency 310000 128 22) - IZR (3476740) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 22) with 22%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_23 :
@@ -199,7 +199,7 @@ Lemma men_phase_23 :
   Rabs (sin (rope_frequency 310000 128 23) - IZR (2853472) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 23) with 23%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_24 :
@@ -207,7 +207,7 @@ Lemma men_phase_24 :
   Rabs (sin (rope_frequency 310000 128 24) - IZR (2341929) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 24) with 24%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_25 :
@@ -215,7 +215,7 @@ Lemma men_phase_25 :
   Rabs (sin (rope_frequency 310000 128 25) - IZR (1922087) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 25) with 25%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_26 :
@@ -223,7 +223,7 @@ Lemma men_phase_26 :
   Rabs (sin (rope_frequency 310000 128 26) - IZR (1577508) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 26) with 26%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_27 :
@@ -231,7 +231,7 @@ Lemma men_phase_27 :
   Rabs (sin (rope_frequency 310000 128 27) - IZR (1294702) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 27) with 27%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_28 :
@@ -239,7 +239,7 @@ Lemma men_phase_28 :
   Rabs (sin (rope_frequency 310000 128 28) - IZR (1062596) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 28) with 28%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_29 :
@@ -247,7 +247,7 @@ Lemma men_phase_29 :
   Rabs (sin (rope_frequency 310000 128 29) - IZR (872099) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 29) with 29%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_30 :
@@ -255,7 +255,7 @@ Lemma men_phase_30 :
   Rabs (sin (rope_frequency 310000 128 30) - IZR (715754) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 30) with 30%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_31 :
@@ -263,7 +263,7 @@ Lemma men_phase_31 :
   Rabs (sin (rope_frequency 310000 128 31) - IZR (587437) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 31) with 31%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_32 :
@@ -271,7 +271,7 @@ Lemma men_phase_32 :
   Rabs (sin (rope_frequency 310000 128 32) - IZR (482124) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 32) with 32%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_33 :
@@ -279,7 +279,7 @@ Lemma men_phase_33 :
   Rabs (sin (rope_frequency 310000 128 33) - IZR (395691) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 33) with 33%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_34 :
@@ -287,7 +287,7 @@ Lemma men_phase_34 :
   Rabs (sin (rope_frequency 310000 128 34) - IZR (324754) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 34) with 34%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_35 :
@@ -295,7 +295,7 @@ Lemma men_phase_35 :
   Rabs (sin (rope_frequency 310000 128 35) - IZR (266533) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 35) with 35%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_36 :
@@ -303,7 +303,7 @@ Lemma men_phase_36 :
   Rabs (sin (rope_frequency 310000 128 36) - IZR (218750) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 36) with 36%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_37 :
@@ -311,7 +311,7 @@ Lemma men_phase_37 :
   Rabs (sin (rope_frequency 310000 128 37) - IZR (179534) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 37) with 37%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_38 :
@@ -319,7 +319,7 @@ Lemma men_phase_38 :
   Rabs (sin (rope_frequency 310000 128 38) - IZR (147348) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 38) with 38%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_39 :
@@ -327,7 +327,7 @@ Lemma men_phase_39 :
   Rabs (sin (rope_frequency 310000 128 39) - IZR (120932) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 39) with 39%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_40 :
@@ -335,7 +335,7 @@ Lemma men_phase_40 :
   Rabs (sin (rope_frequency 310000 128 40) - IZR (99252) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 40) with 40%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_41 :
@@ -343,7 +343,7 @@ Lemma men_phase_41 :
   Rabs (sin (rope_frequency 310000 128 41) - IZR (81458) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 41) with 41%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_42 :
@@ -351,7 +351,7 @@ Lemma men_phase_42 :
   Rabs (sin (rope_frequency 310000 128 42) - IZR (66855) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 42) with 42%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_43 :
@@ -359,7 +359,7 @@ Lemma men_phase_43 :
   Rabs (sin (rope_frequency 310000 128 43) - IZR (54870) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 43) with 43%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_44 :
@@ -367,7 +367,7 @@ Lemma men_phase_44 :
   Rabs (sin (rope_frequency 310000 128 44) - IZR (45033) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 44) with 44%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_45 :
@@ -375,7 +375,7 @@ Lemma men_phase_45 :
   Rabs (sin (rope_frequency 310000 128 45) - IZR (36960) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 45) with 45%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_46 :
@@ -383,7 +383,7 @@ Lemma men_phase_46 :
   Rabs (sin (rope_frequency 310000 128 46) - IZR (30334) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 46) with 46%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_47 :
@@ -391,7 +391,7 @@ Lemma men_phase_47 :
   Rabs (sin (rope_frequency 310000 128 47) - IZR (24896) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 47) with 47%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_48 :
@@ -399,7 +399,7 @@ Lemma men_phase_48 :
   Rabs (sin (rope_frequency 310000 128 48) - IZR (20432) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 48) with 48%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_49 :
@@ -407,7 +407,7 @@ Lemma men_phase_49 :
   Rabs (sin (rope_frequency 310000 128 49) - IZR (16769) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 49) with 49%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_50 :
@@ -415,7 +415,7 @@ Lemma men_phase_50 :
   Rabs (sin (rope_frequency 310000 128 50) - IZR (13763) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 50) with 50%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_51 :
@@ -423,7 +423,7 @@ Lemma men_phase_51 :
   Rabs (sin (rope_frequency 310000 128 51) - IZR (11296) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 51) with 51%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_52 :
@@ -431,7 +431,7 @@ Lemma men_phase_52 :
   Rabs (sin (rope_frequency 310000 128 52) - IZR (9271) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 52) with 52%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_53 :
@@ -439,7 +439,7 @@ Lemma men_phase_53 :
   Rabs (sin (rope_frequency 310000 128 53) - IZR (7609) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 53) with 53%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_54 :
@@ -447,7 +447,7 @@ Lemma men_phase_54 :
   Rabs (sin (rope_frequency 310000 128 54) - IZR (6245) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 54) with 54%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_55 :
@@ -455,7 +455,7 @@ Lemma men_phase_55 :
   Rabs (sin (rope_frequency 310000 128 55) - IZR (5125) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 55) with 55%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_56 :
@@ -463,7 +463,7 @@ Lemma men_phase_56 :
   Rabs (sin (rope_frequency 310000 128 56) - IZR (4206) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 56) with 56%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_57 :
@@ -471,7 +471,7 @@ Lemma men_phase_57 :
   Rabs (sin (rope_frequency 310000 128 57) - IZR (3452) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 57) with 57%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_58 :
@@ -479,7 +479,7 @@ Lemma men_phase_58 :
   Rabs (sin (rope_frequency 310000 128 58) - IZR (2833) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 58) with 58%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_59 :
@@ -487,7 +487,7 @@ Lemma men_phase_59 :
   Rabs (sin (rope_frequency 310000 128 59) - IZR (2325) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 59) with 59%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_60 :
@@ -495,7 +495,7 @@ Lemma men_phase_60 :
   Rabs (sin (rope_frequency 310000 128 60) - IZR (1908) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 60) with 60%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_61 :
@@ -503,7 +503,7 @@ Lemma men_phase_61 :
   Rabs (sin (rope_frequency 310000 128 61) - IZR (1566) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 61) with 61%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_62 :
@@ -511,7 +511,7 @@ Lemma men_phase_62 :
   Rabs (sin (rope_frequency 310000 128 62) - IZR (1286) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 62) with 62%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phase_63 :
@@ -519,7 +519,7 @@ Lemma men_phase_63 :
   Rabs (sin (rope_frequency 310000 128 63) - IZR (1055) / 268435456) <= 1 / 268435456.
 Proof.
   unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 63) with 63%Z;
-  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 60).
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
 Lemma men_phases (k : nat) : (k < 64)%nat ->
