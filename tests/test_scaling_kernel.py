@@ -61,10 +61,16 @@ PERTURBATIONS: dict[str, list[tuple[str, str]]] = {
     "qwen_dynamic_ntk_correction": [("2 * x - 1 <= qwen_ntk_alpha x", "2 * x - 1 < qwen_ntk_alpha x")],
     # token t reads 1/(t+1), not 1/t
     "nope_position_readout": [("= 1 / INR (S t)", "= 1 / INR t")],
-    # on [0, 12000] the 16k base keeps B ≥ 0 (first sign change ≈ 12222.8), so the negation is false
+    # on [0, 12000] the 16k base keeps B ≥ 0 (first zero ≈ 12222.627), so the negation is false
     "men_table2_d128_negation": [("0 <= m <= 16000", "0 <= m <= 12000")],
-    # B(12222) > 0 with the 16k base
-    "men_table2_d128_correction": [("all_ones_score 310000 64 12223 < 0", "all_ones_score 310000 64 12222 < 0")],
+    # one hundredth earlier B > 0: B(12222.62) ≈ +0.0079 (16k base), B(22465.54) ≈ +0.0034 (32k base); B(12222) ≈ +1.04
+    "men_table2_d128_correction": [
+        # the lower side past the first zero (B(12222.63) ≈ −0.0000, negative)
+        ("0 <= m <= 1222262 / 100 ->", "0 <= m <= 1222263 / 100 ->"),
+        ("64 (1222263 / 100) < 0", "64 (1222262 / 100) < 0"),
+        ("64 (2246555 / 100) < 0", "64 (2246554 / 100) < 0"),
+        ("all_ones_score 310000 64 12223 < 0", "all_ones_score 310000 64 12222 < 0"),
+    ],
     "pi_interpolation_bound_correction": [("j ^ 2) / 2) * (s - s1)", "j ^ 2) / 4) * (s - s1)")],
     # min B(s) over s < 4096 is 142.84 (s = 3643): B > 143 is false there
     "pi_b_exceeds_d": [("-> 128 < pi_b_sum", "-> 143 < pi_b_sum")],

@@ -56,12 +56,13 @@ def test_scaling_mirror_within_the_error_model(claim_id: str) -> None:
         found = {fmt: evidence[fmt]["first_collision"] for fmt in evidence}
         assert found == {"float16": 1463, "bfloat16": 189, "float32": None, "float64": None, "mpmath": None}
     elif claim_id == "MEN-TABLE2-D128":
-        # float32/64 and mpmath find Coq's sign changes; float16 and bfloat16 round the positions and bases away
-        found = {fmt: evidence[fmt]["first_negative"] for fmt in evidence}
-        exact = [12223, 27685]
+        # float32/64 and mpmath find Coq's sign changes in both readings (real m on a grid of hundredths, integer m);
+        # float16 and bfloat16 round the positions and bases away
+        found = {fmt: (evidence[fmt]["real"], evidence[fmt]["integer"]) for fmt in evidence}
+        exact = ([12222.63, 22465.55], [12223, 27685])
         assert found == {
-            "float16": [12220, None],
-            "bfloat16": [None, None],
+            "float16": ([12222.5, None], [12220, None]),
+            "bfloat16": ([None, None], [None, None]),
             "float32": exact,
             "float64": exact,
             "mpmath": exact,

@@ -167,21 +167,32 @@ def nope_first_collision(fmt: str, tokens: int = 1500) -> int | None:
     return int(same[0]) if same.size else None
 
 
-MEN_WINDOWS = ((310000.0, 12218, 12226), (640000.0, 27680, 27688))
-"""(base, first m, last m): the integer windows around the sign changes MEN-TABLE2-D128 decides at d = 128."""
+MEN_WINDOWS = {
+    "integer": ((310000.0, 12218, 12226, 1), (640000.0, 27680, 27688, 1)),
+    "real": ((310000.0, 12222.5, 12222.7, 0.01), (640000.0, 22465.45, 22465.65, 0.01)),
+}
+"""Reading → (base, first m, last m, step) per Table 2 entry: the windows around the sign changes MEN-TABLE2-D128
+decides at d = 128: at integer m (the last positive and first negative integers) and at real m on a grid of
+hundredths (Eq. 10's reading)."""
 
 
-def men_first_negative(fmt: str) -> list[int | None]:
-    """Per window of `MEN_WINDOWS`, the first integer m whose B_{m,θ} = ½·2Σcos(mθᵢ) (d = 128) computed in `fmt` is
-    negative (None: none in the window). Coq: 12223 and 27685 are negative; B(12222) > 0 (its perturbation)."""
+def men_first_negative(fmt: str, reading: str = "real") -> list[float | None]:
+    """Per window of `MEN_WINDOWS[reading]`, the first grid point m whose B_{m,θ} = ½·2Σcos(mθᵢ) (d = 128)
+    computed in `fmt` is negative (None: none in the window).
+
+    **Arguments:** `fmt`: a dtype or `"mpmath"`; `reading`: `"real"` (m on a grid of hundredths) or `"integer"`.
+
+    **Returns:** one m per Table 2 entry (16k, 32k). Coq (MEN-TABLE2-D128's correction): B(12222.63) < 0 and
+    B(22465.55) < 0 (real), B(12223) < 0 and B(27685) < 0 (integer); one step earlier is B > 0 (its perturbations).
+    """
     f = _formulas()
-    found: list[int | None] = []
-    for rope_base, first, last in MEN_WINDOWS:
+    found: list[float | None] = []
+    for rope_base, first, last, step in MEN_WINDOWS[reading]:
         thetas = [f.frequency(sp.Integer(i), sp.Integer(64), sp.Float(rope_base)) for i in range(64)]
-        positions = np.arange(first, last + 1, dtype=np.float64)
+        positions = np.round(np.arange(round((last - first) / step) + 1) * step + first, 2)
         values = evaluate_formula(f.all_ones_score(thetas), {f.distance: positions}, fmt)
         negative = np.flatnonzero(values < 0)
-        found.append(int(positions[negative[0]]) if negative.size else None)
+        found.append(float(positions[negative[0]]) if negative.size else None)
     return found
 
 
@@ -287,7 +298,9 @@ def scaling_evidence(claim_id: str) -> dict[str, Any]:
     if claim_id == "NOPE-POSITION-READOUT":
         return {fmt: {"first_collision": nope_first_collision(fmt)} for fmt in (*DTYPES, "mpmath")}
     if claim_id == "MEN-TABLE2-D128":
-        return {fmt: {"first_negative": men_first_negative(fmt)} for fmt in (*DTYPES, "mpmath")}
+        return {
+            fmt: {reading: men_first_negative(fmt, reading) for reading in MEN_WINDOWS} for fmt in (*DTYPES, "mpmath")
+        }
     if claim_id == "QWEN-DYNAMIC-NTK":
         return {fmt: qwen_alphas(fmt) for fmt in (*DTYPES, "mpmath")}
     if claim_id in ("PI-B-EXCEEDS-D", "PI-EXTRAPOLATION-RATIO"):

@@ -570,15 +570,27 @@ CLAIMS = [
         interpretation="Read as: Table 2's base for a length L keeps Men et al.'s criterion B_{m,θ} = Σᵢcos(mθᵢ) "
         "≥ 0 on all of [0, L] (Eq. 10), at d = 128. Refuted for the 16k entry: B(12223) < 0 with b = 3.1·10⁵ "
         "(≈ −0.32). Numerically (mirror, not kernel-checked) the 1k, 2k and 8k entries hold at d = 128, the 4k "
-        "entry holds up to 4078 (so for 4k = 4000 but not 4096), and the 16k and 32k entries fail from m ≈ "
-        "12223 and ≈ 22466.",
+        "entry holds up to 4078 (so for 4k = 4000 but not 4096), and the 16k and 32k entries first reach B = 0 "
+        "at real m ≈ 12222.627 and ≈ 22465.547. At integer m the 32k entry fails only at 27685 (B ≈ −0.73; every "
+        "integer below keeps B ≥ 0.058): its dip below zero on (22465.55, 22465.89), depth −0.035, falls between "
+        "two integers.",
         correction=Correction(
-            latex=r"B_{12223}(3.1\cdot10^5) < 0,\ B_{27685}(6.4\cdot10^5) < 0\ (d = 128)",
-            statement=Claimed("at d = 128 the 16k base turns B negative by m = 12223, the 32k base by m = 27685"),
-            explanation="Proved with interval at both points: at d = 128 the 16k entry supports at most 12222 "
-            "positions and the 32k entry at most 27684 under Eq. 10 (L_θ < 12223, < 27685). This is an upper "
-            "bound on what the entries support, not the exact L_θ or base_L: those need B ≥ 0 over a whole "
-            "interval of real m (a derivative bound plus a grid), not kernel-checked here.",
+            latex=r"B_m(3.1\cdot10^5) \ge 0\ \forall m \in [0, 12222.62];\ "
+            r"B_{12222.63}(3.1\cdot10^5) < 0,\ B_{22465.55}(6.4\cdot10^5) < 0;\ "
+            r"B_{12223}(3.1\cdot10^5) < 0,\ B_{27685}(6.4\cdot10^5) < 0\ (d = 128)",
+            statement=Claimed(
+                "at d = 128, real m: the 16k base keeps B ≥ 0 on all of [0, 12222.62] and turns it negative by "
+                "m = 12222.63, so its L_θ lies in [12222.62, 12222.63); the 32k base turns B negative by "
+                "m = 22465.55; integer m: by 12223 and 27685"
+            ),
+            explanation="Proved two-sided for the 16k entry under Eq. 10 (real m) at d = 128: B ≥ 0 for every real "
+            "m ∈ [0, 12222.62] (MenTable2Lower.v: the 64 unit phases enclosed by interval, every e^{imθ_k}, "
+            "m ≤ 12222, formed by rounded rotations in 63-bit machine integers with a proved error bound and "
+            "checked by one vm_compute, a chord lemma between integers, and interval at 12222.62), and B < 0 at "
+            "12222.63 (interval), so L_θ ∈ [12222.62, 12222.63) (mpmath: the first zero is 12222.6266…). For the "
+            "32k entry only the upper side is kernel-checked: B(22465.55) < 0, L_θ < 22465.55 (first zero "
+            "22465.5468…); B ≥ 0 below it is numerical here (mirror, float64 and mpmath). Read at integer m only, "
+            "B(12223) < 0 and B(27685) < 0.",
         ),
         mirror={"kind": "men"},
     ),

@@ -1,0 +1,706 @@
+(* MenTable2Lower.v -- MEN-TABLE2-D128, the lower side of the correction: with the 16k base
+   b = 3.1e5 and d = 128, B(m) = sum_{k<64} cos(m b^(-k/64)) >= 0 for every real m in
+   [0, 12222.62] (the first zero is 12222.6266; ScalingSizes.men_table2_16k_real shows
+   B(12222.63) < 0).
+
+   The 64 unit phases e^(i theta_k) are enclosed within 2^-28 per coordinate
+   (MenTable2Phases.v, generated); every power e^(i m theta_k), m = 0 .. 12222, is then formed
+   by rounded rotations in 63-bit machine integers over 2^28 (the machinery of
+   Decay128Trend.v at a finer scale: there 2^22 would lose about 1.1 of B by m = 11000), with
+   an error of at most 6 m 2^-28 per phase.  One boolean walk, evaluated by `vm_compute`, checks
+   B(m) >= K / 4 at every integer m, K >= sum_k (theta_k^2 / 2 + theta_k^3 / 6); between two
+   integers a chord lemma (cos_chord) loses at most K t (1 - t) <= K / 4.  The tail
+   (12222, 12222.62] is one chord from B(12222) (checked >= K) to B(12222.62) >= 0 (`interval`). *)
+
+From Coq Require Import Bool ZArith Reals Lra Lia List.
+From Coq Require Uint63 Sint63.
+From Coquelicot Require Import Complex.
+From Interval Require Import Tactic.
+From Ropecheck Require Import Defs DefsScaling DefsDecay Decay128Trend MenTable2Phases.
+Import ListNotations.
+Local Open Scope R_scope.
+
+(* ------------------------------------------------------------------ the chord lemma *)
+
+Lemma sin_abs_le_pos (x : R) : 0 <= x -> Rabs (sin x) <= x.
+Proof.
+  intros Hx; destruct (Req_dec x 0) as [->|Hne]; [rewrite sin_0, Rabs_R0; lra|].
+  pose proof (sin_lt_x x ltac:(lra)); pose proof (SIN_bound x).
+  destruct (Rle_or_lt x 1) as [H1|H1].
+  - assert (HP : x <= PI) by (assert (3 < PI) by interval; lra).
+    pose proof (sin_ge_0 x Hx HP); rewrite Rabs_right by lra; lra.
+  - unfold Rabs; destruct (Rcase_abs (sin x)); lra.
+Qed.
+
+Lemma sin_abs_le (x : R) : Rabs (sin x) <= Rabs x.
+Proof.
+  destruct (Rle_or_lt 0 x) as [H|H].
+  - rewrite (Rabs_right x) by lra; apply sin_abs_le_pos, H.
+  - rewrite <- (Ropp_involutive x), sin_neg, Rabs_Ropp, Rabs_Ropp, (Rabs_right (- x)) by lra;
+    apply sin_abs_le_pos; lra.
+Qed.
+
+Lemma one_minus_cos (u : R) : 0 <= 1 - cos u <= u ^ 2 / 2.
+Proof.
+  replace u with (2 * (u / 2)) at 1 2 by field; rewrite cos_2a_sin.
+  set (v := u / 2); pose proof (sin_abs_le v) as H; pose proof (Rabs_pos (sin v)).
+  assert (sin v * sin v <= v * v).
+  { replace (sin v * sin v) with (Rabs (sin v) * Rabs (sin v)) by (rewrite <- Rabs_mult; apply Rabs_pos_eq; nra).
+    replace (v * v) with (Rabs v * Rabs v) by (rewrite <- Rabs_mult; apply Rabs_pos_eq; nra).
+    apply Rmult_le_compat; assumption. }
+  pose proof (Rle_0_sqr (sin v)); unfold Rsqr in *; simpl.
+  assert (v * v = u * u / 4) by (unfold v; field); split; lra.
+Qed.
+
+Lemma sin_cubic (u : R) : 0 <= u -> 0 <= u - sin u <= u ^ 3 / 6.
+Proof.
+  intros Hu; destruct (Req_dec u 0) as [->|Hne]; [rewrite sin_0; lra|].
+  pose proof (sin_lt_x u ltac:(lra)).
+  split; [lra|].
+  destruct (Rle_or_lt u PI) as [Hp|Hp].
+  - pose proof (sin_bound u 0 Hu Hp) as [Hlo _].
+    unfold sin_approx, sin_term in Hlo; simpl in Hlo.
+    replace (INR (fact 3)) with 6 in Hlo by (simpl; lra). unfold pow in Hlo. 
+    assert (u - u * (u * (u * 1)) / 6 <= sin u) by (simpl in Hlo; lra). 
+    unfold pow; lra.
+  - assert (3 < PI) by interval; pose proof (SIN_bound u); nra.
+Qed.
+
+(* Between a and a + h, cos(x th) lies above its chord less (th^2 h^2 / 2 + th^3 h^3 / 6) t (1 - t),
+   x = a + t h: with c = x th, alpha = t h th, beta = (1 - t) h th, the chord is
+   cos c - cos c ((1 - t)(1 - cos alpha) + t (1 - cos beta))
+         - sin c ((1 - t)(alpha - sin alpha) - t (beta - sin beta)),  as (1 - t) alpha = t beta. *)
+Lemma cos_chord (th a h t : R) : 0 <= th -> 0 <= h -> 0 <= t <= 1 ->
+  (1 - t) * cos (a * th) + t * cos ((a + h) * th) - (th ^ 2 * h ^ 2 / 2 + th ^ 3 * h ^ 3 / 6) * (t * (1 - t))
+  <= cos ((a + t * h) * th).
+Proof.
+  intros Hth Hh Ht.
+  set (c := (a + t * h) * th); set (al := t * h * th); set (be := (1 - t) * h * th).
+  assert (Hal : 0 <= al) by (unfold al; apply Rmult_le_pos; [apply Rmult_le_pos|]; lra).
+  assert (Hbe : 0 <= be) by (unfold be; apply Rmult_le_pos; [apply Rmult_le_pos|]; lra).
+  replace (a * th) with (c - al) by (unfold c, al; ring).
+  replace ((a + h) * th) with (c + be) by (unfold c, be; ring).
+  rewrite cos_minus, cos_plus.
+  pose proof (one_minus_cos al) as [Ca1 Ca2]; pose proof (one_minus_cos be) as [Cb1 Cb2].
+  pose proof (sin_cubic al Hal) as [Sa1 Sa2]; pose proof (sin_cubic be Hbe) as [Sb1 Sb2].
+  pose proof (COS_bound c); pose proof (SIN_bound c).
+  set (X := (1 - t) * (1 - cos al) + t * (1 - cos be)).
+  set (P := (1 - t) * (al - sin al)); set (Q := t * (be - sin be)).
+  assert (E : (1 - t) * (cos c * cos al + sin c * sin al) + t * (cos c * cos be - sin c * sin be)
+              = cos c - cos c * X + sin c * (Q - P)).
+  { assert (Hab : t * be = (1 - t) * al) by (unfold al, be; ring).
+    transitivity (cos c - cos c * X + sin c * (Q - P) + sin c * ((1 - t) * al - t * be));
+      [unfold X, P, Q; ring|rewrite Hab; ring]. }
+  rewrite E.
+  assert (HX : 0 <= X) by (unfold X; nra).
+  assert (HP : 0 <= P) by (unfold P; nra).
+  assert (HQ : 0 <= Q) by (unfold Q; nra).
+  assert (H1 : - (cos c * X) <= X) by nra.
+  assert (H2 : sin c * (Q - P) <= Q + P) by nra.
+  assert (H3 : X + P + Q <= (1 - t) * (al ^ 2 / 2) + t * (be ^ 2 / 2) + (1 - t) * (al ^ 3 / 6) + t * (be ^ 3 / 6)).
+  { unfold X, P, Q.
+    assert ((1 - t) * (1 - cos al) <= (1 - t) * (al ^ 2 / 2)) by (apply Rmult_le_compat_l; lra).
+    assert (t * (1 - cos be) <= t * (be ^ 2 / 2)) by (apply Rmult_le_compat_l; lra).
+    assert ((1 - t) * (al - sin al) <= (1 - t) * (al ^ 3 / 6)) by (apply Rmult_le_compat_l; lra).
+    assert (t * (be - sin be) <= t * (be ^ 3 / 6)) by (apply Rmult_le_compat_l; lra).
+    lra. }
+  assert (E2 : (1 - t) * (al ^ 2 / 2) + t * (be ^ 2 / 2) = th ^ 2 * h ^ 2 / 2 * (t * (1 - t)))
+    by (unfold al, be; field).
+  set (q := th ^ 3 * h ^ 3 * (t * (1 - t))).
+  assert (Hq : 0 <= q).
+  { unfold q; apply Rmult_le_pos; [apply Rmult_le_pos; apply pow_le; assumption|nra]. }
+  assert (E3 : (1 - t) * (al ^ 3 / 6) + t * (be ^ 3 / 6) = q * (t ^ 2 + (1 - t) ^ 2) / 6)
+    by (unfold q, al, be; field).
+  assert (Ht2 : t ^ 2 + (1 - t) ^ 2 <= 1) by (simpl; nra).
+  assert (H4 : q * (t ^ 2 + (1 - t) ^ 2) <= q * 1) by (apply Rmult_le_compat_l; assumption).
+  unfold q in *; lra.
+Qed.
+
+(* ------------------------------------------------------------------ sums over the 64 frequencies *)
+
+Lemma rsum_le_terms (n : nat) (f g : nat -> R) : (forall k, (k < n)%nat -> f k <= g k) -> rsum n f <= rsum n g.
+Proof.
+  induction n as [|n IH]; intros H; cbn [rsum]; [lra|].
+  pose proof (IH ltac:(intros k Hk; apply H; lia)); pose proof (H n ltac:(lia)); lra.
+Qed.
+
+Lemma rsum_chord_terms (n : nat) (f g l : nat -> R) (t p : R) :
+  rsum n (fun k => (1 - t) * f k + t * g k - l k * p) = (1 - t) * rsum n f + t * rsum n g - rsum n l * p.
+Proof. induction n as [|n IH]; cbn [rsum]; [ring|rewrite IH; ring]. Qed.
+
+Lemma rsum_scale (n : nat) (c : R) (f : nat -> R) : rsum n (fun k => c * f k) = c * rsum n f.
+Proof. induction n as [|n IH]; cbn [rsum]; [ring|rewrite IH; ring]. Qed.
+
+Lemma rsum_shift (n : nat) (f : nat -> R) : rsum (S n) f = f 0%nat + rsum n (fun k => f (S k)).
+Proof. induction n as [|n IH]; [cbn; ring|]; change (rsum (S (S n)) f) with (rsum (S n) f + f (S n)); rewrite IH; cbn [rsum]; ring. Qed.
+
+Definition theta (k : nat) : R := rope_frequency 310000 128 k.
+
+(* B(x) = sum_k cos(x theta_k), half of Defs' all_ones_score. *)
+Definition score (x : R) : R := rsum 64 (fun k => cos (x * theta k)).
+
+Lemma all_ones_score_half (x : R) : all_ones_score 310000 64 x = 2 * score x.
+Proof.
+  unfold all_ones_score, score, theta; change (2 * 64)%nat with 128%nat.
+  apply rsum_scale.
+Qed.
+
+Lemma theta_nonneg (k : nat) : 0 <= theta k.
+Proof. unfold theta, rope_frequency, Rpower; left; apply exp_pos. Qed.
+
+Ltac numerals :=
+  repeat match goal with
+         | |- context [INR ?k] => rewrite (INR_IZR_INZ k); let v := eval vm_compute in (Z.of_nat k) in
+                                  change (Z.of_nat k) with v
+         end.
+
+(* K >= sum_k (theta_k^2 / 2 + theta_k^3 / 6) = 1.90453 *)
+Lemma loss_sum : rsum 64 (fun k => theta k ^ 2 / 2 + theta k ^ 3 / 6) <= 1905 / 1000.
+Proof. unfold theta; cbn [rsum]; unfold rope_frequency, Rpower; numerals; interval. Qed.
+
+Lemma score_chord (a h t : R) : 0 <= h <= 1 -> 0 <= t <= 1 ->
+  (1 - t) * score a + t * score (a + h) - 1905 / 1000 * h ^ 2 * (t * (1 - t)) <= score (a + t * h).
+Proof.
+  intros Hh Ht; pose proof loss_sum.
+  assert (Hl : rsum 64 (fun k => theta k ^ 2 * h ^ 2 / 2 + theta k ^ 3 * h ^ 3 / 6)
+               <= h ^ 2 * rsum 64 (fun k => theta k ^ 2 / 2 + theta k ^ 3 / 6)).
+  { rewrite <- rsum_scale; apply rsum_le_terms; intros k _; pose proof (theta_nonneg k).
+    assert (h ^ 3 <= h ^ 2) by (simpl; nra).
+    assert (0 <= theta k ^ 3) by (apply pow_le; lra); nra. }
+  assert (Hp : 0 <= t * (1 - t)) by nra.
+  assert (0 <= h ^ 2) by (apply pow_le; lra).
+  assert (Hc : rsum 64 (fun k => (1 - t) * cos (a * theta k) + t * cos ((a + h) * theta k)
+                                 - (theta k ^ 2 * h ^ 2 / 2 + theta k ^ 3 * h ^ 3 / 6) * (t * (1 - t)))
+               <= score (a + t * h)).
+  { apply rsum_le_terms; intros k _; apply cos_chord; [apply theta_nonneg|lra|lra]. }
+  rewrite rsum_chord_terms in Hc; unfold score.
+  assert (h ^ 2 * rsum 64 (fun k => theta k ^ 2 / 2 + theta k ^ 3 / 6) <= h ^ 2 * (1905 / 1000))
+    by (apply Rmult_le_compat_l; assumption).
+  assert (rsum 64 (fun k => theta k ^ 2 * h ^ 2 / 2 + theta k ^ 3 * h ^ 3 / 6) * (t * (1 - t))
+          <= 1905 / 1000 * h ^ 2 * (t * (1 - t))).
+  { replace (1905 / 1000 * h ^ 2) with (h ^ 2 * (1905 / 1000)) by ring.
+    apply Rmult_le_compat_r; [assumption|lra]. }
+  unfold score in Hc; lra.
+Qed.
+
+(* ------------------------------------------------------------------ points over 2^28 *)
+
+Definition mscale : Z := 268435456.
+
+Lemma mscale_pos : 0 < IZR mscale.
+Proof. apply IZR_lt; unfold mscale; lia. Qed.
+
+Definition mpoint (w : Z * Z) : C := (IZR (fst w) / IZR mscale, IZR (snd w) / IZR mscale).
+
+(* w * c over 2^28, each coordinate rounded down. *)
+Definition mrot (w c : Z * Z) : Z * Z :=
+  (((fst w * fst c - snd w * snd c) / mscale)%Z, ((fst w * snd c + snd w * fst c) / mscale)%Z).
+
+Lemma mfloor_error (n : Z) :
+  Rabs (IZR n / (IZR mscale * IZR mscale) - IZR (n / mscale) / IZR mscale) <= 1 / IZR mscale.
+Proof.
+  pose proof mscale_pos as Hs.
+  assert (Hp : (0 < mscale)%Z) by (unfold mscale; lia).
+  pose proof (Z.div_mod n mscale ltac:(lia)) as E.
+  pose proof (Z.mod_pos_bound n mscale Hp) as [H0 H1].
+  set (q := (n / mscale)%Z) in *; set (r := (n mod mscale)%Z) in *.
+  apply IZR_le in H0; apply IZR_lt in H1.
+  rewrite E, plus_IZR, mult_IZR.
+  replace ((IZR mscale * IZR q + IZR r) / (IZR mscale * IZR mscale) - IZR q / IZR mscale)
+    with ((IZR r / IZR mscale) * (1 / IZR mscale)) by (field; lra).
+  assert (Hr : 0 <= IZR r / IZR mscale <= 1).
+  { split; [apply div_nonneg; lra|].
+    apply Rmult_le_reg_r with (IZR mscale); [lra|].
+    unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra. }
+  assert (0 < 1 / IZR mscale) by (apply div_pos; lra).
+  rewrite Rabs_pos_eq by nra; nra.
+Qed.
+
+Lemma mrot_error (w c : Z * Z) :
+  Cmod (mpoint w * mpoint c - mpoint (mrot w c))%C <= 2 * (1 / IZR mscale).
+Proof.
+  pose proof mscale_pos.
+  apply Cmod_box; unfold mpoint, mrot, Cmult, Cminus, Cplus, Copp; cbn [fst snd].
+  - replace (IZR (fst w) / IZR mscale * (IZR (fst c) / IZR mscale)
+               - IZR (snd w) / IZR mscale * (IZR (snd c) / IZR mscale)
+               + - (IZR ((fst w * fst c - snd w * snd c) / mscale) / IZR mscale))
+      with (IZR (fst w * fst c - snd w * snd c) / (IZR mscale * IZR mscale)
+            - IZR ((fst w * fst c - snd w * snd c) / mscale) / IZR mscale)
+      by (rewrite minus_IZR, !mult_IZR; field; lra).
+    apply mfloor_error.
+  - replace (IZR (fst w) / IZR mscale * (IZR (snd c) / IZR mscale)
+               + IZR (snd w) / IZR mscale * (IZR (fst c) / IZR mscale)
+               + - (IZR ((fst w * snd c + snd w * fst c) / mscale) / IZR mscale))
+      with (IZR (fst w * snd c + snd w * fst c) / (IZR mscale * IZR mscale)
+            - IZR ((fst w * snd c + snd w * fst c) / mscale) / IZR mscale)
+      by (rewrite plus_IZR, !mult_IZR; field; lra).
+    apply mfloor_error.
+Qed.
+
+(* One rotation by a centre within 2 / 2^28 of e^(i t) adds at most 6 / 2^28 to the error. *)
+Definition mslack : R := 6 / IZR mscale.
+
+Lemma mrot_step (s t e : R) (w c : Z * Z) :
+  Cmod (phase t - mpoint c)%C <= 2 / IZR mscale -> Cmod (phase s - mpoint w)%C <= e -> e <= 1 ->
+  Cmod (phase (s + t) - mpoint (mrot w c))%C <= e + mslack.
+Proof.
+  intros Hc Hw He1; pose proof mscale_pos.
+  set (W := mpoint w) in *; set (Z0 := mpoint c) in *.
+  rewrite phase_add.
+  replace (phase s * phase t - mpoint (mrot w c))%C
+    with (phase s * (phase t - Z0) + (phase s - W) * Z0 + (W * Z0 - mpoint (mrot w c)))%C by ring.
+  pose proof (mrot_error w c) as Hr; fold W Z0 in Hr.
+  assert (HZ : Cmod Z0 <= 1 + 2 / IZR mscale).
+  { pose proof (Cmod_triangle (phase t) (Z0 - phase t)%C) as T.
+    replace (phase t + (Z0 - phase t))%C with Z0 in T by ring.
+    replace (Z0 - phase t)%C with (- (phase t - Z0))%C in T by ring.
+    rewrite Cmod_opp, Cmod_phase in T; lra. }
+  set (e' := Cmod (phase s - W)%C) in *.
+  assert (0 <= e') by apply Cmod_ge_0.
+  assert (0 < 2 / IZR mscale) by (apply div_pos; lra).
+  eapply Rle_trans; [apply Cmod_triangle|].
+  eapply Rle_trans; [apply Rplus_le_compat_r; apply Cmod_triangle|].
+  rewrite !Cmod_mult, Cmod_phase; fold e'.
+  assert (e' * Cmod Z0 <= e' * (1 + 2 / IZR mscale)) by (apply Rmult_le_compat_l; assumption).
+  assert (e' * (2 / IZR mscale) <= 1 * (2 / IZR mscale)) by (apply Rmult_le_compat_r; lra).
+  unfold mslack; replace (6 / IZR mscale) with (2 / IZR mscale + 2 / IZR mscale + 2 * (1 / IZR mscale))
+    by (field; lra).
+  lra.
+Qed.
+
+Fixpoint mpow (c : Z * Z) (n : nat) : Z * Z :=
+  match n with
+  | O => (mscale, 0%Z)
+  | S n' => mrot (mpow c n') c
+  end.
+
+Lemma mslack_pos : 0 <= mslack.
+Proof. unfold mslack; pose proof mscale_pos; apply div_nonneg; lra. Qed.
+
+Lemma mpow_error (t : R) (c : Z * Z) :
+  Cmod (phase t - mpoint c)%C <= 2 / IZR mscale ->
+  forall n : nat, INR n * mslack <= 1 -> Cmod (phase (INR n * t) - mpoint (mpow c n))%C <= INR n * mslack.
+Proof.
+  intros Hc n; pose proof mscale_pos; pose proof mslack_pos; induction n as [|n IH]; intros Hn.
+  - cbn [mpow INR]; replace (0 * t) with 0 by ring; rewrite Rmult_0_l.
+    replace (phase 0 - mpoint (mscale, 0%Z))%C with (RtoC 0); [rewrite Cmod_0; lra|].
+    unfold phase, mpoint, Cminus, Cplus, Copp, RtoC; cbn [fst snd].
+    rewrite cos_0, sin_0; f_equal; field; lra.
+  - rewrite S_INR in *.
+    replace ((INR n + 1) * t) with (INR n * t + t) by ring; cbn [mpow].
+    replace ((INR n + 1) * mslack) with (INR n * mslack + mslack) by ring.
+    apply mrot_step; [exact Hc|apply IH; lra|lra].
+Qed.
+
+Lemma mcoordinate_bound (x : Z) : Rabs (IZR x / IZR mscale) <= 2 -> (Z.abs x <= 2 ^ 29)%Z.
+Proof.
+  intros H; pose proof mscale_pos.
+  unfold Rdiv in H; rewrite Rabs_mult, Rabs_inv, (Rabs_pos_eq (IZR mscale)) in H by lra.
+  assert (Rabs (IZR x) <= 2 * IZR mscale).
+  { apply Rmult_le_reg_r with (/ IZR mscale); [apply Rinv_0_lt_compat; lra|].
+    rewrite Rmult_assoc, Rinv_r by lra; lra. }
+  apply le_IZR; rewrite abs_IZR; replace (IZR (2 ^ 29)) with (2 * IZR mscale)
+    by (unfold mscale; rewrite <- mult_IZR; reflexivity); lra.
+Qed.
+
+Lemma mnear_bounded (x : R) (W : Z * Z) : Cmod (phase x - mpoint W)%C <= 1 -> bounded (2 ^ 29) W.
+Proof.
+  intros He.
+  assert (HW : Cmod (mpoint W) <= 2).
+  { pose proof (Cmod_triangle (phase x) (mpoint W - phase x)%C) as T.
+    replace (phase x + (mpoint W - phase x))%C with (mpoint W) in T by ring.
+    replace (mpoint W - phase x)%C with (- (phase x - mpoint W))%C in T by ring.
+    rewrite Cmod_opp, Cmod_phase in T; lra. }
+  split; apply mcoordinate_bound.
+  - pose proof (fst_le_Cmod (mpoint W)) as F; unfold mpoint in F at 1; cbn [fst] in F; lra.
+  - pose proof (snd_le_Cmod (mpoint W)) as F; unfold mpoint in F at 1; cbn [snd] in F; lra.
+Qed.
+
+(* The walk reaches m = 12222: 12222 mslack < 1. *)
+Definition walk_length : nat := 12222.
+
+Lemma walk_slack (n : nat) : (n <= walk_length)%nat -> INR n * mslack <= 1.
+Proof.
+  intros Hn; apply le_INR in Hn; unfold walk_length in Hn.
+  replace (INR 12222) with 12222 in Hn by (rewrite INR_IZR_INZ; reflexivity).
+  pose proof mslack_pos; unfold mslack, mscale in *; pose proof (pos_INR n).
+  assert (INR n * (6 / IZR 268435456) <= 12222 * (6 / IZR 268435456)) by (apply Rmult_le_compat_r; lra).
+  lra.
+Qed.
+
+Lemma centre_near (k : nat) : (k < 64)%nat ->
+  Cmod (phase (theta k) - mpoint (nth k men_centres (0%Z, 0%Z)))%C <= 2 / IZR mscale.
+Proof.
+  intros Hk; destruct (men_phases k Hk) as [Hc Hs].
+  replace (2 / IZR mscale) with (2 * (1 / IZR mscale)) by (unfold Rdiv; ring).
+  apply Cmod_box; unfold phase, mpoint, Cminus, Cplus, Copp, theta, mscale; cbn [fst snd]; assumption.
+Qed.
+
+(* Each power within m mslack of e^(i m theta_k), hence its cosine within that too. *)
+Lemma power_cos (k n : nat) : (k < 64)%nat -> (n <= walk_length)%nat ->
+  IZR (fst (mpow (nth k men_centres (0%Z, 0%Z)) n)) / IZR mscale - INR n * mslack <= cos (INR n * theta k)
+  /\ bounded (2 ^ 29) (mpow (nth k men_centres (0%Z, 0%Z)) n).
+Proof.
+  intros Hk Hn; pose proof (mpow_error _ _ (centre_near k Hk) n (walk_slack n Hn)) as H.
+  split; [|apply (mnear_bounded (INR n * theta k)); pose proof (walk_slack n Hn); lra].
+  pose proof (fst_le_Cmod (phase (INR n * theta k) - mpoint (mpow (nth k men_centres (0%Z, 0%Z)) n))%C) as F.
+  unfold phase, mpoint, Cminus, Cplus, Copp in F, H; cbn [fst snd] in F, H.
+  set (x := cos (INR n * theta k) + - (IZR (fst (mpow (nth k men_centres (0%Z, 0%Z)) n)) / IZR mscale)) in *.
+  pose proof (Rle_abs (- x)) as A; rewrite Rabs_Ropp in A.
+  assert (B : - x <= INR n * mslack) by lra; unfold x in B.
+  lra.
+Qed.
+
+(* ------------------------------------------------------------------ the same on 63-bit machine integers *)
+
+Local Open Scope Z_scope.
+
+(* Floor division by 2^28 of a value below 2^61: shift it up by 2^61, shift right, take 2^33 off. *)
+Definition mbias : int := Eval vm_compute in Uint63.of_Z (2 ^ 61).
+Definition mbias_shifted : int := Eval vm_compute in Uint63.of_Z (2 ^ 33).
+Definition mbits : int := Eval vm_compute in Uint63.of_Z 28.
+
+Definition mshift_floor (x : int) : int :=
+  PrimInt63.sub (PrimInt63.lsr (PrimInt63.add x mbias) mbits) mbias_shifted.
+
+Lemma mshift_floor_spec (x : int) : - 2 ^ 61 <= zv x < 2 ^ 61 -> zv (mshift_floor x) = zv x / 2 ^ 28.
+Proof.
+  intros H; unfold mshift_floor.
+  assert (Hy : zv (PrimInt63.add x mbias) = zv x + 2 ^ 61) by (rewrite add_exact; change (zv mbias) with (2 ^ 61); lia).
+  pose proof (zv_nonneg (PrimInt63.add x mbias) ltac:(lia)) as Hu.
+  assert (Hl : Uint63.to_Z (PrimInt63.lsr (PrimInt63.add x mbias) mbits) = (zv x + 2 ^ 61) / 2 ^ 28).
+  { rewrite Uint63.lsr_spec, Hu, Hy; reflexivity. }
+  assert (Hq : (zv x + 2 ^ 61) / 2 ^ 28 = zv x / 2 ^ 28 + 2 ^ 33).
+  { replace (zv x + 2 ^ 61) with (zv x + 2 ^ 33 * 2 ^ 28) by reflexivity.
+    rewrite Z.div_add by lia; reflexivity. }
+  assert (Hr : 0 <= zv x / 2 ^ 28 + 2 ^ 33 < 2 ^ 62).
+  { split.
+    - assert (- 2 ^ 33 <= zv x / 2 ^ 28) by (apply Z.div_le_lower_bound; lia); lia.
+    - assert (zv x / 2 ^ 28 < 2 ^ 33) by (apply Z.div_lt_upper_bound; lia); lia. }
+  rewrite sub_exact; rewrite zv_small by lia; rewrite Hl, Hq; change (zv mbias_shifted) with (2 ^ 33); lia.
+Qed.
+
+Definition mrot_int (w c : int * int) : int * int :=
+  (mshift_floor (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))),
+   mshift_floor (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))).
+
+Lemma mproduct_bound (a b : Z) : Z.abs a <= 2 ^ 29 -> Z.abs b <= 2 ^ 28 -> Z.abs (a * b) <= 2 ^ 57.
+Proof. intros Ha Hb; rewrite Z.abs_mul; change (2 ^ 57) with (2 ^ 29 * 2 ^ 28); apply Z.mul_le_mono_nonneg; lia. Qed.
+
+Lemma mrot_int_spec (w c : int * int) :
+  bounded (2 ^ 29) (zvp w) -> bounded (2 ^ 28) (zvp c) -> zvp (mrot_int w c) = mrot (zvp w) (zvp c).
+Proof.
+  intros [Hw1 Hw2] [Hc1 Hc2]; unfold zvp in *; cbn [fst snd] in *.
+  pose proof (mproduct_bound _ _ Hw1 Hc1) as P1; pose proof (mproduct_bound _ _ Hw2 Hc2) as P2.
+  pose proof (mproduct_bound _ _ Hw1 Hc2) as P3; pose proof (mproduct_bound _ _ Hw2 Hc1) as P4.
+  apply Z.abs_le in P1, P2, P3, P4; clear Hw1 Hw2 Hc1 Hc2.
+  unfold mrot_int, mrot; cbn [fst snd]; change mscale with (2 ^ 28).
+  assert (E1 : zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c)))
+               = zv (fst w) * zv (fst c) - zv (snd w) * zv (snd c)).
+  { rewrite sub_exact; rewrite !mul_exact; lia. }
+  assert (E2 : zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))
+               = zv (fst w) * zv (snd c) + zv (snd w) * zv (fst c)).
+  { rewrite add_exact; rewrite !mul_exact; lia. }
+  rewrite !mshift_floor_spec; rewrite ?E1, ?E2; try reflexivity; lia.
+Qed.
+
+Definition mone_int : int * int := (Uint63.of_Z mscale, Uint63.of_Z 0).
+
+Fixpoint mpow_int (c : int * int) (n : nat) : int * int :=
+  match n with
+  | O => mone_int
+  | S n' => mrot_int (mpow_int c n') c
+  end.
+
+Lemma mpow_int_spec (c : int * int) (n : nat) :
+  bounded (2 ^ 28) (zvp c) -> (forall n', (n' <= n)%nat -> bounded (2 ^ 29) (mpow (zvp c) n')) ->
+  zvp (mpow_int c n) = mpow (zvp c) n.
+Proof.
+  intros Hc; induction n as [|n IH]; intros Hb; [reflexivity|].
+  assert (E : zvp (mpow_int c n) = mpow (zvp c) n) by (apply IH; intros n' Hn'; apply Hb; lia).
+  cbn [mpow_int mpow]; rewrite mrot_int_spec, E; [reflexivity| |exact Hc].
+  rewrite E; apply Hb; lia.
+Qed.
+
+Definition centres_int : list (int * int) := map point_int men_centres.
+
+Lemma men_centres_small : forallb (fun p => Z.leb (Z.abs (fst p)) (2 ^ 28) && Z.leb (Z.abs (snd p)) (2 ^ 28))
+  men_centres = true.
+Proof. vm_compute; reflexivity. Qed.
+
+Lemma men_centres_length : length men_centres = 64%nat.
+Proof. reflexivity. Qed.
+
+Lemma men_centre_int (k : nat) : (k < 64)%nat ->
+  zvp (nth k centres_int (point_int (0, 0))) = nth k men_centres (0, 0) /\ bounded (2 ^ 28) (nth k men_centres (0, 0)).
+Proof.
+  intros Hk; unfold centres_int; rewrite map_nth.
+  assert (Hin : In (nth k men_centres (0, 0)) men_centres) by (apply nth_In; rewrite men_centres_length; exact Hk).
+  pose proof (proj1 (forallb_forall _ _) men_centres_small _ Hin) as H; cbv beta in H.
+  apply andb_true_iff in H as [H1 H2]; apply Z.leb_le in H1, H2.
+  split; [|split; assumption].
+  unfold zvp, point_int; cbn [fst snd]; rewrite !zv_of_Z by lia; destruct (nth k men_centres (0, 0)); reflexivity.
+Qed.
+
+(* The 64 powers c_k^n, and one step of all of them. *)
+Definition powers_at (n : nat) : list (int * int) := map (fun c => mpow_int c n) centres_int.
+
+Definition step_all (ws : list (int * int)) : list (int * int) :=
+  map (fun p => mrot_int (fst p) (snd p)) (combine ws centres_int).
+
+Lemma step_powers (n : nat) : step_all (powers_at n) = powers_at (S n).
+Proof.
+  unfold step_all, powers_at; induction centres_int as [|c l IH]; [reflexivity|].
+  cbn [map combine]; rewrite IH; reflexivity.
+Qed.
+
+(* The sum of the first coordinates. *)
+Definition sum_fst (ws : list (int * int)) : int :=
+  fold_right (fun w a => PrimInt63.add (fst w) a) (Uint63.of_Z 0) ws.
+
+Definition zsum_fst (ws : list (Z * Z)) : Z := fold_right (fun w a => fst w + a) 0 ws.
+
+Lemma sum_fst_spec (ws : list (int * int)) :
+  Forall (fun w => Z.abs (zv (fst w)) <= 2 ^ 29) ws -> (length ws <= 64)%nat ->
+  zv (sum_fst ws) = zsum_fst (map zvp ws) /\ Z.abs (zsum_fst (map zvp ws)) <= Z.of_nat (length ws) * 2 ^ 29.
+Proof.
+  induction ws as [|w ws IH]; intros Hall Hlen; [split; reflexivity|].
+  inversion Hall as [|w' ws' Hw Hrest]; subst w' ws'.
+  cbn [length] in Hlen; destruct (IH Hrest ltac:(lia)) as [E B].
+  assert (Hs : Z.of_nat (length (w :: ws)) = Z.of_nat (length ws) + 1) by (cbn [length]; lia).
+  rewrite Hs; clear Hs.
+  change (sum_fst (w :: ws)) with (PrimInt63.add (fst w) (sum_fst ws)).
+  change (zsum_fst (map zvp (w :: ws))) with (zv (fst w) + zsum_fst (map zvp ws)).
+  assert (Z.of_nat (length ws) <= 63) by lia.
+  split; [rewrite add_exact; rewrite E; lia|lia].
+Qed.
+
+(* ------------------------------------------------------------------ the walk *)
+
+(* 64 * 6 = 384: the error of sum_k cos over 2^28 grows by at most this per rotation. *)
+Definition err_step : int := Eval vm_compute in Uint63.of_Z 384.
+
+(* 2^28 * 1.905 / 4 and 2^28 * 0.74, rounded up. *)
+Definition kquarter : int := Eval vm_compute in Uint63.of_Z 127843000.
+Definition ktail : int := Eval vm_compute in Uint63.of_Z 198643000.
+
+(* k <= x for x below 2^61, with the unsigned comparisons (their specifications are Uint63's). *)
+Definition ge_int (k x : int) : bool := PrimInt63.leb k x && PrimInt63.ltb x mbias.
+
+Lemma ge_int_spec (k x : int) : ge_int k x = true -> zv k <= zv x.
+Proof.
+  unfold ge_int; intros H; apply andb_true_iff in H as [H1 H2].
+  apply Uint63.leb_spec in H1; apply Uint63.ltb_spec in H2.
+  change (Uint63.to_Z mbias) with (2 ^ 61) in H2.
+  pose proof (Uint63.to_Z_bounded k); pose proof (Uint63.to_Z_bounded x).
+  rewrite !zv_small by lia; exact H1.
+Qed.
+
+(* Checks the lower bound at n points from `ws` on, and hands back the powers after n steps. *)
+Fixpoint walk (n : nat) (e : int) (ws : list (int * int)) : bool * list (int * int) :=
+  match n with
+  | O => (true, ws)
+  | S n' => if ge_int kquarter (PrimInt63.sub (sum_fst ws) e)
+            then walk n' (PrimInt63.add e err_step) (step_all ws) else (false, ws)
+  end.
+
+Lemma powers_at_spec (n : nat) : (n <= walk_length)%nat ->
+  Forall (fun w => Z.abs (zv (fst w)) <= 2 ^ 29) (powers_at n) /\ length (powers_at n) = 64%nat /\
+  zsum_fst (map zvp (powers_at n)) = zsum_fst (map (fun c => mpow c n) men_centres).
+Proof.
+  intros Hn.
+  assert (Hk : forall k, (k < 64)%nat ->
+            zvp (nth k (powers_at n) (mone_int)) = mpow (nth k men_centres (0, 0)) n
+            /\ bounded (2 ^ 29) (mpow (nth k men_centres (0, 0)) n)).
+  { intros k Hk; destruct (men_centre_int k Hk) as [Ec Bc].
+    unfold powers_at.
+    rewrite (nth_indep _ _ ((fun c => mpow_int c n) (point_int (0, 0))))
+      by (unfold centres_int; rewrite !map_length, men_centres_length; exact Hk).
+    rewrite (map_nth (fun c => mpow_int c n) centres_int (point_int (0, 0)) k), mpow_int_spec, Ec.
+    - split; [reflexivity|]; apply (power_cos k n Hk Hn).
+    - rewrite Ec; exact Bc.
+    - intros n' Hn'; rewrite Ec; apply (power_cos k n' Hk); lia. }
+  assert (Hlen : length (powers_at n) = 64%nat)
+    by (unfold powers_at, centres_int; rewrite !map_length; reflexivity).
+  split; [|split; [exact Hlen|]].
+  - apply Forall_forall; intros w Hw; apply (In_nth _ _ mone_int) in Hw as [k [Hk' Ew]].
+    rewrite Hlen in Hk'; destruct (Hk k Hk') as [E [B _]]; subst w; unfold zvp in E.
+    rewrite <- E in B; exact B.
+  - assert (Hmap : map zvp (powers_at n) = map (fun c => mpow c n) men_centres).
+    { apply (nth_ext _ _ (0, 0) (0, 0)); [rewrite !map_length, Hlen, men_centres_length; reflexivity|].
+      intros k Hk'; rewrite map_length, Hlen in Hk'.
+      rewrite (nth_indep _ _ (zvp mone_int)) by (rewrite map_length, Hlen; exact Hk').
+      rewrite (map_nth zvp (powers_at n) mone_int k), (proj1 (Hk k Hk')).
+      rewrite (nth_indep (map (fun c => mpow c n) men_centres) (0, 0) ((fun c => mpow c n) (0, 0)))
+        by (rewrite map_length, men_centres_length; exact Hk').
+      rewrite (map_nth (fun c => mpow c n) men_centres (0, 0) k); reflexivity. }
+    rewrite Hmap; reflexivity.
+Qed.
+
+Lemma walk_length_Z : Z.of_nat walk_length = 12222.
+Proof. reflexivity. Qed.
+
+Lemma walk_sound (n : nat) : forall j e,
+  (j + n <= walk_length)%nat -> zv e = 384 * Z.of_nat j -> fst (walk n e (powers_at j)) = true ->
+  (forall i, (j <= i < j + n)%nat ->
+     zv kquarter <= zv (sum_fst (powers_at i)) - 384 * Z.of_nat i) /\
+  snd (walk n e (powers_at j)) = powers_at (j + n).
+Proof.
+  induction n as [|n IH]; intros j e Hj He Hw; [split; [intros; lia|rewrite Nat.add_0_r; reflexivity]|].
+  cbn [walk] in Hw |- *.
+  destruct (ge_int kquarter (PrimInt63.sub (sum_fst (powers_at j)) e)) eqn:Hg; [|discriminate].
+  pose proof (ge_int_spec _ _ Hg) as Hle.
+  destruct (powers_at_spec j ltac:(lia)) as [Hall [Hlen _]].
+  destruct (sum_fst_spec _ Hall ltac:(lia)) as [Es Bs]; rewrite Hlen in Bs.
+  assert (Hsub : zv (PrimInt63.sub (sum_fst (powers_at j)) e) = zv (sum_fst (powers_at j)) - zv e).
+  { apply sub_exact; rewrite Es, He; change (Z.of_nat 64) with 64 in Bs.
+    assert (Z.of_nat j <= 12222) by (pose proof walk_length_Z; lia); lia. }
+  rewrite step_powers in Hw |- *.
+  assert (He' : zv (PrimInt63.add e err_step) = 384 * Z.of_nat (S j)).
+  { rewrite add_exact; change (zv err_step) with 384; rewrite He; [lia|].
+    assert (Z.of_nat j <= 12222) by (pose proof walk_length_Z; lia); lia. }
+  destruct (IH (S j) _ ltac:(lia) He' Hw) as [Hrest Hend].
+  split; [|rewrite Hend; f_equal; lia].
+  intros i Hi; destruct (Nat.eq_dec i j) as [->|Hne]; [lia|apply Hrest; lia].
+Qed.
+
+(* ------------------------------------------------------------------ from the walk to the reals *)
+
+Local Open Scope R_scope.
+
+Lemma zsum_rsum (l : list (Z * Z)) : IZR (zsum_fst l) = rsum (length l) (fun k => IZR (fst (nth k l (0%Z, 0%Z)))).
+Proof.
+  induction l as [|w l IH]; [reflexivity|].
+  cbn [length]; rewrite rsum_shift; cbn [nth zsum_fst fold_right]; rewrite plus_IZR.
+  unfold zsum_fst in IH; rewrite IH; reflexivity.
+Qed.
+
+Lemma rsum_affine (n : nat) (f : nat -> R) (s c : R) : rsum n (fun k => f k / s - c) = rsum n f / s - INR n * c.
+Proof. induction n as [|n IH]; cbn [rsum]; [simpl; unfold Rdiv; ring|rewrite IH, S_INR; unfold Rdiv; ring]. Qed.
+
+(* B(i) from below at every integer i of the walk. *)
+Lemma point_lower (i : nat) : (i <= walk_length)%nat ->
+  IZR (zv (sum_fst (powers_at i)) - 384 * Z.of_nat i) / IZR mscale <= score (INR i).
+Proof.
+  intros Hi; destruct (powers_at_spec i Hi) as [Hall [Hlen Ez]].
+  destruct (sum_fst_spec _ Hall ltac:(lia)) as [Es _]; rewrite Es, Ez.
+  rewrite minus_IZR, zsum_rsum, map_length, men_centres_length.
+  assert (Hterms : rsum 64 (fun k => IZR (fst (nth k (map (fun c => mpow c i) men_centres) (0%Z, 0%Z))) / IZR mscale
+                                     - INR i * mslack) <= score (INR i)).
+  { unfold score; apply rsum_le_terms; intros k Hk.
+    rewrite (nth_indep (map (fun c => mpow c i) men_centres) (0%Z, 0%Z) ((fun c => mpow c i) (0%Z, 0%Z)))
+      by (rewrite map_length, men_centres_length; exact Hk).
+    rewrite (map_nth (fun c => mpow c i) men_centres (0%Z, 0%Z) k).
+    apply (power_cos k i Hk Hi). }
+  rewrite rsum_affine in Hterms.
+  rewrite mult_IZR, <- INR_IZR_INZ.
+  replace (INR 64) with 64 in Hterms by (rewrite INR_IZR_INZ; reflexivity).
+  unfold mslack in Hterms; pose proof mscale_pos.
+  replace ((rsum 64 (fun k => IZR (fst (nth k (map (fun c => mpow c i) men_centres) (0%Z, 0%Z)))) - IZR 384 * INR i)
+           / IZR mscale)
+    with (rsum 64 (fun k => IZR (fst (nth k (map (fun c => mpow c i) men_centres) (0%Z, 0%Z)))) / IZR mscale
+          - 64 * (INR i * (6 / IZR mscale))) by (field; lra).
+  exact Hterms.
+Qed.
+
+Lemma men_check_ok :
+  (let r := walk walk_length (Uint63.of_Z 0) (powers_at 0) in
+   fst r && ge_int ktail (PrimInt63.sub (sum_fst (snd r)) (Uint63.of_Z (384 * Z.of_nat walk_length)))) = true.
+Proof. vm_compute; reflexivity. Qed.
+
+(* The stronger bound B(n) >= 0.74 where the walk ends. *)
+Lemma tail_point (n : nat) : (n <= walk_length)%nat ->
+  ge_int ktail (PrimInt63.sub (sum_fst (powers_at n)) (Uint63.of_Z (384 * Z.of_nat n))) = true ->
+  74 / 100 <= score (INR n).
+Proof.
+  intros Hn Ht; pose proof mscale_pos.
+  pose proof (ge_int_spec _ _ Ht) as Hle.
+  destruct (powers_at_spec n Hn) as [Hall' [Hlen _]].
+  destruct (sum_fst_spec _ Hall' ltac:(lia)) as [Es Bs]; rewrite Hlen in Bs.
+  assert (Hj : (Z.of_nat n <= 12222)%Z) by (pose proof walk_length_Z; lia).
+  assert (Ee : zv (Uint63.of_Z (384 * Z.of_nat n)) = (384 * Z.of_nat n)%Z) by (apply zv_of_Z; lia).
+  rewrite sub_exact, Ee in Hle; [|rewrite Ee, Es; change (Z.of_nat 64) with 64%Z in Bs; lia].
+  change (zv ktail) with 198643000%Z in Hle.
+  pose proof (point_lower n Hn) as Hp.
+  apply IZR_le in Hle.
+  assert (IZR 198643000 / IZR mscale <= IZR (zv (sum_fst (powers_at n)) - 384 * Z.of_nat n) / IZR mscale)
+    by (apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra|exact Hle]).
+  unfold mscale in *; lra.
+Qed.
+
+Lemma check_split (r : bool * list (int * int)) (e : int) :
+  fst r && ge_int ktail (PrimInt63.sub (sum_fst (snd r)) e) = true ->
+  fst r = true /\ ge_int ktail (PrimInt63.sub (sum_fst (snd r)) e) = true.
+Proof. apply andb_true_iff. Qed.
+
+Lemma walk_end (b : bool) (ws : list (int * int)) (e : int) :
+  ws = powers_at (0 + walk_length) -> ge_int ktail (PrimInt63.sub (sum_fst ws) e) = true ->
+  ge_int ktail (PrimInt63.sub (sum_fst (powers_at walk_length)) e) = true.
+Proof. intros ->; exact (fun H => H). Qed.
+
+(* B >= 1.905 / 4 at 0 .. 12221 and B >= 0.74 at 12222. *)
+Lemma integer_points :
+  (forall i : nat, (i < walk_length)%nat -> 1905 / 1000 / 4 <= score (INR i)) /\ 74 / 100 <= score (INR walk_length).
+Proof.
+  destruct (check_split _ _ men_check_ok) as [Hw Ht].
+  destruct (walk_sound walk_length 0 (Uint63.of_Z 0) ltac:(lia) eq_refl Hw) as [Hall Hend].
+  pose proof mscale_pos.
+  split.
+  - intros i Hi; pose proof (Hall i ltac:(lia)) as Hq; pose proof (point_lower i ltac:(lia)) as Hp.
+    change (zv kquarter) with 127843000%Z in Hq; apply IZR_le in Hq.
+    assert (IZR 127843000 / IZR mscale <= IZR (zv (sum_fst (powers_at i)) - 384 * Z.of_nat i) / IZR mscale)
+      by (apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra|exact Hq]).
+    unfold mscale in *; lra.
+  - exact (tail_point walk_length (le_n _) (walk_end true _ _ Hend Ht)).
+Qed.
+
+(* B(12222.62) = 0.0079 > 0. *)
+Lemma tail_end : 0 <= score (1222262 / 100).
+Proof. unfold score, theta; cbn [rsum]; unfold rope_frequency, Rpower; numerals; interval. Qed.
+
+Lemma walk_length_R : INR walk_length = 12222.
+Proof. rewrite INR_IZR_INZ, walk_length_Z; reflexivity. Qed.
+
+(* MEN-TABLE2-D128, the lower side: with the 16k base 3.1e5, 2 sum_{i<64} cos(m 310000^(-i/64)) >= 0
+   for every real m in [0, 12222.62]. *)
+Theorem men_table2_16k_lower : forall m : R, 0 <= m <= 1222262 / 100 -> 0 <= all_ones_score 310000 64 m.
+Proof.
+  intros m [Hm0 Hm1]; rewrite all_ones_score_half.
+  enough (0 <= score m) by lra.
+  destruct integer_points as [Hint Hlast]; rewrite walk_length_R in Hlast.
+  destruct (Rle_or_lt 12222 m) as [Htail|Hbody].
+  - (* one chord from 12222 to 12222.62, t = (m - 12222) / 0.62 *)
+    set (t := (m - 12222) / (62 / 100)).
+    assert (Ht : 0 <= t <= 1) by (unfold t; split; [apply div_nonneg; lra|apply Rmult_le_reg_r with (62 / 100); [lra|]; unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra]).
+    pose proof (score_chord 12222 (62 / 100) t ltac:(lra) Ht) as C.
+    replace (12222 + t * (62 / 100)) with m in C by (unfold t; field).
+    replace (12222 + 62 / 100) with (1222262 / 100) in C by field.
+    pose proof tail_end.
+    assert (0 <= t * score (1222262 / 100)) by (apply Rmult_le_pos; lra).
+    assert ((1 - t) * (74 / 100) <= (1 - t) * score 12222) by (apply Rmult_le_compat_l; lra).
+    assert (0 <= (1 - t) * (74 / 100 - 1905 / 1000 * (3844 / 10000) * t)) by (apply Rmult_le_pos; lra).
+    replace ((62 / 100) ^ 2) with (3844 / 10000) in C by field.
+    lra.
+  - (* a chord between the integers n <= m < n + 1 *)
+    set (z := Int_part m); pose proof (base_Int_part m) as [Hz1 Hz2]; fold z in Hz1, Hz2.
+    assert (Hz0 : (0 <= z)%Z) by (assert (-1 < z)%Z by (apply lt_IZR; lra); lia).
+    set (n := Z.to_nat z).
+    assert (Hn : INR n = IZR z) by (unfold n; rewrite INR_IZR_INZ, Z2Nat.id by exact Hz0; reflexivity).
+    assert (Hlt : (n < walk_length)%nat).
+    { apply INR_lt; rewrite walk_length_R, Hn; lra. }
+    set (t := m - INR n).
+    assert (Ht : 0 <= t <= 1) by (unfold t; lra).
+    pose proof (score_chord (INR n) 1 t ltac:(lra) Ht) as C.
+    replace (INR n + t * 1) with m in C by (unfold t; ring).
+    pose proof (Hint n Hlt) as A.
+    assert (B : 1905 / 1000 / 4 <= score (INR n + 1)).
+    { destruct (Nat.eq_dec (S n) walk_length) as [E|E].
+      - rewrite <- S_INR, E, walk_length_R; lra.
+      - rewrite <- S_INR; apply Hint; lia. }
+    assert (0 <= (t - 1 / 2) * (t - 1 / 2)) by (pose proof (Rle_0_sqr (t - 1 / 2)); unfold Rsqr in *; lra).
+    assert (t * (1 - t) <= 1 / 4) by (replace (t * (1 - t)) with (1 / 4 - (t - 1 / 2) * (t - 1 / 2)) by field; lra).
+    assert ((1 - t) * (1905 / 1000 / 4) <= (1 - t) * score (INR n)) by (apply Rmult_le_compat_l; lra).
+    assert (t * (1905 / 1000 / 4) <= t * score (INR n + 1)) by (apply Rmult_le_compat_l; lra).
+    replace (1 ^ 2) with 1 in C by ring.
+    lra.
+Qed.
