@@ -1,9 +1,10 @@
-"""MEN-TABLE2-D128's lower side (proofs/coq/MenTable2Lower.v, ISSUE #33): B(m) = Σ_{k<64} cos(m·310000^(−k/64)) ≥ 0 for
-every real m ∈ [0, 12222.62], decided by a machine-integer checker over the unit phases of MenTable2Phases.v.
+"""MEN-TABLE2-D128's lower side (proofs/coq/MenTable2Lower.v, ISSUE #33): B(m) = Σ_{k<64} cos(m·b^(−k/64)) ≥ 0 for
+every real m ∈ [0, 12222.62] with b = 3.1·10⁵ and m ∈ [0, 22465.54] with b = 6.4·10⁵, decided by one machine-integer
+checker over the unit phases of MenTable2Phases.v.
 
-The generated phases file must be what its generator prints; the kernel must refuse the theorem once its interval
-reaches past the first zero (12222.6266…); and the checker itself must answer `false` on a perturbed input (the
-starting powers halved, so every B(m) it sees is about half, below the chord loss 1.905/4 at the dips)."""
+The generated phases file must be what its generator prints; the kernel must refuse each theorem once its interval
+reaches past the first zero (12222.6266…, 22465.5468…); and the checker itself must answer `false` on a perturbed
+input (the starting powers halved, so every B(m) it sees is about half, below the chord loss K/4 at the dips)."""
 
 from __future__ import annotations
 
@@ -29,24 +30,31 @@ def test_centres_are_within_half_a_unit_of_the_phases() -> None:
 
     scale = 2**_men_table2_gen.SCALE_BITS
     with mpmath.workdps(30):
-        for k, (x, y) in enumerate(_men_table2_gen.unit_phase_centres()):
-            angle = mpmath.power(_men_table2_gen.BASE_16K, mpmath.mpf(-k) / 64)
-            assert abs(x - scale * mpmath.cos(angle)) <= 0.5 and abs(y - scale * mpmath.sin(angle)) <= 0.5
+        for base in (_men_table2_gen.BASE_16K, _men_table2_gen.BASE_32K):
+            for k, (x, y) in enumerate(_men_table2_gen.unit_phase_centres(base)):
+                angle = mpmath.power(base, mpmath.mpf(-k) / 64)
+                assert abs(x - scale * mpmath.cos(angle)) <= 0.5 and abs(y - scale * mpmath.sin(angle)) <= 0.5
 
 
 @pytest.mark.skipif(not coq_available(), reason="coqc is not installed")
 def test_lower_side_is_rejected_past_the_first_zero() -> None:
     outcomes = check_wrong_statements(
-        {"men_table2_16k_lower": [("0 <= m <= 1222262 / 100 ->", "0 <= m <= 1222263 / 100 ->")]}
+        {
+            "men_table2_16k_lower": [("0 <= m <= 1222262 / 100 ->", "0 <= m <= 1222263 / 100 ->")],
+            "men_table2_32k_lower": [("0 <= m <= 2246554 / 100 ->", "0 <= m <= 2246555 / 100 ->")],
+        }
     )
-    assert outcomes == {"men_table2_16k_lower": ["control accepted", "rejected"]}, outcomes
+    assert outcomes == {
+        "men_table2_16k_lower": ["control accepted", "rejected"],
+        "men_table2_32k_lower": ["control accepted", "rejected"],
+    }, outcomes
 
 
 _PERTURBED_CHECK = """From Coq Require Import ZArith List.
 From Ropecheck Require Import MenTable2Lower.
-Goal fst (walk walk_length (Uint63.of_Z 0)
+Goal fst (walk centres_int_16k kquarter_16k walk_16k (Uint63.of_Z 0)
             (map (fun w => (PrimInt63.lsr (fst w) (Uint63.of_Z 1), PrimInt63.lsr (snd w) (Uint63.of_Z 1)))
-                 (powers_at 0))) = false.
+                 (powers_at centres_int_16k 0))) = false.
 Proof. vm_compute. reflexivity. Qed.
 """
 
@@ -59,7 +67,7 @@ def test_checker_answers_false_on_halved_powers() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp)
         status = materialise(build)
-        assert status["MenTable2Lower"].ok, status["MenTable2Lower"]
+        assert status["Ropecheck.MenTable2Lower"].compiled, status["Ropecheck.MenTable2Lower"]
         (build / "PerturbedCheck.v").write_text(_PERTURBED_CHECK)
         done = subprocess.run(
             ["coqc", "-R", ".", "Ropecheck", "PerturbedCheck.v"], cwd=build, capture_output=True, text=True

@@ -230,7 +230,8 @@ forall (c : R) (v : nat -> R), v 0%nat = 1 -> (forall j, (1 <= j)%nat -> v j = 0
 ~ (forall m : R, 0 <= m <= 16000 -> 0 <= all_ones_score 310000 64 m)
 """),
         ("Scaling", "men_table2_d128_correction", r"""
-(forall m : R, 0 <= m <= 1222262 / 100 -> 0 <= all_ones_score 310000 64 m) /\
+((forall m : R, 0 <= m <= 1222262 / 100 -> 0 <= all_ones_score 310000 64 m) /\
+   (forall m : R, 0 <= m <= 2246554 / 100 -> 0 <= all_ones_score 640000 64 m)) /\
   (all_ones_score 310000 64 (1222263 / 100) < 0 /\ all_ones_score 640000 64 (2246555 / 100) < 0) /\
   (all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0)
 """),

@@ -575,22 +575,24 @@ CLAIMS = [
         "integer below keeps B ≥ 0.058): its dip below zero on (22465.55, 22465.89), depth −0.035, falls between "
         "two integers.",
         correction=Correction(
-            latex=r"B_m(3.1\cdot10^5) \ge 0\ \forall m \in [0, 12222.62];\ "
+            latex=r"B_m(3.1\cdot10^5) \ge 0\ \forall m \in [0, 12222.62],\ "
+            r"B_m(6.4\cdot10^5) \ge 0\ \forall m \in [0, 22465.54];\ "
             r"B_{12222.63}(3.1\cdot10^5) < 0,\ B_{22465.55}(6.4\cdot10^5) < 0;\ "
             r"B_{12223}(3.1\cdot10^5) < 0,\ B_{27685}(6.4\cdot10^5) < 0\ (d = 128)",
             statement=Claimed(
                 "at d = 128, real m: the 16k base keeps B ≥ 0 on all of [0, 12222.62] and turns it negative by "
-                "m = 12222.63, so its L_θ lies in [12222.62, 12222.63); the 32k base turns B negative by "
-                "m = 22465.55; integer m: by 12223 and 27685"
+                "m = 12222.63, so its L_θ lies in [12222.62, 12222.63); the 32k base keeps B ≥ 0 on all of "
+                "[0, 22465.54] and turns it negative by m = 22465.55, so its L_θ lies in [22465.54, 22465.55); "
+                "integer m: by 12223 and 27685"
             ),
-            explanation="Proved two-sided for the 16k entry under Eq. 10 (real m) at d = 128: B ≥ 0 for every real "
-            "m ∈ [0, 12222.62] (MenTable2Lower.v: the 64 unit phases enclosed by interval, every e^{imθ_k}, "
-            "m ≤ 12222, formed by rounded rotations in 63-bit machine integers with a proved error bound and "
-            "checked by one vm_compute, a chord lemma between integers, and interval at 12222.62), and B < 0 at "
-            "12222.63 (interval), so L_θ ∈ [12222.62, 12222.63) (mpmath: the first zero is 12222.6266…). For the "
-            "32k entry only the upper side is kernel-checked: B(22465.55) < 0, L_θ < 22465.55 (first zero "
-            "22465.5468…); B ≥ 0 below it is numerical here (mirror, float64 and mpmath). Read at integer m only, "
-            "B(12223) < 0 and B(27685) < 0.",
+            explanation="Proved two-sided for both entries under Eq. 10 (real m) at d = 128: B ≥ 0 for every real "
+            "m ∈ [0, 12222.62] with the 16k base and m ∈ [0, 22465.54] with the 32k base (MenTable2Lower.v, one "
+            "argument for both: the 64 unit phases enclosed by interval, every e^{imθ_k}, m ≤ 12222 or 22465, "
+            "formed by rounded rotations in 63-bit machine integers with a proved error bound and checked by one "
+            "vm_compute, a chord lemma between integers, and interval at 12222.62 and 22465.54), and B < 0 at "
+            "12222.63 and 22465.55 (interval), so L_θ ∈ [12222.62, 12222.63) and [22465.54, 22465.55) (mpmath: "
+            "the first zeros are 12222.6266… and 22465.5468…). Read at integer m only, B(12223) < 0 and "
+            "B(27685) < 0.",
         ),
         mirror={"kind": "men"},
     ),

@@ -1,11 +1,11 @@
 """Generator of `MenTable2Phases.v`, the unit phases behind MEN-TABLE2-D128's lower side (`MenTable2Lower.v`).
 
 Men et al.'s L_θ = sup{L : B ≥ 0 on [0, L]}, B(m) = Σ_{k<64} cos(m θ_k), θ_k = b^(−k/64), d = 128. The lower side
-(B(m) ≥ 0 for every real m ∈ [0, 12222.62] with the 16k base b = 3.1·10⁵) is decided by a checker: this file
-encloses the 64 unit phases e^{iθ_k} within 2⁻²⁸ per coordinate of centres over 2²⁸ (one `interval` call per
-cosine and sine); `MenTable2Lower.v` forms every power e^{imθ_k}, m ≤ 12222, by rounded rotations in 63-bit
-machine integers with a proved error bound, checks B(m) at every integer m against the chord loss, and covers
-the points between integers by a chord lemma.
+(B(m) ≥ 0 for every real m ∈ [0, 12222.62] with the 16k base b = 3.1·10⁵, and on [0, 22465.54] with the 32k base
+6.4·10⁵) is decided by a checker: this file encloses, for each base, the 64 unit phases e^{iθ_k} within 2⁻²⁸ per
+coordinate of centres over 2²⁸ (one `interval` call per cosine and sine); `MenTable2Lower.v` forms every power
+e^{imθ_k}, m ≤ 12222 (22465), by rounded rotations in 63-bit machine integers with a proved error bound, checks
+B(m) at every integer m against the chord loss, and covers the points between integers by a chord lemma.
 
 Floats never decide anything here: mpmath only *chooses* the centres; Coq checks each one. The generated file is
 committed; `tests/test_men_table2_lower.py` checks it is what this module prints.
@@ -23,6 +23,10 @@ HALF_DIMENSION = 64
 """h = d/2 for d = 128."""
 BASE_16K = 310000
 """Men et al.'s base for a 16k context (their Table 2)."""
+BASE_32K = 640000
+"""Men et al.'s base for a 32k context (their Table 2)."""
+BASES = {"16k": BASE_16K, "32k": BASE_32K}
+"""The Table 2 entries whose lower side is decided, by the suffix of their Coq names."""
 SCALE_BITS = 28
 """Centres are integers over 2^SCALE_BITS."""
 
@@ -37,7 +41,7 @@ Local Open Scope R_scope.
 """
 
 
-def unit_phase_centres(base: int = BASE_16K) -> list[tuple[int, int]]:
+def unit_phase_centres(base: int) -> list[tuple[int, int]]:
     """The centres `(round(2^28 cos θ_k), round(2^28 sin θ_k))`, θ_k = base^(−k/64), k < 64 (mpmath, 40 digits).
 
     **Arguments:**
@@ -55,41 +59,45 @@ def unit_phase_centres(base: int = BASE_16K) -> list[tuple[int, int]]:
         return out
 
 
-def phases_file(base: int = BASE_16K) -> str:
-    """The text of `MenTable2Phases.v` for one base.
-
-    **Arguments:**
-
-    - `base`: the RoPE base b.
-
-    **Returns:** the Coq source: the centre table `men_centres` and one enclosure lemma per k.
-    """
+def _base_section(tag: str, base: int) -> list[str]:
+    """The centre table `men_centres_<tag>`, one enclosure lemma per k and `men_phases_<tag>` for one base."""
     scale = 2**SCALE_BITS
     centres = unit_phase_centres(base)
     rows = "; ".join(f"({x}, {y})%Z" for x, y in centres)
     parts = [
-        _HEADER,
         f"(* (2^{SCALE_BITS} cos theta_k, 2^{SCALE_BITS} sin theta_k), rounded, "
         f"theta_k = {base}^(-k/64), k = 0 .. 63. *)",
-        f"Definition men_centres : list (Z * Z) := [{rows}].",
+        f"Definition men_centres_{tag} : list (Z * Z) := [{rows}].",
         "",
     ]
     for k, (x, y) in enumerate(centres):
         parts.append(
-            f"Lemma men_phase_{k} :\n"
+            f"Lemma men_phase_{tag}_{k} :\n"
             f"  Rabs (cos (rope_frequency {base} 128 {k}) - IZR ({x}) / {scale}) <= 1 / {scale} /\\\n"
             f"  Rabs (sin (rope_frequency {base} 128 {k}) - IZR ({y}) / {scale}) <= 1 / {scale}.\n"
             f"Proof.\n  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat {k}) with {k}%Z;\n"
             f"  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).\nQed.\n"
         )
-    cases = "\n".join(f"  destruct k as [|k]; [exact men_phase_{k}|]." for k in range(HALF_DIMENSION))
-    nth = "(nth k men_centres (0%Z, 0%Z))"
+    cases = "\n".join(f"  destruct k as [|k]; [exact men_phase_{tag}_{k}|]." for k in range(HALF_DIMENSION))
+    nth = f"(nth k men_centres_{tag} (0%Z, 0%Z))"
     parts.append(
-        "Lemma men_phases (k : nat) : (k < 64)%nat ->\n"
+        f"Lemma men_phases_{tag} (k : nat) : (k < 64)%nat ->\n"
         f"  Rabs (cos (rope_frequency {base} 128 k) - IZR (fst {nth}) / {scale}) <= 1 / {scale} /\\\n"
         f"  Rabs (sin (rope_frequency {base} 128 k) - IZR (snd {nth}) / {scale}) <= 1 / {scale}.\n"
         f"Proof.\n  intros Hk.\n{cases}\n  exfalso; lia.\nQed.\n"
     )
+    return parts
+
+
+def phases_file() -> str:
+    """The text of `MenTable2Phases.v`: the enclosed unit phases of every base in `BASES`.
+
+    **Returns:** the Coq source: per base, the centre table `men_centres_<tag>`, one enclosure lemma per k and
+    `men_phases_<tag>`.
+    """
+    parts = [_HEADER]
+    for tag, base in BASES.items():
+        parts.extend(_base_section(tag, base))
     return "\n".join(parts)
 
 

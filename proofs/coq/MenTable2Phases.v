@@ -8,9 +8,9 @@ Import ListNotations.
 Local Open Scope R_scope.
 
 (* (2^28 cos theta_k, 2^28 sin theta_k), rounded, theta_k = 310000^(-k/64), k = 0 .. 63. *)
-Definition men_centres : list (Z * Z) := [(145036296, 225880648)%Z; (182990090, 196398118)%Z; (209805916, 167448714)%Z; (228449675, 140955099)%Z; (241275667, 117659027)%Z; (250037895, 97665989)%Z; (255996140, 80768622)%Z; (260035127, 66628273)%Z; (262767387, 54871618)%Z; (264613101, 45138685)%Z; (265858759, 37104100)%Z; (266698913, 30484156)%Z; (267265328, 25036746)%Z; (267647083, 20558034)%Z; (267904332, 16877882)%Z; (268077658, 13855078)%Z; (268194430, 11372853)%Z; (268273096, 9334893)%Z; (268326088, 7661881)%Z; (268361785, 6288574)%Z; (268385832, 5161341)%Z; (268402029, 4236125)%Z; (268412940, 3476740)%Z; (268420289, 2853472)%Z; (268425240, 2341929)%Z; (268428575, 1922087)%Z; (268430821, 1577508)%Z; (268432334, 1294702)%Z; (268433353, 1062596)%Z; (268434039, 872099)%Z; (268434502, 715754)%Z; (268434813, 587437)%Z; (268435023, 482124)%Z; (268435164, 395691)%Z; (268435260, 324754)%Z; (268435324, 266533)%Z; (268435367, 218750)%Z; (268435396, 179534)%Z; (268435416, 147348)%Z; (268435429, 120932)%Z; (268435438, 99252)%Z; (268435444, 81458)%Z; (268435448, 66855)%Z; (268435450, 54870)%Z; (268435452, 45033)%Z; (268435453, 36960)%Z; (268435454, 30334)%Z; (268435455, 24896)%Z; (268435455, 20432)%Z; (268435455, 16769)%Z; (268435456, 13763)%Z; (268435456, 11296)%Z; (268435456, 9271)%Z; (268435456, 7609)%Z; (268435456, 6245)%Z; (268435456, 5125)%Z; (268435456, 4206)%Z; (268435456, 3452)%Z; (268435456, 2833)%Z; (268435456, 2325)%Z; (268435456, 1908)%Z; (268435456, 1566)%Z; (268435456, 1286)%Z; (268435456, 1055)%Z].
+Definition men_centres_16k : list (Z * Z) := [(145036296, 225880648)%Z; (182990090, 196398118)%Z; (209805916, 167448714)%Z; (228449675, 140955099)%Z; (241275667, 117659027)%Z; (250037895, 97665989)%Z; (255996140, 80768622)%Z; (260035127, 66628273)%Z; (262767387, 54871618)%Z; (264613101, 45138685)%Z; (265858759, 37104100)%Z; (266698913, 30484156)%Z; (267265328, 25036746)%Z; (267647083, 20558034)%Z; (267904332, 16877882)%Z; (268077658, 13855078)%Z; (268194430, 11372853)%Z; (268273096, 9334893)%Z; (268326088, 7661881)%Z; (268361785, 6288574)%Z; (268385832, 5161341)%Z; (268402029, 4236125)%Z; (268412940, 3476740)%Z; (268420289, 2853472)%Z; (268425240, 2341929)%Z; (268428575, 1922087)%Z; (268430821, 1577508)%Z; (268432334, 1294702)%Z; (268433353, 1062596)%Z; (268434039, 872099)%Z; (268434502, 715754)%Z; (268434813, 587437)%Z; (268435023, 482124)%Z; (268435164, 395691)%Z; (268435260, 324754)%Z; (268435324, 266533)%Z; (268435367, 218750)%Z; (268435396, 179534)%Z; (268435416, 147348)%Z; (268435429, 120932)%Z; (268435438, 99252)%Z; (268435444, 81458)%Z; (268435448, 66855)%Z; (268435450, 54870)%Z; (268435452, 45033)%Z; (268435453, 36960)%Z; (268435454, 30334)%Z; (268435455, 24896)%Z; (268435455, 20432)%Z; (268435455, 16769)%Z; (268435456, 13763)%Z; (268435456, 11296)%Z; (268435456, 9271)%Z; (268435456, 7609)%Z; (268435456, 6245)%Z; (268435456, 5125)%Z; (268435456, 4206)%Z; (268435456, 3452)%Z; (268435456, 2833)%Z; (268435456, 2325)%Z; (268435456, 1908)%Z; (268435456, 1566)%Z; (268435456, 1286)%Z; (268435456, 1055)%Z].
 
-Lemma men_phase_0 :
+Lemma men_phase_16k_0 :
   Rabs (cos (rope_frequency 310000 128 0) - IZR (145036296) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 0) - IZR (225880648) / 268435456) <= 1 / 268435456.
 Proof.
@@ -18,7 +18,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_1 :
+Lemma men_phase_16k_1 :
   Rabs (cos (rope_frequency 310000 128 1) - IZR (182990090) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 1) - IZR (196398118) / 268435456) <= 1 / 268435456.
 Proof.
@@ -26,7 +26,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_2 :
+Lemma men_phase_16k_2 :
   Rabs (cos (rope_frequency 310000 128 2) - IZR (209805916) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 2) - IZR (167448714) / 268435456) <= 1 / 268435456.
 Proof.
@@ -34,7 +34,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_3 :
+Lemma men_phase_16k_3 :
   Rabs (cos (rope_frequency 310000 128 3) - IZR (228449675) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 3) - IZR (140955099) / 268435456) <= 1 / 268435456.
 Proof.
@@ -42,7 +42,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_4 :
+Lemma men_phase_16k_4 :
   Rabs (cos (rope_frequency 310000 128 4) - IZR (241275667) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 4) - IZR (117659027) / 268435456) <= 1 / 268435456.
 Proof.
@@ -50,7 +50,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_5 :
+Lemma men_phase_16k_5 :
   Rabs (cos (rope_frequency 310000 128 5) - IZR (250037895) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 5) - IZR (97665989) / 268435456) <= 1 / 268435456.
 Proof.
@@ -58,7 +58,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_6 :
+Lemma men_phase_16k_6 :
   Rabs (cos (rope_frequency 310000 128 6) - IZR (255996140) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 6) - IZR (80768622) / 268435456) <= 1 / 268435456.
 Proof.
@@ -66,7 +66,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_7 :
+Lemma men_phase_16k_7 :
   Rabs (cos (rope_frequency 310000 128 7) - IZR (260035127) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 7) - IZR (66628273) / 268435456) <= 1 / 268435456.
 Proof.
@@ -74,7 +74,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_8 :
+Lemma men_phase_16k_8 :
   Rabs (cos (rope_frequency 310000 128 8) - IZR (262767387) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 8) - IZR (54871618) / 268435456) <= 1 / 268435456.
 Proof.
@@ -82,7 +82,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_9 :
+Lemma men_phase_16k_9 :
   Rabs (cos (rope_frequency 310000 128 9) - IZR (264613101) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 9) - IZR (45138685) / 268435456) <= 1 / 268435456.
 Proof.
@@ -90,7 +90,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_10 :
+Lemma men_phase_16k_10 :
   Rabs (cos (rope_frequency 310000 128 10) - IZR (265858759) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 10) - IZR (37104100) / 268435456) <= 1 / 268435456.
 Proof.
@@ -98,7 +98,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_11 :
+Lemma men_phase_16k_11 :
   Rabs (cos (rope_frequency 310000 128 11) - IZR (266698913) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 11) - IZR (30484156) / 268435456) <= 1 / 268435456.
 Proof.
@@ -106,7 +106,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_12 :
+Lemma men_phase_16k_12 :
   Rabs (cos (rope_frequency 310000 128 12) - IZR (267265328) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 12) - IZR (25036746) / 268435456) <= 1 / 268435456.
 Proof.
@@ -114,7 +114,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_13 :
+Lemma men_phase_16k_13 :
   Rabs (cos (rope_frequency 310000 128 13) - IZR (267647083) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 13) - IZR (20558034) / 268435456) <= 1 / 268435456.
 Proof.
@@ -122,7 +122,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_14 :
+Lemma men_phase_16k_14 :
   Rabs (cos (rope_frequency 310000 128 14) - IZR (267904332) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 14) - IZR (16877882) / 268435456) <= 1 / 268435456.
 Proof.
@@ -130,7 +130,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_15 :
+Lemma men_phase_16k_15 :
   Rabs (cos (rope_frequency 310000 128 15) - IZR (268077658) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 15) - IZR (13855078) / 268435456) <= 1 / 268435456.
 Proof.
@@ -138,7 +138,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_16 :
+Lemma men_phase_16k_16 :
   Rabs (cos (rope_frequency 310000 128 16) - IZR (268194430) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 16) - IZR (11372853) / 268435456) <= 1 / 268435456.
 Proof.
@@ -146,7 +146,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_17 :
+Lemma men_phase_16k_17 :
   Rabs (cos (rope_frequency 310000 128 17) - IZR (268273096) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 17) - IZR (9334893) / 268435456) <= 1 / 268435456.
 Proof.
@@ -154,7 +154,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_18 :
+Lemma men_phase_16k_18 :
   Rabs (cos (rope_frequency 310000 128 18) - IZR (268326088) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 18) - IZR (7661881) / 268435456) <= 1 / 268435456.
 Proof.
@@ -162,7 +162,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_19 :
+Lemma men_phase_16k_19 :
   Rabs (cos (rope_frequency 310000 128 19) - IZR (268361785) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 19) - IZR (6288574) / 268435456) <= 1 / 268435456.
 Proof.
@@ -170,7 +170,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_20 :
+Lemma men_phase_16k_20 :
   Rabs (cos (rope_frequency 310000 128 20) - IZR (268385832) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 20) - IZR (5161341) / 268435456) <= 1 / 268435456.
 Proof.
@@ -178,7 +178,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_21 :
+Lemma men_phase_16k_21 :
   Rabs (cos (rope_frequency 310000 128 21) - IZR (268402029) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 21) - IZR (4236125) / 268435456) <= 1 / 268435456.
 Proof.
@@ -186,7 +186,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_22 :
+Lemma men_phase_16k_22 :
   Rabs (cos (rope_frequency 310000 128 22) - IZR (268412940) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 22) - IZR (3476740) / 268435456) <= 1 / 268435456.
 Proof.
@@ -194,7 +194,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_23 :
+Lemma men_phase_16k_23 :
   Rabs (cos (rope_frequency 310000 128 23) - IZR (268420289) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 23) - IZR (2853472) / 268435456) <= 1 / 268435456.
 Proof.
@@ -202,7 +202,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_24 :
+Lemma men_phase_16k_24 :
   Rabs (cos (rope_frequency 310000 128 24) - IZR (268425240) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 24) - IZR (2341929) / 268435456) <= 1 / 268435456.
 Proof.
@@ -210,7 +210,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_25 :
+Lemma men_phase_16k_25 :
   Rabs (cos (rope_frequency 310000 128 25) - IZR (268428575) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 25) - IZR (1922087) / 268435456) <= 1 / 268435456.
 Proof.
@@ -218,7 +218,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_26 :
+Lemma men_phase_16k_26 :
   Rabs (cos (rope_frequency 310000 128 26) - IZR (268430821) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 26) - IZR (1577508) / 268435456) <= 1 / 268435456.
 Proof.
@@ -226,7 +226,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_27 :
+Lemma men_phase_16k_27 :
   Rabs (cos (rope_frequency 310000 128 27) - IZR (268432334) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 27) - IZR (1294702) / 268435456) <= 1 / 268435456.
 Proof.
@@ -234,7 +234,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_28 :
+Lemma men_phase_16k_28 :
   Rabs (cos (rope_frequency 310000 128 28) - IZR (268433353) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 28) - IZR (1062596) / 268435456) <= 1 / 268435456.
 Proof.
@@ -242,7 +242,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_29 :
+Lemma men_phase_16k_29 :
   Rabs (cos (rope_frequency 310000 128 29) - IZR (268434039) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 29) - IZR (872099) / 268435456) <= 1 / 268435456.
 Proof.
@@ -250,7 +250,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_30 :
+Lemma men_phase_16k_30 :
   Rabs (cos (rope_frequency 310000 128 30) - IZR (268434502) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 30) - IZR (715754) / 268435456) <= 1 / 268435456.
 Proof.
@@ -258,7 +258,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_31 :
+Lemma men_phase_16k_31 :
   Rabs (cos (rope_frequency 310000 128 31) - IZR (268434813) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 31) - IZR (587437) / 268435456) <= 1 / 268435456.
 Proof.
@@ -266,7 +266,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_32 :
+Lemma men_phase_16k_32 :
   Rabs (cos (rope_frequency 310000 128 32) - IZR (268435023) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 32) - IZR (482124) / 268435456) <= 1 / 268435456.
 Proof.
@@ -274,7 +274,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_33 :
+Lemma men_phase_16k_33 :
   Rabs (cos (rope_frequency 310000 128 33) - IZR (268435164) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 33) - IZR (395691) / 268435456) <= 1 / 268435456.
 Proof.
@@ -282,7 +282,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_34 :
+Lemma men_phase_16k_34 :
   Rabs (cos (rope_frequency 310000 128 34) - IZR (268435260) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 34) - IZR (324754) / 268435456) <= 1 / 268435456.
 Proof.
@@ -290,7 +290,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_35 :
+Lemma men_phase_16k_35 :
   Rabs (cos (rope_frequency 310000 128 35) - IZR (268435324) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 35) - IZR (266533) / 268435456) <= 1 / 268435456.
 Proof.
@@ -298,7 +298,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_36 :
+Lemma men_phase_16k_36 :
   Rabs (cos (rope_frequency 310000 128 36) - IZR (268435367) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 36) - IZR (218750) / 268435456) <= 1 / 268435456.
 Proof.
@@ -306,7 +306,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_37 :
+Lemma men_phase_16k_37 :
   Rabs (cos (rope_frequency 310000 128 37) - IZR (268435396) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 37) - IZR (179534) / 268435456) <= 1 / 268435456.
 Proof.
@@ -314,7 +314,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_38 :
+Lemma men_phase_16k_38 :
   Rabs (cos (rope_frequency 310000 128 38) - IZR (268435416) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 38) - IZR (147348) / 268435456) <= 1 / 268435456.
 Proof.
@@ -322,7 +322,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_39 :
+Lemma men_phase_16k_39 :
   Rabs (cos (rope_frequency 310000 128 39) - IZR (268435429) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 39) - IZR (120932) / 268435456) <= 1 / 268435456.
 Proof.
@@ -330,7 +330,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_40 :
+Lemma men_phase_16k_40 :
   Rabs (cos (rope_frequency 310000 128 40) - IZR (268435438) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 40) - IZR (99252) / 268435456) <= 1 / 268435456.
 Proof.
@@ -338,7 +338,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_41 :
+Lemma men_phase_16k_41 :
   Rabs (cos (rope_frequency 310000 128 41) - IZR (268435444) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 41) - IZR (81458) / 268435456) <= 1 / 268435456.
 Proof.
@@ -346,7 +346,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_42 :
+Lemma men_phase_16k_42 :
   Rabs (cos (rope_frequency 310000 128 42) - IZR (268435448) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 42) - IZR (66855) / 268435456) <= 1 / 268435456.
 Proof.
@@ -354,7 +354,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_43 :
+Lemma men_phase_16k_43 :
   Rabs (cos (rope_frequency 310000 128 43) - IZR (268435450) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 43) - IZR (54870) / 268435456) <= 1 / 268435456.
 Proof.
@@ -362,7 +362,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_44 :
+Lemma men_phase_16k_44 :
   Rabs (cos (rope_frequency 310000 128 44) - IZR (268435452) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 44) - IZR (45033) / 268435456) <= 1 / 268435456.
 Proof.
@@ -370,7 +370,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_45 :
+Lemma men_phase_16k_45 :
   Rabs (cos (rope_frequency 310000 128 45) - IZR (268435453) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 45) - IZR (36960) / 268435456) <= 1 / 268435456.
 Proof.
@@ -378,7 +378,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_46 :
+Lemma men_phase_16k_46 :
   Rabs (cos (rope_frequency 310000 128 46) - IZR (268435454) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 46) - IZR (30334) / 268435456) <= 1 / 268435456.
 Proof.
@@ -386,7 +386,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_47 :
+Lemma men_phase_16k_47 :
   Rabs (cos (rope_frequency 310000 128 47) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 47) - IZR (24896) / 268435456) <= 1 / 268435456.
 Proof.
@@ -394,7 +394,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_48 :
+Lemma men_phase_16k_48 :
   Rabs (cos (rope_frequency 310000 128 48) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 48) - IZR (20432) / 268435456) <= 1 / 268435456.
 Proof.
@@ -402,7 +402,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_49 :
+Lemma men_phase_16k_49 :
   Rabs (cos (rope_frequency 310000 128 49) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 49) - IZR (16769) / 268435456) <= 1 / 268435456.
 Proof.
@@ -410,7 +410,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_50 :
+Lemma men_phase_16k_50 :
   Rabs (cos (rope_frequency 310000 128 50) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 50) - IZR (13763) / 268435456) <= 1 / 268435456.
 Proof.
@@ -418,7 +418,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_51 :
+Lemma men_phase_16k_51 :
   Rabs (cos (rope_frequency 310000 128 51) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 51) - IZR (11296) / 268435456) <= 1 / 268435456.
 Proof.
@@ -426,7 +426,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_52 :
+Lemma men_phase_16k_52 :
   Rabs (cos (rope_frequency 310000 128 52) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 52) - IZR (9271) / 268435456) <= 1 / 268435456.
 Proof.
@@ -434,7 +434,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_53 :
+Lemma men_phase_16k_53 :
   Rabs (cos (rope_frequency 310000 128 53) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 53) - IZR (7609) / 268435456) <= 1 / 268435456.
 Proof.
@@ -442,7 +442,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_54 :
+Lemma men_phase_16k_54 :
   Rabs (cos (rope_frequency 310000 128 54) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 54) - IZR (6245) / 268435456) <= 1 / 268435456.
 Proof.
@@ -450,7 +450,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_55 :
+Lemma men_phase_16k_55 :
   Rabs (cos (rope_frequency 310000 128 55) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 55) - IZR (5125) / 268435456) <= 1 / 268435456.
 Proof.
@@ -458,7 +458,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_56 :
+Lemma men_phase_16k_56 :
   Rabs (cos (rope_frequency 310000 128 56) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 56) - IZR (4206) / 268435456) <= 1 / 268435456.
 Proof.
@@ -466,7 +466,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_57 :
+Lemma men_phase_16k_57 :
   Rabs (cos (rope_frequency 310000 128 57) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 57) - IZR (3452) / 268435456) <= 1 / 268435456.
 Proof.
@@ -474,7 +474,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_58 :
+Lemma men_phase_16k_58 :
   Rabs (cos (rope_frequency 310000 128 58) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 58) - IZR (2833) / 268435456) <= 1 / 268435456.
 Proof.
@@ -482,7 +482,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_59 :
+Lemma men_phase_16k_59 :
   Rabs (cos (rope_frequency 310000 128 59) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 59) - IZR (2325) / 268435456) <= 1 / 268435456.
 Proof.
@@ -490,7 +490,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_60 :
+Lemma men_phase_16k_60 :
   Rabs (cos (rope_frequency 310000 128 60) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 60) - IZR (1908) / 268435456) <= 1 / 268435456.
 Proof.
@@ -498,7 +498,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_61 :
+Lemma men_phase_16k_61 :
   Rabs (cos (rope_frequency 310000 128 61) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 61) - IZR (1566) / 268435456) <= 1 / 268435456.
 Proof.
@@ -506,7 +506,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_62 :
+Lemma men_phase_16k_62 :
   Rabs (cos (rope_frequency 310000 128 62) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 62) - IZR (1286) / 268435456) <= 1 / 268435456.
 Proof.
@@ -514,7 +514,7 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phase_63 :
+Lemma men_phase_16k_63 :
   Rabs (cos (rope_frequency 310000 128 63) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
   Rabs (sin (rope_frequency 310000 128 63) - IZR (1055) / 268435456) <= 1 / 268435456.
 Proof.
@@ -522,74 +522,661 @@ Proof.
   change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
 Qed.
 
-Lemma men_phases (k : nat) : (k < 64)%nat ->
-  Rabs (cos (rope_frequency 310000 128 k) - IZR (fst (nth k men_centres (0%Z, 0%Z))) / 268435456) <= 1 / 268435456 /\
-  Rabs (sin (rope_frequency 310000 128 k) - IZR (snd (nth k men_centres (0%Z, 0%Z))) / 268435456) <= 1 / 268435456.
+Lemma men_phases_16k (k : nat) : (k < 64)%nat ->
+  Rabs (cos (rope_frequency 310000 128 k) - IZR (fst (nth k men_centres_16k (0%Z, 0%Z))) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 310000 128 k) - IZR (snd (nth k men_centres_16k (0%Z, 0%Z))) / 268435456) <= 1 / 268435456.
 Proof.
   intros Hk.
-  destruct k as [|k]; [exact men_phase_0|].
-  destruct k as [|k]; [exact men_phase_1|].
-  destruct k as [|k]; [exact men_phase_2|].
-  destruct k as [|k]; [exact men_phase_3|].
-  destruct k as [|k]; [exact men_phase_4|].
-  destruct k as [|k]; [exact men_phase_5|].
-  destruct k as [|k]; [exact men_phase_6|].
-  destruct k as [|k]; [exact men_phase_7|].
-  destruct k as [|k]; [exact men_phase_8|].
-  destruct k as [|k]; [exact men_phase_9|].
-  destruct k as [|k]; [exact men_phase_10|].
-  destruct k as [|k]; [exact men_phase_11|].
-  destruct k as [|k]; [exact men_phase_12|].
-  destruct k as [|k]; [exact men_phase_13|].
-  destruct k as [|k]; [exact men_phase_14|].
-  destruct k as [|k]; [exact men_phase_15|].
-  destruct k as [|k]; [exact men_phase_16|].
-  destruct k as [|k]; [exact men_phase_17|].
-  destruct k as [|k]; [exact men_phase_18|].
-  destruct k as [|k]; [exact men_phase_19|].
-  destruct k as [|k]; [exact men_phase_20|].
-  destruct k as [|k]; [exact men_phase_21|].
-  destruct k as [|k]; [exact men_phase_22|].
-  destruct k as [|k]; [exact men_phase_23|].
-  destruct k as [|k]; [exact men_phase_24|].
-  destruct k as [|k]; [exact men_phase_25|].
-  destruct k as [|k]; [exact men_phase_26|].
-  destruct k as [|k]; [exact men_phase_27|].
-  destruct k as [|k]; [exact men_phase_28|].
-  destruct k as [|k]; [exact men_phase_29|].
-  destruct k as [|k]; [exact men_phase_30|].
-  destruct k as [|k]; [exact men_phase_31|].
-  destruct k as [|k]; [exact men_phase_32|].
-  destruct k as [|k]; [exact men_phase_33|].
-  destruct k as [|k]; [exact men_phase_34|].
-  destruct k as [|k]; [exact men_phase_35|].
-  destruct k as [|k]; [exact men_phase_36|].
-  destruct k as [|k]; [exact men_phase_37|].
-  destruct k as [|k]; [exact men_phase_38|].
-  destruct k as [|k]; [exact men_phase_39|].
-  destruct k as [|k]; [exact men_phase_40|].
-  destruct k as [|k]; [exact men_phase_41|].
-  destruct k as [|k]; [exact men_phase_42|].
-  destruct k as [|k]; [exact men_phase_43|].
-  destruct k as [|k]; [exact men_phase_44|].
-  destruct k as [|k]; [exact men_phase_45|].
-  destruct k as [|k]; [exact men_phase_46|].
-  destruct k as [|k]; [exact men_phase_47|].
-  destruct k as [|k]; [exact men_phase_48|].
-  destruct k as [|k]; [exact men_phase_49|].
-  destruct k as [|k]; [exact men_phase_50|].
-  destruct k as [|k]; [exact men_phase_51|].
-  destruct k as [|k]; [exact men_phase_52|].
-  destruct k as [|k]; [exact men_phase_53|].
-  destruct k as [|k]; [exact men_phase_54|].
-  destruct k as [|k]; [exact men_phase_55|].
-  destruct k as [|k]; [exact men_phase_56|].
-  destruct k as [|k]; [exact men_phase_57|].
-  destruct k as [|k]; [exact men_phase_58|].
-  destruct k as [|k]; [exact men_phase_59|].
-  destruct k as [|k]; [exact men_phase_60|].
-  destruct k as [|k]; [exact men_phase_61|].
-  destruct k as [|k]; [exact men_phase_62|].
-  destruct k as [|k]; [exact men_phase_63|].
+  destruct k as [|k]; [exact men_phase_16k_0|].
+  destruct k as [|k]; [exact men_phase_16k_1|].
+  destruct k as [|k]; [exact men_phase_16k_2|].
+  destruct k as [|k]; [exact men_phase_16k_3|].
+  destruct k as [|k]; [exact men_phase_16k_4|].
+  destruct k as [|k]; [exact men_phase_16k_5|].
+  destruct k as [|k]; [exact men_phase_16k_6|].
+  destruct k as [|k]; [exact men_phase_16k_7|].
+  destruct k as [|k]; [exact men_phase_16k_8|].
+  destruct k as [|k]; [exact men_phase_16k_9|].
+  destruct k as [|k]; [exact men_phase_16k_10|].
+  destruct k as [|k]; [exact men_phase_16k_11|].
+  destruct k as [|k]; [exact men_phase_16k_12|].
+  destruct k as [|k]; [exact men_phase_16k_13|].
+  destruct k as [|k]; [exact men_phase_16k_14|].
+  destruct k as [|k]; [exact men_phase_16k_15|].
+  destruct k as [|k]; [exact men_phase_16k_16|].
+  destruct k as [|k]; [exact men_phase_16k_17|].
+  destruct k as [|k]; [exact men_phase_16k_18|].
+  destruct k as [|k]; [exact men_phase_16k_19|].
+  destruct k as [|k]; [exact men_phase_16k_20|].
+  destruct k as [|k]; [exact men_phase_16k_21|].
+  destruct k as [|k]; [exact men_phase_16k_22|].
+  destruct k as [|k]; [exact men_phase_16k_23|].
+  destruct k as [|k]; [exact men_phase_16k_24|].
+  destruct k as [|k]; [exact men_phase_16k_25|].
+  destruct k as [|k]; [exact men_phase_16k_26|].
+  destruct k as [|k]; [exact men_phase_16k_27|].
+  destruct k as [|k]; [exact men_phase_16k_28|].
+  destruct k as [|k]; [exact men_phase_16k_29|].
+  destruct k as [|k]; [exact men_phase_16k_30|].
+  destruct k as [|k]; [exact men_phase_16k_31|].
+  destruct k as [|k]; [exact men_phase_16k_32|].
+  destruct k as [|k]; [exact men_phase_16k_33|].
+  destruct k as [|k]; [exact men_phase_16k_34|].
+  destruct k as [|k]; [exact men_phase_16k_35|].
+  destruct k as [|k]; [exact men_phase_16k_36|].
+  destruct k as [|k]; [exact men_phase_16k_37|].
+  destruct k as [|k]; [exact men_phase_16k_38|].
+  destruct k as [|k]; [exact men_phase_16k_39|].
+  destruct k as [|k]; [exact men_phase_16k_40|].
+  destruct k as [|k]; [exact men_phase_16k_41|].
+  destruct k as [|k]; [exact men_phase_16k_42|].
+  destruct k as [|k]; [exact men_phase_16k_43|].
+  destruct k as [|k]; [exact men_phase_16k_44|].
+  destruct k as [|k]; [exact men_phase_16k_45|].
+  destruct k as [|k]; [exact men_phase_16k_46|].
+  destruct k as [|k]; [exact men_phase_16k_47|].
+  destruct k as [|k]; [exact men_phase_16k_48|].
+  destruct k as [|k]; [exact men_phase_16k_49|].
+  destruct k as [|k]; [exact men_phase_16k_50|].
+  destruct k as [|k]; [exact men_phase_16k_51|].
+  destruct k as [|k]; [exact men_phase_16k_52|].
+  destruct k as [|k]; [exact men_phase_16k_53|].
+  destruct k as [|k]; [exact men_phase_16k_54|].
+  destruct k as [|k]; [exact men_phase_16k_55|].
+  destruct k as [|k]; [exact men_phase_16k_56|].
+  destruct k as [|k]; [exact men_phase_16k_57|].
+  destruct k as [|k]; [exact men_phase_16k_58|].
+  destruct k as [|k]; [exact men_phase_16k_59|].
+  destruct k as [|k]; [exact men_phase_16k_60|].
+  destruct k as [|k]; [exact men_phase_16k_61|].
+  destruct k as [|k]; [exact men_phase_16k_62|].
+  destruct k as [|k]; [exact men_phase_16k_63|].
+  exfalso; lia.
+Qed.
+
+(* (2^28 cos theta_k, 2^28 sin theta_k), rounded, theta_k = 640000^(-k/64), k = 0 .. 63. *)
+Definition men_centres_32k : list (Z * Z) := [(145036296, 225880648)%Z; (184797651, 194698285)%Z; (212308287, 164264377)%Z; (231013914, 136711981)%Z; (243591448, 112786525)%Z; (251987630, 92519340)%Z; (257566238, 75612347)%Z; (261261412, 61644695)%Z; (263704107, 50177065)%Z; (265316717, 40799922)%Z; (266380400, 33152326)%Z; (267081607, 26925992)%Z; (267543688, 21862501)%Z; (267848114, 17747724)%Z; (268048642, 14405533)%Z; (268180718, 11691737)%Z; (268267701, 9488649)%Z; (268324985, 7700408)%Z; (268362709, 6249029)%Z; (268387551, 5071126)%Z; (268403910, 4115206)%Z; (268414683, 3339457)%Z; (268421777, 2709930)%Z; (268426448, 2199070)%Z; (268429524, 1784511)%Z; (268431550, 1448101)%Z; (268432884, 1175108)%Z; (268433762, 953579)%Z; (268434341, 773812)%Z; (268434722, 627934)%Z; (268434972, 509557)%Z; (268435138, 413496)%Z; (268435246, 335544)%Z; (268435318, 272288)%Z; (268435365, 220956)%Z; (268435396, 179302)%Z; (268435417, 145500)%Z; (268435430, 118071)%Z; (268435439, 95812)%Z; (268435445, 77750)%Z; (268435449, 63092)%Z; (268435451, 51198)%Z; (268435453, 41546)%Z; (268435454, 33714)%Z; (268435455, 27358)%Z; (268435455, 22201)%Z; (268435455, 18016)%Z; (268435456, 14619)%Z; (268435456, 11863)%Z; (268435456, 9627)%Z; (268435456, 7812)%Z; (268435456, 6339)%Z; (268435456, 5144)%Z; (268435456, 4174)%Z; (268435456, 3387)%Z; (268435456, 2749)%Z; (268435456, 2231)%Z; (268435456, 1810)%Z; (268435456, 1469)%Z; (268435456, 1192)%Z; (268435456, 967)%Z; (268435456, 785)%Z; (268435456, 637)%Z; (268435456, 517)%Z].
+
+Lemma men_phase_32k_0 :
+  Rabs (cos (rope_frequency 640000 128 0) - IZR (145036296) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 0) - IZR (225880648) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 0) with 0%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_1 :
+  Rabs (cos (rope_frequency 640000 128 1) - IZR (184797651) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 1) - IZR (194698285) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 1) with 1%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_2 :
+  Rabs (cos (rope_frequency 640000 128 2) - IZR (212308287) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 2) - IZR (164264377) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 2) with 2%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_3 :
+  Rabs (cos (rope_frequency 640000 128 3) - IZR (231013914) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 3) - IZR (136711981) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 3) with 3%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_4 :
+  Rabs (cos (rope_frequency 640000 128 4) - IZR (243591448) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 4) - IZR (112786525) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 4) with 4%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_5 :
+  Rabs (cos (rope_frequency 640000 128 5) - IZR (251987630) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 5) - IZR (92519340) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 5) with 5%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_6 :
+  Rabs (cos (rope_frequency 640000 128 6) - IZR (257566238) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 6) - IZR (75612347) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 6) with 6%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_7 :
+  Rabs (cos (rope_frequency 640000 128 7) - IZR (261261412) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 7) - IZR (61644695) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 7) with 7%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_8 :
+  Rabs (cos (rope_frequency 640000 128 8) - IZR (263704107) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 8) - IZR (50177065) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 8) with 8%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_9 :
+  Rabs (cos (rope_frequency 640000 128 9) - IZR (265316717) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 9) - IZR (40799922) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 9) with 9%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_10 :
+  Rabs (cos (rope_frequency 640000 128 10) - IZR (266380400) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 10) - IZR (33152326) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 10) with 10%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_11 :
+  Rabs (cos (rope_frequency 640000 128 11) - IZR (267081607) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 11) - IZR (26925992) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 11) with 11%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_12 :
+  Rabs (cos (rope_frequency 640000 128 12) - IZR (267543688) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 12) - IZR (21862501) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 12) with 12%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_13 :
+  Rabs (cos (rope_frequency 640000 128 13) - IZR (267848114) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 13) - IZR (17747724) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 13) with 13%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_14 :
+  Rabs (cos (rope_frequency 640000 128 14) - IZR (268048642) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 14) - IZR (14405533) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 14) with 14%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_15 :
+  Rabs (cos (rope_frequency 640000 128 15) - IZR (268180718) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 15) - IZR (11691737) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 15) with 15%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_16 :
+  Rabs (cos (rope_frequency 640000 128 16) - IZR (268267701) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 16) - IZR (9488649) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 16) with 16%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_17 :
+  Rabs (cos (rope_frequency 640000 128 17) - IZR (268324985) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 17) - IZR (7700408) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 17) with 17%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_18 :
+  Rabs (cos (rope_frequency 640000 128 18) - IZR (268362709) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 18) - IZR (6249029) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 18) with 18%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_19 :
+  Rabs (cos (rope_frequency 640000 128 19) - IZR (268387551) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 19) - IZR (5071126) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 19) with 19%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_20 :
+  Rabs (cos (rope_frequency 640000 128 20) - IZR (268403910) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 20) - IZR (4115206) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 20) with 20%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_21 :
+  Rabs (cos (rope_frequency 640000 128 21) - IZR (268414683) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 21) - IZR (3339457) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 21) with 21%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_22 :
+  Rabs (cos (rope_frequency 640000 128 22) - IZR (268421777) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 22) - IZR (2709930) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 22) with 22%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_23 :
+  Rabs (cos (rope_frequency 640000 128 23) - IZR (268426448) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 23) - IZR (2199070) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 23) with 23%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_24 :
+  Rabs (cos (rope_frequency 640000 128 24) - IZR (268429524) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 24) - IZR (1784511) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 24) with 24%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_25 :
+  Rabs (cos (rope_frequency 640000 128 25) - IZR (268431550) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 25) - IZR (1448101) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 25) with 25%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_26 :
+  Rabs (cos (rope_frequency 640000 128 26) - IZR (268432884) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 26) - IZR (1175108) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 26) with 26%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_27 :
+  Rabs (cos (rope_frequency 640000 128 27) - IZR (268433762) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 27) - IZR (953579) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 27) with 27%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_28 :
+  Rabs (cos (rope_frequency 640000 128 28) - IZR (268434341) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 28) - IZR (773812) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 28) with 28%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_29 :
+  Rabs (cos (rope_frequency 640000 128 29) - IZR (268434722) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 29) - IZR (627934) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 29) with 29%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_30 :
+  Rabs (cos (rope_frequency 640000 128 30) - IZR (268434972) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 30) - IZR (509557) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 30) with 30%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_31 :
+  Rabs (cos (rope_frequency 640000 128 31) - IZR (268435138) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 31) - IZR (413496) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 31) with 31%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_32 :
+  Rabs (cos (rope_frequency 640000 128 32) - IZR (268435246) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 32) - IZR (335544) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 32) with 32%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_33 :
+  Rabs (cos (rope_frequency 640000 128 33) - IZR (268435318) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 33) - IZR (272288) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 33) with 33%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_34 :
+  Rabs (cos (rope_frequency 640000 128 34) - IZR (268435365) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 34) - IZR (220956) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 34) with 34%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_35 :
+  Rabs (cos (rope_frequency 640000 128 35) - IZR (268435396) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 35) - IZR (179302) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 35) with 35%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_36 :
+  Rabs (cos (rope_frequency 640000 128 36) - IZR (268435417) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 36) - IZR (145500) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 36) with 36%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_37 :
+  Rabs (cos (rope_frequency 640000 128 37) - IZR (268435430) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 37) - IZR (118071) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 37) with 37%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_38 :
+  Rabs (cos (rope_frequency 640000 128 38) - IZR (268435439) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 38) - IZR (95812) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 38) with 38%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_39 :
+  Rabs (cos (rope_frequency 640000 128 39) - IZR (268435445) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 39) - IZR (77750) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 39) with 39%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_40 :
+  Rabs (cos (rope_frequency 640000 128 40) - IZR (268435449) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 40) - IZR (63092) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 40) with 40%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_41 :
+  Rabs (cos (rope_frequency 640000 128 41) - IZR (268435451) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 41) - IZR (51198) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 41) with 41%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_42 :
+  Rabs (cos (rope_frequency 640000 128 42) - IZR (268435453) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 42) - IZR (41546) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 42) with 42%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_43 :
+  Rabs (cos (rope_frequency 640000 128 43) - IZR (268435454) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 43) - IZR (33714) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 43) with 43%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_44 :
+  Rabs (cos (rope_frequency 640000 128 44) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 44) - IZR (27358) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 44) with 44%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_45 :
+  Rabs (cos (rope_frequency 640000 128 45) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 45) - IZR (22201) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 45) with 45%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_46 :
+  Rabs (cos (rope_frequency 640000 128 46) - IZR (268435455) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 46) - IZR (18016) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 46) with 46%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_47 :
+  Rabs (cos (rope_frequency 640000 128 47) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 47) - IZR (14619) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 47) with 47%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_48 :
+  Rabs (cos (rope_frequency 640000 128 48) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 48) - IZR (11863) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 48) with 48%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_49 :
+  Rabs (cos (rope_frequency 640000 128 49) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 49) - IZR (9627) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 49) with 49%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_50 :
+  Rabs (cos (rope_frequency 640000 128 50) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 50) - IZR (7812) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 50) with 50%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_51 :
+  Rabs (cos (rope_frequency 640000 128 51) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 51) - IZR (6339) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 51) with 51%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_52 :
+  Rabs (cos (rope_frequency 640000 128 52) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 52) - IZR (5144) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 52) with 52%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_53 :
+  Rabs (cos (rope_frequency 640000 128 53) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 53) - IZR (4174) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 53) with 53%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_54 :
+  Rabs (cos (rope_frequency 640000 128 54) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 54) - IZR (3387) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 54) with 54%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_55 :
+  Rabs (cos (rope_frequency 640000 128 55) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 55) - IZR (2749) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 55) with 55%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_56 :
+  Rabs (cos (rope_frequency 640000 128 56) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 56) - IZR (2231) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 56) with 56%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_57 :
+  Rabs (cos (rope_frequency 640000 128 57) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 57) - IZR (1810) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 57) with 57%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_58 :
+  Rabs (cos (rope_frequency 640000 128 58) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 58) - IZR (1469) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 58) with 58%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_59 :
+  Rabs (cos (rope_frequency 640000 128 59) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 59) - IZR (1192) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 59) with 59%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_60 :
+  Rabs (cos (rope_frequency 640000 128 60) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 60) - IZR (967) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 60) with 60%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_61 :
+  Rabs (cos (rope_frequency 640000 128 61) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 61) - IZR (785) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 61) with 61%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_62 :
+  Rabs (cos (rope_frequency 640000 128 62) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 62) - IZR (637) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 62) with 62%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phase_32k_63 :
+  Rabs (cos (rope_frequency 640000 128 63) - IZR (268435456) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 63) - IZR (517) / 268435456) <= 1 / 268435456.
+Proof.
+  unfold rope_frequency, Rpower; rewrite !INR_IZR_INZ; change (Z.of_nat 63) with 63%Z;
+  change (Z.of_nat 128) with 128%Z; split; interval with (i_prec 40).
+Qed.
+
+Lemma men_phases_32k (k : nat) : (k < 64)%nat ->
+  Rabs (cos (rope_frequency 640000 128 k) - IZR (fst (nth k men_centres_32k (0%Z, 0%Z))) / 268435456) <= 1 / 268435456 /\
+  Rabs (sin (rope_frequency 640000 128 k) - IZR (snd (nth k men_centres_32k (0%Z, 0%Z))) / 268435456) <= 1 / 268435456.
+Proof.
+  intros Hk.
+  destruct k as [|k]; [exact men_phase_32k_0|].
+  destruct k as [|k]; [exact men_phase_32k_1|].
+  destruct k as [|k]; [exact men_phase_32k_2|].
+  destruct k as [|k]; [exact men_phase_32k_3|].
+  destruct k as [|k]; [exact men_phase_32k_4|].
+  destruct k as [|k]; [exact men_phase_32k_5|].
+  destruct k as [|k]; [exact men_phase_32k_6|].
+  destruct k as [|k]; [exact men_phase_32k_7|].
+  destruct k as [|k]; [exact men_phase_32k_8|].
+  destruct k as [|k]; [exact men_phase_32k_9|].
+  destruct k as [|k]; [exact men_phase_32k_10|].
+  destruct k as [|k]; [exact men_phase_32k_11|].
+  destruct k as [|k]; [exact men_phase_32k_12|].
+  destruct k as [|k]; [exact men_phase_32k_13|].
+  destruct k as [|k]; [exact men_phase_32k_14|].
+  destruct k as [|k]; [exact men_phase_32k_15|].
+  destruct k as [|k]; [exact men_phase_32k_16|].
+  destruct k as [|k]; [exact men_phase_32k_17|].
+  destruct k as [|k]; [exact men_phase_32k_18|].
+  destruct k as [|k]; [exact men_phase_32k_19|].
+  destruct k as [|k]; [exact men_phase_32k_20|].
+  destruct k as [|k]; [exact men_phase_32k_21|].
+  destruct k as [|k]; [exact men_phase_32k_22|].
+  destruct k as [|k]; [exact men_phase_32k_23|].
+  destruct k as [|k]; [exact men_phase_32k_24|].
+  destruct k as [|k]; [exact men_phase_32k_25|].
+  destruct k as [|k]; [exact men_phase_32k_26|].
+  destruct k as [|k]; [exact men_phase_32k_27|].
+  destruct k as [|k]; [exact men_phase_32k_28|].
+  destruct k as [|k]; [exact men_phase_32k_29|].
+  destruct k as [|k]; [exact men_phase_32k_30|].
+  destruct k as [|k]; [exact men_phase_32k_31|].
+  destruct k as [|k]; [exact men_phase_32k_32|].
+  destruct k as [|k]; [exact men_phase_32k_33|].
+  destruct k as [|k]; [exact men_phase_32k_34|].
+  destruct k as [|k]; [exact men_phase_32k_35|].
+  destruct k as [|k]; [exact men_phase_32k_36|].
+  destruct k as [|k]; [exact men_phase_32k_37|].
+  destruct k as [|k]; [exact men_phase_32k_38|].
+  destruct k as [|k]; [exact men_phase_32k_39|].
+  destruct k as [|k]; [exact men_phase_32k_40|].
+  destruct k as [|k]; [exact men_phase_32k_41|].
+  destruct k as [|k]; [exact men_phase_32k_42|].
+  destruct k as [|k]; [exact men_phase_32k_43|].
+  destruct k as [|k]; [exact men_phase_32k_44|].
+  destruct k as [|k]; [exact men_phase_32k_45|].
+  destruct k as [|k]; [exact men_phase_32k_46|].
+  destruct k as [|k]; [exact men_phase_32k_47|].
+  destruct k as [|k]; [exact men_phase_32k_48|].
+  destruct k as [|k]; [exact men_phase_32k_49|].
+  destruct k as [|k]; [exact men_phase_32k_50|].
+  destruct k as [|k]; [exact men_phase_32k_51|].
+  destruct k as [|k]; [exact men_phase_32k_52|].
+  destruct k as [|k]; [exact men_phase_32k_53|].
+  destruct k as [|k]; [exact men_phase_32k_54|].
+  destruct k as [|k]; [exact men_phase_32k_55|].
+  destruct k as [|k]; [exact men_phase_32k_56|].
+  destruct k as [|k]; [exact men_phase_32k_57|].
+  destruct k as [|k]; [exact men_phase_32k_58|].
+  destruct k as [|k]; [exact men_phase_32k_59|].
+  destruct k as [|k]; [exact men_phase_32k_60|].
+  destruct k as [|k]; [exact men_phase_32k_61|].
+  destruct k as [|k]; [exact men_phase_32k_62|].
+  destruct k as [|k]; [exact men_phase_32k_63|].
   exfalso; lia.
 Qed.

@@ -629,14 +629,16 @@ Theorem men_table2_d128_negation :
   ~ (forall m : R, 0 <= m <= 16000 -> 0 <= all_ones_score 310000 64 m).
 Proof. intro H. pose proof ScalingSizes.men_table2_16k. specialize (H 12223 ltac:(lra)). lra. Qed.
 
-(* Real m (Eq. 10): with the 16k base B >= 0 on all of [0, 12222.62] (MenTable2Lower.v), and B < 0 one
-   hundredth past the first zero of each base; integer m: at the first negative integer. *)
+(* Real m (Eq. 10): B >= 0 on all of [0, 12222.62] with the 16k base and on [0, 22465.54] with the 32k base
+   (MenTable2Lower.v), and B < 0 one hundredth past the first zero of each base; integer m: at the first
+   negative integer. *)
 Theorem men_table2_d128_correction :
-  (forall m : R, 0 <= m <= 1222262 / 100 -> 0 <= all_ones_score 310000 64 m) /\
+  ((forall m : R, 0 <= m <= 1222262 / 100 -> 0 <= all_ones_score 310000 64 m) /\
+   (forall m : R, 0 <= m <= 2246554 / 100 -> 0 <= all_ones_score 640000 64 m)) /\
   (all_ones_score 310000 64 (1222263 / 100) < 0 /\ all_ones_score 640000 64 (2246555 / 100) < 0) /\
   (all_ones_score 310000 64 12223 < 0 /\ all_ones_score 640000 64 27685 < 0).
 Proof.
-  exact (conj MenTable2Lower.men_table2_16k_lower
+  exact (conj (conj MenTable2Lower.men_table2_16k_lower MenTable2Lower.men_table2_32k_lower)
           (conj (conj ScalingSizes.men_table2_16k_real ScalingSizes.men_table2_32k_real)
                 (conj ScalingSizes.men_table2_16k ScalingSizes.men_table2_32k))).
 Qed.
