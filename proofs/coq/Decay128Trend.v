@@ -22,6 +22,7 @@ From Coq Require Import Bool ZArith Reals Lra Lia List.
 From Coq Require Uint63 Sint63.
 From Coquelicot Require Import Complex.
 From Ropecheck Require Import Defs DefsDecay Decay Decay128Phases.
+From Ropecheck Require Export RoundedRotation.
 Import ListNotations.
 Local Open Scope R_scope.
 
@@ -30,36 +31,8 @@ Local Open Scope R_scope.
 Lemma scale_pos : 0 < IZR phase_scale.
 Proof. apply IZR_lt; unfold phase_scale; lia. Qed.
 
-Lemma div_nonneg (a b : R) : 0 <= a -> 0 < b -> 0 <= a / b.
-Proof. intros Ha Hb; unfold Rdiv; apply Rmult_le_pos; [exact Ha|left; apply Rinv_0_lt_compat; exact Hb]. Qed.
-
-Lemma div_pos (a b : R) : 0 < a -> 0 < b -> 0 < a / b.
-Proof. intros Ha Hb; unfold Rdiv; apply Rmult_lt_0_compat; [exact Ha|apply Rinv_0_lt_compat; exact Hb]. Qed.
-
 (* The point (x, y) / 2^22. *)
 Definition to_point (w : Z * Z) : C := (IZR (fst w) / IZR phase_scale, IZR (snd w) / IZR phase_scale).
-
-(* A point within r of another in each coordinate is within 2 r of it. *)
-Lemma Cmod_box (w : C) (r : R) : Rabs (fst w) <= r -> Rabs (snd w) <= r -> Cmod w <= 2 * r.
-Proof.
-  intros Hx Hy; eapply Rle_trans; [apply Cmod_2Rmax|].
-  assert (Hs : sqrt 2 <= 2).
-  { rewrite <- (sqrt_square 2) at 2 by lra; apply sqrt_le_1_alt; lra. }
-  assert (0 <= r) by (eapply Rle_trans; [apply Rabs_pos|exact Hx]).
-  assert (Rmax (Rabs (fst w)) (Rabs (snd w)) <= r) by (apply Rmax_lub; assumption).
-  assert (0 <= Rmax (Rabs (fst w)) (Rabs (snd w))) by (eapply Rle_trans; [apply Rabs_pos|apply Rmax_l]).
-  pose proof (sqrt_pos 2); nra.
-Qed.
-
-Lemma Cmod_phase (x : R) : Cmod (phase x) = 1.
-Proof.
-  unfold Cmod, phase; cbn [fst snd].
-  replace (cos x ^ 2 + sin x ^ 2) with 1 by (pose proof (sin2_cos2 x) as H; unfold Rsqr in H; lra).
-  apply sqrt_1.
-Qed.
-
-Lemma phase_add (x y : R) : phase (x + y) = (phase x * phase y)%C.
-Proof. unfold phase, Cmult; cbn [fst snd]; rewrite cos_plus, sin_plus; f_equal; ring. Qed.
 
 (* |(x, y) / 2^22| as a square root of integers. *)
 Lemma Cmod_to_point (w : Z * Z) :
@@ -94,105 +67,48 @@ Fixpoint power_from (w0 c : Z * Z) (D : nat) : Z * Z :=
 Definition power_rounded (c : Z * Z) (D : nat) : Z * Z := power_from (phase_scale, 0%Z) c D.
 
 (* Rounding n / 2^44 down to a multiple of 2^-22 loses less than 2^-22. *)
+Lemma scale_Z_pos : (0 < phase_scale)%Z.
+Proof. unfold phase_scale; lia. Qed.
+
+Lemma radius_nonneg : (0 <= phase_radius)%Z.
+Proof. unfold phase_radius; lia. Qed.
+
 Lemma floor_error (n : Z) :
   Rabs (IZR n / (IZR phase_scale * IZR phase_scale) - IZR (n / phase_scale) / IZR phase_scale)
   <= 1 / IZR phase_scale.
-Proof.
-  pose proof scale_pos as Hs.
-  assert (Hp : (0 < phase_scale)%Z) by (unfold phase_scale; lia).
-  pose proof (Z.div_mod n phase_scale ltac:(lia)) as E.
-  pose proof (Z.mod_pos_bound n phase_scale Hp) as [H0 H1].
-  set (q := (n / phase_scale)%Z) in *; set (r := (n mod phase_scale)%Z) in *.
-  apply IZR_le in H0; apply IZR_lt in H1.
-  rewrite E, plus_IZR, mult_IZR.
-  replace ((IZR phase_scale * IZR q + IZR r) / (IZR phase_scale * IZR phase_scale) - IZR q / IZR phase_scale)
-    with ((IZR r / IZR phase_scale) * (1 / IZR phase_scale)) by (field; lra).
-  assert (Hr : 0 <= IZR r / IZR phase_scale <= 1).
-  { split; [apply div_nonneg; lra|].
-    apply Rmult_le_reg_r with (IZR phase_scale); [lra|].
-    unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra. }
-  assert (0 < 1 / IZR phase_scale) by (apply div_pos; lra).
-  rewrite Rabs_pos_eq by nra; nra.
-Qed.
+Proof. exact (scaled_floor_error phase_scale scale_Z_pos n). Qed.
+
+Lemma rotate_rounded_floor (w c : Z * Z) : rotate_rounded w c = rotate_floor phase_scale w c.
+Proof. unfold rotate_rounded, rotate_floor; rewrite !shift_is_division; reflexivity. Qed.
 
 Lemma rotate_rounded_error (w c : Z * Z) :
   Cmod (to_point w * to_point c - to_point (rotate_rounded w c))%C <= 2 * (1 / IZR phase_scale).
-Proof.
-  pose proof scale_pos.
-  apply Cmod_box; unfold to_point, rotate_rounded, Cmult, Cminus, Cplus, Copp; cbn [fst snd];
-    rewrite !shift_is_division.
-  - replace (IZR (fst w) / IZR phase_scale * (IZR (fst c) / IZR phase_scale)
-               - IZR (snd w) / IZR phase_scale * (IZR (snd c) / IZR phase_scale)
-               + - (IZR ((fst w * fst c - snd w * snd c) / phase_scale) / IZR phase_scale))
-      with (IZR (fst w * fst c - snd w * snd c) / (IZR phase_scale * IZR phase_scale)
-            - IZR ((fst w * fst c - snd w * snd c) / phase_scale) / IZR phase_scale)
-      by (rewrite minus_IZR, !mult_IZR; field; lra).
-    apply floor_error.
-  - replace (IZR (fst w) / IZR phase_scale * (IZR (snd c) / IZR phase_scale)
-               + IZR (snd w) / IZR phase_scale * (IZR (fst c) / IZR phase_scale)
-               + - (IZR ((fst w * snd c + snd w * fst c) / phase_scale) / IZR phase_scale))
-      with (IZR (fst w * snd c + snd w * fst c) / (IZR phase_scale * IZR phase_scale)
-            - IZR ((fst w * snd c + snd w * fst c) / phase_scale) / IZR phase_scale)
-      by (rewrite plus_IZR, !mult_IZR; field; lra).
-    apply floor_error.
-Qed.
+Proof. rewrite rotate_rounded_floor; exact (rotate_floor_error phase_scale scale_Z_pos w c). Qed.
 
 (* The growth of the error per rotation: 2 eta + 2^-21, eta = 2 phase_radius / 2^22 the
    error of a unit phase (a point), 2^-21 the rounding of one rotation. *)
 Definition step_slack : R := 2 * (2 * (IZR phase_radius / IZR phase_scale)) + 2 * (1 / IZR phase_scale).
 
 Lemma step_slack_pos : 0 <= step_slack.
-Proof.
-  pose proof scale_pos; unfold step_slack.
-  assert (0 <= IZR phase_radius) by (apply IZR_le; unfold phase_radius; lia).
-  assert (0 <= IZR phase_radius / IZR phase_scale) by (apply div_nonneg; lra).
-  assert (0 <= 1 / IZR phase_scale) by (apply div_nonneg; lra).
-  lra.
-Qed.
+Proof. exact (rotation_slack_pos phase_scale scale_Z_pos phase_radius radius_nonneg). Qed.
 
 (* D rounded rotations by a centre within eta of e^(i t), from a start within e0 of e^(i s), stay
    within e0 + D step_slack of e^(i (s + D t)), as long as that is at most 1.  Starting from an
    enclosed anchor instead of 1 keeps the error of far distances small (InterpolationSizes.v). *)
+Lemma power_from_floor (w0 c : Z * Z) (D : nat) : power_from w0 c D = power_floor phase_scale w0 c D.
+Proof.
+  induction D as [|D IH]; [reflexivity|].
+  cbn [power_from power_floor]; rewrite IH, rotate_rounded_floor; reflexivity.
+Qed.
+
 Lemma power_from_error (s t e0 : R) (w0 c : Z * Z) :
   Cmod (phase t - to_point c)%C <= 2 * (IZR phase_radius / IZR phase_scale) ->
   Cmod (phase s - to_point w0)%C <= e0 ->
   forall D : nat, e0 + INR D * step_slack <= 1 ->
     Cmod (phase (s + INR D * t) - to_point (power_from w0 c D))%C <= e0 + INR D * step_slack.
 Proof.
-  intros Hc H0 D; induction D as [|D IH]; intros HD.
-  - cbn [power_from]; replace (s + INR 0 * t) with s by (simpl; ring).
-    replace (e0 + INR 0 * step_slack) with e0 by (simpl; ring); exact H0.
-  - pose proof step_slack_pos as Hd.
-    assert (HD' : e0 + INR D * step_slack <= 1) by (rewrite S_INR in HD; lra).
-    specialize (IH HD').
-    set (W := to_point (power_from w0 c D)) in *.
-    set (Z0 := to_point c) in *.
-    set (e := Cmod (phase (s + INR D * t) - W)%C) in *.
-    change (power_from w0 c (S D)) with (rotate_rounded (power_from w0 c D) c).
-    replace (s + INR (S D) * t) with ((s + INR D * t) + t) by (rewrite S_INR; ring).
-    rewrite phase_add.
-    pose proof (rotate_rounded_error (power_from w0 c D) c) as Hr; fold W Z0 in Hr.
-    replace (phase (s + INR D * t) * phase t - to_point (rotate_rounded (power_from w0 c D) c))%C
-      with (phase (s + INR D * t) * (phase t - Z0) + (phase (s + INR D * t) - W) * Z0
-            + (W * Z0 - to_point (rotate_rounded (power_from w0 c D) c)))%C by ring.
-    assert (HZ : Cmod Z0 <= 1 + 2 * (IZR phase_radius / IZR phase_scale)).
-    { pose proof (Cmod_triangle (phase t) (Z0 - phase t)%C) as T.
-      replace (phase t + (Z0 - phase t))%C with Z0 in T by ring.
-      replace (Z0 - phase t)%C with (- (phase t - Z0))%C in T by ring.
-      rewrite Cmod_opp, Cmod_phase in T; lra. }
-    assert (He0 : 0 <= e) by apply Cmod_ge_0.
-    assert (Heta : 0 <= 2 * (IZR phase_radius / IZR phase_scale)).
-    { pose proof scale_pos.
-      assert (0 <= IZR phase_radius) by (apply IZR_le; unfold phase_radius; lia).
-      assert (0 <= IZR phase_radius / IZR phase_scale) by (apply div_nonneg; lra); lra. }
-    eapply Rle_trans; [apply Cmod_triangle|].
-    eapply Rle_trans; [apply Rplus_le_compat_r; apply Cmod_triangle|].
-    rewrite !Cmod_mult, Cmod_phase.
-    assert (e * Cmod Z0 <= e * (1 + 2 * (IZR phase_radius / IZR phase_scale)))
-      by (apply Rmult_le_compat_l; assumption).
-    assert (e * (2 * (IZR phase_radius / IZR phase_scale)) <= 1 * (2 * (IZR phase_radius / IZR phase_scale)))
-      by (apply Rmult_le_compat_r; lra).
-    fold e; rewrite S_INR; unfold step_slack in *; lra.
+  intros Hc H0 D HD; rewrite power_from_floor.
+  exact (power_floor_error phase_scale scale_Z_pos phase_radius radius_nonneg s t e0 w0 c Hc H0 D HD).
 Qed.
 
 (* From 1: D rounded rotations stay within D step_slack of e^(i D t). *)
@@ -372,44 +288,18 @@ Qed.
 
 (* ------------------------------------------------------------------ the powers stay small *)
 
-Lemma fst_le_Cmod (z : C) : Rabs (fst z) <= Cmod z.
-Proof.
-  unfold Cmod; rewrite <- sqrt_Rsqr_abs; apply sqrt_le_1_alt; unfold Rsqr.
-  destruct z as [x y]; cbn [fst snd]; nra.
-Qed.
-
-Lemma snd_le_Cmod (z : C) : Rabs (snd z) <= Cmod z.
-Proof.
-  unfold Cmod; rewrite <- sqrt_Rsqr_abs; apply sqrt_le_1_alt; unfold Rsqr.
-  destruct z as [x y]; cbn [fst snd]; nra.
-Qed.
-
-Definition bounded (b : Z) (p : Z * Z) : Prop := (Z.abs (fst p) <= b /\ Z.abs (snd p) <= b)%Z.
-
 Lemma coordinate_bound (x : Z) : Rabs (IZR x / IZR phase_scale) <= 2 -> (Z.abs x <= 2 ^ 23)%Z.
 Proof.
-  intros H; pose proof scale_pos.
-  unfold Rdiv in H; rewrite Rabs_mult, Rabs_Rinv, (Rabs_pos_eq (IZR phase_scale)) in H by lra.
-  assert (Rabs (IZR x) <= 2 * IZR phase_scale).
-  { apply Rmult_le_reg_r with (/ IZR phase_scale); [apply Rinv_0_lt_compat; lra|].
-    rewrite Rmult_assoc, Rinv_r by lra; lra. }
-  apply le_IZR; rewrite abs_IZR; replace (IZR (2 ^ 23)) with (2 * IZR phase_scale)
-    by (unfold phase_scale; rewrite <- mult_IZR; reflexivity); lra.
+  intros H; pose proof (scaled_coordinate_bound phase_scale scale_Z_pos x H).
+  change (2 ^ 23)%Z with (2 * phase_scale)%Z; assumption.
 Qed.
 
 (* A point within 1 of a phase has coordinates at most 2 = 2^23 / 2^22. *)
 Lemma near_phase_bounded (x : R) (W : Z * Z) :
   Cmod (phase x - to_point W)%C <= 1 -> bounded (2 ^ 23) W.
 Proof.
-  intros He.
-  assert (HW : Cmod (to_point W) <= 2).
-  { pose proof (Cmod_triangle (phase x) (to_point W - phase x)%C) as T.
-    replace (phase x + (to_point W - phase x))%C with (to_point W) in T by ring.
-    replace (to_point W - phase x)%C with (- (phase x - to_point W))%C in T by ring.
-    rewrite Cmod_opp, Cmod_phase in T; lra. }
-  split; apply coordinate_bound.
-  - pose proof (fst_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [fst] in F; lra.
-  - pose proof (snd_le_Cmod (to_point W)) as F; unfold to_point in F at 1; cbn [snd] in F; lra.
+  intros He; pose proof (scaled_near_bounded phase_scale scale_Z_pos x W He).
+  change (2 ^ 23)%Z with (2 * phase_scale)%Z; assumption.
 Qed.
 
 (* A centre within 2^-22 of a phase, as a point within 2 eta. *)

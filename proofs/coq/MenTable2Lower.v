@@ -138,137 +138,47 @@ Proof. induction n as [|n IH]; cbn [rsum]; [ring|rewrite IH; ring]. Qed.
 Lemma rsum_shift (n : nat) (f : nat -> R) : rsum (S n) f = f 0%nat + rsum n (fun k => f (S k)).
 Proof. induction n as [|n IH]; [cbn; ring|]; change (rsum (S (S n)) f) with (rsum (S n) f + f (S n)); rewrite IH; cbn [rsum]; ring. Qed.
 
-(* ------------------------------------------------------------------ points over 2^28 *)
+(* ------------------------------------------------------------------ points over 2^28 (RoundedRotation.v) *)
 
 Definition mscale : Z := 268435456.
 
+Lemma mscale_Z_pos : (0 < mscale)%Z.
+Proof. unfold mscale; lia. Qed.
+
 Lemma mscale_pos : 0 < IZR mscale.
-Proof. apply IZR_lt; unfold mscale; lia. Qed.
+Proof. apply IZR_lt; exact mscale_Z_pos. Qed.
 
-Definition mpoint (w : Z * Z) : C := (IZR (fst w) / IZR mscale, IZR (snd w) / IZR mscale).
+Definition mpoint (w : Z * Z) : C := scaled_point mscale w.
+Definition mrot (w c : Z * Z) : Z * Z := rotate_floor mscale w c.
 
-(* w * c over 2^28, each coordinate rounded down. *)
-Definition mrot (w c : Z * Z) : Z * Z :=
-  (((fst w * fst c - snd w * snd c) / mscale)%Z, ((fst w * snd c + snd w * fst c) / mscale)%Z).
-
-Lemma mfloor_error (n : Z) :
-  Rabs (IZR n / (IZR mscale * IZR mscale) - IZR (n / mscale) / IZR mscale) <= 1 / IZR mscale.
-Proof.
-  pose proof mscale_pos as Hs.
-  assert (Hp : (0 < mscale)%Z) by (unfold mscale; lia).
-  pose proof (Z.div_mod n mscale ltac:(lia)) as E.
-  pose proof (Z.mod_pos_bound n mscale Hp) as [H0 H1].
-  set (q := (n / mscale)%Z) in *; set (r := (n mod mscale)%Z) in *.
-  apply IZR_le in H0; apply IZR_lt in H1.
-  rewrite E, plus_IZR, mult_IZR.
-  replace ((IZR mscale * IZR q + IZR r) / (IZR mscale * IZR mscale) - IZR q / IZR mscale)
-    with ((IZR r / IZR mscale) * (1 / IZR mscale)) by (field; lra).
-  assert (Hr : 0 <= IZR r / IZR mscale <= 1).
-  { split; [apply div_nonneg; lra|].
-    apply Rmult_le_reg_r with (IZR mscale); [lra|].
-    unfold Rdiv; rewrite Rmult_assoc, Rinv_l by lra; lra. }
-  assert (0 < 1 / IZR mscale) by (apply div_pos; lra).
-  rewrite Rabs_pos_eq by nra; nra.
-Qed.
-
-Lemma mrot_error (w c : Z * Z) :
-  Cmod (mpoint w * mpoint c - mpoint (mrot w c))%C <= 2 * (1 / IZR mscale).
-Proof.
-  pose proof mscale_pos.
-  apply Cmod_box; unfold mpoint, mrot, Cmult, Cminus, Cplus, Copp; cbn [fst snd].
-  - replace (IZR (fst w) / IZR mscale * (IZR (fst c) / IZR mscale)
-               - IZR (snd w) / IZR mscale * (IZR (snd c) / IZR mscale)
-               + - (IZR ((fst w * fst c - snd w * snd c) / mscale) / IZR mscale))
-      with (IZR (fst w * fst c - snd w * snd c) / (IZR mscale * IZR mscale)
-            - IZR ((fst w * fst c - snd w * snd c) / mscale) / IZR mscale)
-      by (rewrite minus_IZR, !mult_IZR; field; lra).
-    apply mfloor_error.
-  - replace (IZR (fst w) / IZR mscale * (IZR (snd c) / IZR mscale)
-               + IZR (snd w) / IZR mscale * (IZR (fst c) / IZR mscale)
-               + - (IZR ((fst w * snd c + snd w * fst c) / mscale) / IZR mscale))
-      with (IZR (fst w * snd c + snd w * fst c) / (IZR mscale * IZR mscale)
-            - IZR ((fst w * snd c + snd w * fst c) / mscale) / IZR mscale)
-      by (rewrite plus_IZR, !mult_IZR; field; lra).
-    apply mfloor_error.
-Qed.
-
-(* One rotation by a centre within 2 / 2^28 of e^(i t) adds at most 6 / 2^28 to the error. *)
+(* A rotation by a centre within 2 / 2^28 of its phase adds at most 6 / 2^28 to the error. *)
 Definition mslack : R := 6 / IZR mscale.
-
-Lemma mrot_step (s t e : R) (w c : Z * Z) :
-  Cmod (phase t - mpoint c)%C <= 2 / IZR mscale -> Cmod (phase s - mpoint w)%C <= e -> e <= 1 ->
-  Cmod (phase (s + t) - mpoint (mrot w c))%C <= e + mslack.
-Proof.
-  intros Hc Hw He1; pose proof mscale_pos.
-  set (W := mpoint w) in *; set (Z0 := mpoint c) in *.
-  rewrite phase_add.
-  replace (phase s * phase t - mpoint (mrot w c))%C
-    with (phase s * (phase t - Z0) + (phase s - W) * Z0 + (W * Z0 - mpoint (mrot w c)))%C by ring.
-  pose proof (mrot_error w c) as Hr; fold W Z0 in Hr.
-  assert (HZ : Cmod Z0 <= 1 + 2 / IZR mscale).
-  { pose proof (Cmod_triangle (phase t) (Z0 - phase t)%C) as T.
-    replace (phase t + (Z0 - phase t))%C with Z0 in T by ring.
-    replace (Z0 - phase t)%C with (- (phase t - Z0))%C in T by ring.
-    rewrite Cmod_opp, Cmod_phase in T; lra. }
-  set (e' := Cmod (phase s - W)%C) in *.
-  assert (0 <= e') by apply Cmod_ge_0.
-  assert (0 < 2 / IZR mscale) by (apply div_pos; lra).
-  eapply Rle_trans; [apply Cmod_triangle|].
-  eapply Rle_trans; [apply Rplus_le_compat_r; apply Cmod_triangle|].
-  rewrite !Cmod_mult, Cmod_phase; fold e'.
-  assert (e' * Cmod Z0 <= e' * (1 + 2 / IZR mscale)) by (apply Rmult_le_compat_l; assumption).
-  assert (e' * (2 / IZR mscale) <= 1 * (2 / IZR mscale)) by (apply Rmult_le_compat_r; lra).
-  unfold mslack; replace (6 / IZR mscale) with (2 / IZR mscale + 2 / IZR mscale + 2 * (1 / IZR mscale))
-    by (field; lra).
-  lra.
-Qed.
-
-Fixpoint mpow (c : Z * Z) (n : nat) : Z * Z :=
-  match n with
-  | O => (mscale, 0%Z)
-  | S n' => mrot (mpow c n') c
-  end.
 
 Lemma mslack_pos : 0 <= mslack.
 Proof. unfold mslack; pose proof mscale_pos; apply div_nonneg; lra. Qed.
+
+(* c^n from 1 = (2^28, 0) / 2^28, one rounded rotation at a time. *)
+Definition mpow (c : Z * Z) (n : nat) : Z * Z := power_floor mscale (mscale, 0%Z) c n.
 
 Lemma mpow_error (t : R) (c : Z * Z) :
   Cmod (phase t - mpoint c)%C <= 2 / IZR mscale ->
   forall n : nat, INR n * mslack <= 1 -> Cmod (phase (INR n * t) - mpoint (mpow c n))%C <= INR n * mslack.
 Proof.
-  intros Hc n; pose proof mscale_pos; pose proof mslack_pos; induction n as [|n IH]; intros Hn.
-  - cbn [mpow INR]; replace (0 * t) with 0 by ring; rewrite Rmult_0_l.
-    replace (phase 0 - mpoint (mscale, 0%Z))%C with (RtoC 0); [rewrite Cmod_0; lra|].
-    unfold phase, mpoint, Cminus, Cplus, Copp, RtoC; cbn [fst snd].
-    rewrite cos_0, sin_0; f_equal; field; lra.
-  - rewrite S_INR in *.
-    replace ((INR n + 1) * t) with (INR n * t + t) by ring; cbn [mpow].
-    replace ((INR n + 1) * mslack) with (INR n * mslack + mslack) by ring.
-    apply mrot_step; [exact Hc|apply IH; lra|lra].
-Qed.
-
-Lemma mcoordinate_bound (x : Z) : Rabs (IZR x / IZR mscale) <= 2 -> (Z.abs x <= 2 ^ 29)%Z.
-Proof.
-  intros H; pose proof mscale_pos.
-  unfold Rdiv in H; rewrite Rabs_mult, Rabs_inv, (Rabs_pos_eq (IZR mscale)) in H by lra.
-  assert (Rabs (IZR x) <= 2 * IZR mscale).
-  { apply Rmult_le_reg_r with (/ IZR mscale); [apply Rinv_0_lt_compat; lra|].
-    rewrite Rmult_assoc, Rinv_r by lra; lra. }
-  apply le_IZR; rewrite abs_IZR; replace (IZR (2 ^ 29)) with (2 * IZR mscale)
-    by (unfold mscale; rewrite <- mult_IZR; reflexivity); lra.
+  intros Hc n Hn; pose proof mscale_pos as Hs.
+  assert (Es : rotation_slack mscale 1 = mslack) by (unfold rotation_slack, mslack; field; lra).
+  assert (H0 : Cmod (phase 0 - scaled_point mscale (mscale, 0%Z))%C <= 0).
+  { replace (phase 0 - scaled_point mscale (mscale, 0%Z))%C with (RtoC 0); [rewrite Cmod_0; lra|].
+    unfold phase, scaled_point, Cminus, Cplus, Copp, RtoC; cbn [fst snd].
+    rewrite cos_0, sin_0; f_equal; field; lra. }
+  replace (2 / IZR mscale) with (2 * (IZR 1 / IZR mscale)) in Hc by (field; lra).
+  pose proof (power_floor_error mscale mscale_Z_pos 1 ltac:(lia) 0 t 0 (mscale, 0%Z) c Hc H0 n) as Hp.
+  rewrite Es, !Rplus_0_l in Hp; exact (Hp Hn).
 Qed.
 
 Lemma mnear_bounded (x : R) (W : Z * Z) : Cmod (phase x - mpoint W)%C <= 1 -> bounded (2 ^ 29) W.
 Proof.
-  intros He.
-  assert (HW : Cmod (mpoint W) <= 2).
-  { pose proof (Cmod_triangle (phase x) (mpoint W - phase x)%C) as T.
-    replace (phase x + (mpoint W - phase x))%C with (mpoint W) in T by ring.
-    replace (mpoint W - phase x)%C with (- (phase x - mpoint W))%C in T by ring.
-    rewrite Cmod_opp, Cmod_phase in T; lra. }
-  split; apply mcoordinate_bound.
-  - pose proof (fst_le_Cmod (mpoint W)) as F; unfold mpoint in F at 1; cbn [fst] in F; lra.
-  - pose proof (snd_le_Cmod (mpoint W)) as F; unfold mpoint in F at 1; cbn [snd] in F; lra.
+  intros He; pose proof (scaled_near_bounded mscale mscale_Z_pos x W He).
+  change (2 ^ 29)%Z with (2 * mscale)%Z; assumption.
 Qed.
 
 (* ------------------------------------------------------------------ the same on 63-bit machine integers *)
@@ -314,7 +224,7 @@ Proof.
   pose proof (mproduct_bound _ _ Hw1 Hc1) as P1; pose proof (mproduct_bound _ _ Hw2 Hc2) as P2.
   pose proof (mproduct_bound _ _ Hw1 Hc2) as P3; pose proof (mproduct_bound _ _ Hw2 Hc1) as P4.
   apply Z.abs_le in P1, P2, P3, P4; clear Hw1 Hw2 Hc1 Hc2.
-  unfold mrot_int, mrot; cbn [fst snd]; change mscale with (2 ^ 28).
+  unfold mrot_int, mrot, rotate_floor; cbn [fst snd]; change mscale with (2 ^ 28).
   assert (E1 : zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c)))
                = zv (fst w) * zv (fst c) - zv (snd w) * zv (snd c)).
   { rewrite sub_exact; rewrite !mul_exact; lia. }
@@ -338,7 +248,9 @@ Lemma mpow_int_spec (c : int * int) (n : nat) :
 Proof.
   intros Hc; induction n as [|n IH]; intros Hb; [reflexivity|].
   assert (E : zvp (mpow_int c n) = mpow (zvp c) n) by (apply IH; intros n' Hn'; apply Hb; lia).
-  cbn [mpow_int mpow]; rewrite mrot_int_spec, E; [reflexivity| |exact Hc].
+  change (mpow_int c (S n)) with (mrot_int (mpow_int c n) c).
+  change (mpow (zvp c) (S n)) with (mrot (mpow (zvp c) n) (zvp c)).
+  rewrite mrot_int_spec, E; [reflexivity| |exact Hc].
   rewrite E; apply Hb; lia.
 Qed.
 
@@ -467,7 +379,7 @@ Lemma centre_near (k : nat) : (k < 64)%nat ->
 Proof.
   intros Hk; destruct (phases k Hk) as [Hc Hs].
   replace (2 / IZR mscale) with (2 * (1 / IZR mscale)) by (unfold Rdiv; ring).
-  apply Cmod_box; unfold phase, mpoint, Cminus, Cplus, Copp, mscale; cbn [fst snd]; assumption.
+  apply Cmod_box; unfold phase, mpoint, scaled_point, Cminus, Cplus, Copp, mscale; cbn [fst snd]; assumption.
 Qed.
 
 (* Each power within m mslack of e^(i m theta_k), hence its cosine within that too. *)
@@ -478,7 +390,7 @@ Proof.
   intros Hk Hn; pose proof (mpow_error _ _ (centre_near k Hk) n (walk_slack n Hn)) as H.
   split; [|apply (mnear_bounded (INR n * theta k)); pose proof (walk_slack n Hn); lra].
   pose proof (fst_le_Cmod (phase (INR n * theta k) - mpoint (mpow (nth k centres (0%Z, 0%Z)) n))%C) as F.
-  unfold phase, mpoint, Cminus, Cplus, Copp in F, H; cbn [fst snd] in F, H.
+  unfold phase, mpoint, scaled_point, Cminus, Cplus, Copp in F, H; cbn [fst snd] in F, H.
   set (x := cos (INR n * theta k) + - (IZR (fst (mpow (nth k centres (0%Z, 0%Z)) n)) / IZR mscale)) in *.
   pose proof (Rle_abs (- x)) as A; rewrite Rabs_Ropp in A.
   assert (B : - x <= INR n * mslack) by lra; unfold x in B.
