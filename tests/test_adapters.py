@@ -7,12 +7,18 @@ checked for shape and finiteness only; the auditor compares it with the scaling 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from pathlib import Path
 
 import numpy as np
 import pytest
 from ropecheck.numeric.audit.adapters import (
     AdapterConfig,
     AdapterSpec,
+    _registry,
     get_adapter,
     is_available,
     list_adapters,
@@ -182,6 +188,57 @@ def test_gpu_adapters_report_needing_a_gpu_without_cuda() -> None:
         pytest.skip("a GPU is present")
     for name in ("flash-attn", "liger-kernel", "vllm"):
         assert is_available(get_adapter(name)) == (False, "skipped: needs a GPU")
+
+
+class _TorchStandIn(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """An importable `torch` whose `torch.cuda.is_available()` answers `cuda`; `imported` says whether it was."""
+
+    def __init__(self, cuda: bool) -> None:
+        self.cuda, self.imported = cuda, False
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> importlib.machinery.ModuleSpec | None:
+        return importlib.machinery.ModuleSpec(name, self) if name == "torch" else None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self.imported = True
+        module.cuda = types.SimpleNamespace(is_available=lambda: self.cuda)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("devices", "cuda", "present", "imported"), [
+    ([], True, False, False),  # no GPU device file: no torch finds a device, and torch is not imported to ask
+    (["nvidia0", "nvidiactl"], True, True, True),
+    (["nvidia0", "nvidiactl"], False, False, True),  # a CPU-only torch beside a GPU: torch's answer stands
+    (["kfd"], True, True, True),  # ROCm's
+])
+def test_gpu_presence_imports_torch_only_where_a_gpu_could_be(
+    devices: list[str], cuda: bool, present: bool, imported: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`audit --list` says "skipped: needs a GPU" as torch would, importing torch (about 1.8 CPU-s) only where a
+    device file could lead to a GPU. Seen failing with the device files unread (torch imported in the first case) and
+    with them read but torch never asked (the second and fourth)."""
+    finder = _TorchStandIn(cuda)
+    monkeypatch.setitem(sys.modules, "torch", None)  # this process's torch, if imported, is back after the test
+    del sys.modules["torch"]
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    monkeypatch.setattr(_registry, "gpu_device_files", lambda: devices)
+    assert (_registry._gpu_present(), finder.imported) == (present, imported)
+
+
+def test_an_imported_torch_is_asked_about_the_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once torch is imported its answer costs nothing and stands (seen failing with the device files read first)."""
+    cuda = types.SimpleNamespace(is_available=lambda: True)
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(cuda=cuda))
+    monkeypatch.setattr(_registry, "gpu_device_files", lambda: [])
+    assert _registry._gpu_present() is True
+
+
+def test_gpu_device_files_are_read_from_the_device_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("null", "nvme0n1", "nvidia0", "nvidiactl", "kfd", "dxg", "tty1"):
+        (tmp_path / name).touch()
+    assert _registry.gpu_device_files(str(tmp_path)) == ["dxg", "kfd", "nvidia0", "nvidiactl"]
+    assert _registry.gpu_device_files(str(tmp_path / "missing")) == ["?"]  # unknown: torch is asked
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert _registry.gpu_device_files(str(tmp_path)) == ["?"]
 
 
 def test_adapter_refuses_a_scaling_it_does_not_implement() -> None:

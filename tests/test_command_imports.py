@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ._budget import SUBPROCESS_BUDGET
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,3 +96,17 @@ def test_an_engine_environment_is_not_started_to_read_its_versions(tmp_path: Pat
     shared = _environment(tmp_path / "shared", "include-system-site-packages = true\n")
     assert _subprocess.environment_versions(shared, ("mlx-lm", "mlx")) == ["7.0", "8.0"]
     assert asked and asked[0][0] == str(shared)
+
+
+def test_audit_list_names_the_gpu_built_ins_without_importing_torch() -> None:
+    """`ropecheck audit --list` on a machine without a GPU's device file (as every test machine) says the GPU-only
+    built-ins need one — what torch would answer — without importing torch to ask (about 1.8 CPU-s). Seen failing on
+    the old code, which imported torch for `torch.cuda.is_available()`."""
+    from ropecheck.numeric.audit.adapters import _registry
+
+    if _registry.gpu_device_files():
+        pytest.skip(f"this machine has a GPU's device files ({_registry.gpu_device_files()}): torch is asked")
+    code, printed, imported = _command_modules(["audit", "--list", "--json"], ["torch"])
+    versions = {row["name"]: row["version"] for row in json.loads(printed)}
+    assert code == 0 and imported == []
+    assert {versions[name] for name in ("flash-attn", "liger-kernel", "vllm")} == {"skipped: needs a GPU"}

@@ -42,10 +42,11 @@ _PROCESS_IS_OURS = False
 
 
 def own_this_process() -> None:
-    """Called by the `audit-config` / `audit-attention` commands: the process is ropecheck's own, so hiding is
-    allowed, and so is pausing the garbage collector. Through the Python API or the pytest plugin the process is the
-    user's, and transformers' cached "not available" would outlive the audit there: nothing is hidden and the
-    collector is left alone (the audit only costs more)."""
+    """Called where the process is ropecheck's own — the console script before `audit-config`, `audit-attention` or
+    `audit-engines` (`ropecheck.cli.run_console_script`), and the engines' probe processes — so hiding is allowed,
+    and so is pausing the garbage collector. Never by the commands themselves: through `ropecheck.cli.main`, the
+    Python API or the pytest plugin the process is the user's (a test's), and transformers' cached "not available"
+    would outlive the audit there: nothing is hidden and the collector is left alone (the audit only costs more)."""
     global _PROCESS_IS_OURS
     _PROCESS_IS_OURS = True
 

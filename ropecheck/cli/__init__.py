@@ -4,6 +4,6 @@ in `_audit` (its parser beside the auditor in `ropecheck.numeric.audit.function.
 plugin), `audit-config` and `audit-attention`; `audit-engines` still has its parser beside the auditor).
 """
 
-from ._main import main
+from ._main import main, run_console_script
 
-__all__ = ["main"]
+__all__ = ["main", "run_console_script"]

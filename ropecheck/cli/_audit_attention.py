@@ -59,10 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    from ..numeric.audit._lean_import import collection_paused, one_torch_thread, own_this_process
+    from ..numeric.audit._lean_import import collection_paused, one_torch_thread
     from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError, load_config
-
-    own_this_process()  # the command's process: transformers may be imported without scipy and torchao
 
     if args.list:
         print("\n".join(BUILTIN_CONFIGS))

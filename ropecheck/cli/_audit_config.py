@@ -135,10 +135,7 @@ def _print_table(audit: ConfigAudit) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-config` command; returns the exit code."""
-    from ..numeric.audit._lean_import import own_this_process
     from ..numeric.audit.model_config import audit_configs, literature_lines, literature_markdown
-
-    own_this_process()  # the command's process: transformers may be imported without scipy and torchao
 
     engines = [] if args.engines and "none" in args.engines else args.engines
     try:

@@ -268,8 +268,29 @@ def unchecked_claims(entries: list[dict[str, Any]]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ main
+#: The commands that import torch and transformers: in their own process they import them lean (`_lean_import.py`).
+OWN_PROCESS_COMMANDS = ("audit-config", "audit-attention", "audit-engines")
+
+
+def run_console_script() -> int:
+    """Entry point of the `ropecheck` console script and of `python -m ropecheck`: `main` on `sys.argv[1:]`, in a
+    process that is the command's own. There `audit-config`, `audit-attention` and `audit-engines` may import
+    transformers without scipy and torchao and pause the garbage collector while torch imports (`own_this_process`,
+    issue #32's cost); `main`, called from someone else's process (a test, a script), changes neither.
+
+    **Returns:** the exit code.
+    """
+    argv = sys.argv[1:]
+    if argv[:1] and argv[0] in OWN_PROCESS_COMMANDS:
+        from ..numeric.audit._lean_import import own_this_process
+
+        own_this_process()
+    return main(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `ropecheck` console script; returns the exit code."""
+    """Run `ropecheck ARGV` in this process (default `sys.argv[1:]`), leaving its imports and garbage collector as
+    they were; returns the exit code. The console script is `run_console_script`."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "audit":
         from ._audit import main as audit_main

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import importlib.util
+import os
+import sys
 
 from ropecheck.numeric.audit.adapters import (
     _equinox,
@@ -80,11 +82,41 @@ def installed_version(spec: AdapterSpec) -> str | None:
         return None
 
 
-def _gpu_present() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
+#: The device files a GPU that `torch.cuda` drives is reached through on Linux: NVIDIA's driver (`nvidiactl`,
+#: `nvidia0`, …, also inside containers), Jetson's integrated GPU (`nvhost-*`, `nvmap`, `nvgpu`), WSL2's (`dxg`) and
+#: ROCm's (`kfd`). Without any of them no build of torch finds a device.
+GPU_DEVICE_PREFIXES = ("nvidia", "nvhost", "nvmap", "nvgpu", "dxg", "kfd")
 
+
+def gpu_device_files(devices: str = "/dev") -> list[str]:
+    """The GPU device files in `devices` (names starting with one of `GPU_DEVICE_PREFIXES`), sorted; on a system
+    other than Linux, or where the folder cannot be read, `["?"]`: unknown, so torch must be asked.
+
+    **Arguments:**
+
+    - `devices`: the device folder (`/dev`).
+
+    **Returns:**
+
+    A list of file names, empty when this Linux machine certainly has no GPU torch could use.
+    """
+    if not sys.platform.startswith("linux"):
+        return ["?"]
+    try:
+        return sorted(name for name in os.listdir(devices) if name.startswith(GPU_DEVICE_PREFIXES))
+    except OSError:
+        return ["?"]
+
+
+def _gpu_present() -> bool:
+    """Whether torch sees a CUDA (or ROCm) device, as `torch.cuda.is_available()` answers. torch's import (about
+    1.8 of the 2.2 CPU-s `ropecheck audit --list` took) is paid only where the answer could be yes: torch already
+    imported is asked; on a Linux machine without a GPU's device file (`gpu_device_files`) the answer is no."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        if importlib.util.find_spec("torch") is None or not gpu_device_files():
+            return False
+        import torch
     return bool(torch.cuda.is_available())
 
 

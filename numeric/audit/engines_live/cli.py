@@ -53,7 +53,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed `audit-engines` command; returns the exit code."""
-    from .._lean_import import own_this_process, quiet_engines
+    from .._lean_import import quiet_engines
     from ..attention import ConfigError as BuildError
     from ..model_config import ConfigError
     from ._audit import audit_engines
@@ -65,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
         if not (path.is_file() or (path / "config.json").is_file()):
             sys.stderr.write(f"ropecheck audit-engines: error: no config file at {config!r}\n")
             return EXIT_USAGE
-    own_this_process()  # the command's process: transformers may be imported without scipy and torchao
     try:
         with quiet_engines():  # torch and torchao log load warnings with the environment's paths (issue 36)
             import transformers
