@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 
@@ -27,6 +26,8 @@ from ropecheck.numeric.audit.function.noise import NoiseCapture
 from ropecheck.numeric.audit.function.results import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 from ropecheck.numeric.audit.report.conformance import builtin_rows
 from ropecheck.numeric.audit.report.json import json_safe
+
+from ._pipes import silence_stdout
 
 __all__ = ["build_parser", "format_list", "main"]
 
@@ -122,22 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print_summary(report)
     except BrokenPipeError:  # output piped into e.g. `head`: the verdict stands
-        _silence_stdout()
+        silence_stdout()
     except SystemExit:  # rich's Console.on_broken_pipe: it pointed stdout at /dev/null and exits 1
         pass
     noise.write_to(sys.stderr, args.verbose)
     return EXIT_OK if report.ok else EXIT_FAIL
-
-
-def _silence_stdout() -> None:
-    """After the reader closed the pipe: point stdout at /dev/null so the interpreter's final flush is quiet."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    finally:
-        os.close(devnull)
 
 
 def format_list(rows: list[dict[str, str]], width: int = 80) -> str:
@@ -166,7 +156,7 @@ def _list(as_json: bool, noise: NoiseCapture) -> int:
     try:
         _print_list(rows, as_json)
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
     return EXIT_OK
 
 
@@ -233,6 +223,6 @@ def _all(args: argparse.Namespace, noise: NoiseCapture) -> int:
             sys.stdout.write(render_markdown(rows, max_position=max_position))
         sys.stdout.flush()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
     audited = [row for row in rows if row["verdict"] is not None]
     return EXIT_OK if audited and all(row["verdict"] == "pass" for row in audited) else EXIT_FAIL

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
+from ._pipes import reader_may_close
+
 if TYPE_CHECKING:
     from ..numeric.audit.attention import AttentionReport
 
@@ -63,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..numeric.audit.attention import BUILTIN_CONFIGS, ConfigError, load_config
 
     if args.list:
-        print("\n".join(BUILTIN_CONFIGS))
+        with reader_may_close():
+            print("\n".join(BUILTIN_CONFIGS))
         return EXIT_OK
     if not args.config:
         sys.stderr.write("ropecheck audit-attention: error: give a config.json path or a built-in name (--list)\n")
@@ -86,13 +89,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("ropecheck audit-attention: interrupted\n")
         return EXIT_USAGE
-    if args.json:
-        from ..numeric._json import finite_json
+    with reader_may_close():
+        if args.json:
+            from ..numeric._json import finite_json
 
-        json.dump(finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print_report(report)
+            json.dump(finite_json(report.to_json()), sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            print_report(report)
     return EXIT_OK if report.verdict == "pass" else EXIT_FAIL  # fail, or incomplete (a probe raised)
 
 
