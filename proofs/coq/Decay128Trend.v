@@ -391,113 +391,29 @@ Qed.
 
 Local Open Scope Z_scope.
 
-(* The checker runs on Coq's primitive 63-bit integers: coqchk re-checks a `vm_compute` step by
-   its own reduction, where one primitive operation is one step and one binary Z operation
-   hundreds.  Every value stays below 2^60 in absolute value, so nothing wraps around. *)
-
-Notation int := PrimInt63.int.
-
-(* The integer a machine integer stands for (two's complement). *)
-Definition zv (x : int) : Z := Sint63.to_Z x.
-Definition zvp (p : int * int) : Z * Z := (zv (fst p), zv (snd p)).
-
-
-Lemma zv_cmod (x : int) : zv x = (Uint63.to_Z x + 2 ^ 62) mod 2 ^ 63 - 2 ^ 62.
-Proof. unfold zv; rewrite Sint63.to_Z_cmodwB; reflexivity. Qed.
-
-Lemma cmod_exact (z : Z) : - 2 ^ 62 <= z < 2 ^ 62 -> Sint63.cmod z Uint63.wB = z.
-Proof. intros H; apply Sint63.cmod_small; change (Uint63.wB / 2) with (2 ^ 62); lia. Qed.
-
-Lemma add_exact (x y : int) : - 2 ^ 62 <= zv x + zv y < 2 ^ 62 -> zv (PrimInt63.add x y) = zv x + zv y.
-Proof. intros H; unfold zv; rewrite Sint63.add_spec; apply cmod_exact; exact H. Qed.
-
-Lemma sub_exact (x y : int) : - 2 ^ 62 <= zv x - zv y < 2 ^ 62 -> zv (PrimInt63.sub x y) = zv x - zv y.
-Proof. intros H; unfold zv; rewrite Sint63.sub_spec; apply cmod_exact; exact H. Qed.
-
-Lemma mul_exact (x y : int) : - 2 ^ 62 <= zv x * zv y < 2 ^ 62 -> zv (PrimInt63.mul x y) = zv x * zv y.
-Proof. intros H; unfold zv; rewrite Sint63.mul_spec; apply cmod_exact; exact H. Qed.
-
-(* A non-negative value is its unsigned reading. *)
-Lemma zv_nonneg (x : int) : 0 <= zv x -> Uint63.to_Z x = zv x.
-Proof.
-  intros H; rewrite zv_cmod in *; pose proof (Uint63.to_Z_bounded x) as B; change Uint63.wB with (2 ^ 63) in B.
-  destruct (Z_lt_le_dec (Uint63.to_Z x) (2 ^ 62)) as [Hl|Hl].
-  - rewrite Z.mod_small by lia; lia.
-  - assert (E : (Uint63.to_Z x + 2 ^ 62) mod 2 ^ 63 = Uint63.to_Z x - 2 ^ 62)
-      by (symmetry; apply Z.mod_unique with 1; lia).
-    rewrite E in H; lia.
-Qed.
-
-Lemma zv_small (x : int) : Uint63.to_Z x < 2 ^ 62 -> zv x = Uint63.to_Z x.
-Proof.
-  intros H; rewrite zv_cmod; pose proof (Uint63.to_Z_bounded x).
-  rewrite Z.mod_small by lia; lia.
-Qed.
 
 (* Floor division by 2^22 of a value below 2^61: shift it up by 2^61 (a multiple of 2^22),
    shift right (logical), take 2^39 off. *)
-Definition bias : int := Eval vm_compute in Uint63.of_Z (2 ^ 61).
 Definition bias_shifted : int := Eval vm_compute in Uint63.of_Z (2 ^ 39).
 Definition bits_int : int := Eval vm_compute in Uint63.of_Z 22.
 
-Definition shift_floor (x : int) : int :=
-  PrimInt63.sub (PrimInt63.lsr (PrimInt63.add x bias) bits_int) bias_shifted.
+Definition shift_floor (x : int) : int := shift_floor_at bias_shifted bits_int x.
 
 Lemma shift_floor_spec (x : int) : - 2 ^ 61 <= zv x < 2 ^ 61 -> zv (shift_floor x) = zv x / 2 ^ 22.
-Proof.
-  intros H; unfold shift_floor.
-  assert (Hb : zv bias = 2 ^ 61) by reflexivity.
-  assert (Hs : zv bias_shifted = 2 ^ 39) by reflexivity.
-  assert (Hy : zv (PrimInt63.add x bias) = zv x + 2 ^ 61) by (rewrite add_exact; lia).
-  pose proof (zv_nonneg (PrimInt63.add x bias) ltac:(lia)) as Hu.
-  assert (Hl : Uint63.to_Z (PrimInt63.lsr (PrimInt63.add x bias) bits_int) = (zv x + 2 ^ 61) / 2 ^ 22).
-  { rewrite Uint63.lsr_spec, Hu, Hy; reflexivity. }
-  assert (Hq : (zv x + 2 ^ 61) / 2 ^ 22 = zv x / 2 ^ 22 + 2 ^ 39).
-  { replace (zv x + 2 ^ 61) with (zv x + 2 ^ 39 * 2 ^ 22) by reflexivity.
-    rewrite Z.div_add by lia; reflexivity. }
-  assert (Hr : 0 <= zv x / 2 ^ 22 + 2 ^ 39 < 2 ^ 62).
-  { split.
-    - assert (- 2 ^ 39 <= zv x / 2 ^ 22) by (apply Z.div_le_lower_bound; lia); lia.
-    - assert (zv x / 2 ^ 22 < 2 ^ 39) by (apply Z.div_lt_upper_bound; lia); lia. }
-  rewrite sub_exact; rewrite zv_small by lia; rewrite Hl, Hq; lia.
-Qed.
+Proof. exact (shift_floor_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl x). Qed.
 
 (* ------------------------------------------------------------------ the rotation *)
 
-Definition rotate_int (w c : int * int) : int * int :=
-  (shift_floor (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))),
-   shift_floor (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))).
-
-Lemma product_bound (a b : Z) : Z.abs a <= 2 ^ 23 -> Z.abs b <= 2 ^ 22 -> Z.abs (a * b) <= 2 ^ 45.
-Proof. intros Ha Hb; rewrite Z.abs_mul; change (2 ^ 45) with (2 ^ 23 * 2 ^ 22); apply Z.mul_le_mono_nonneg; lia. Qed.
+Definition rotate_int (w c : int * int) : int * int := rotate_int_at bias_shifted bits_int w c.
 
 Lemma rotate_int_spec (w c : int * int) :
   bounded (2 ^ 23) (zvp w) -> bounded (2 ^ 22) (zvp c) -> zvp (rotate_int w c) = rotate_rounded (zvp w) (zvp c).
 Proof.
-  intros [Hw1 Hw2] [Hc1 Hc2]; unfold zvp in *; cbn [fst snd] in *.
-  pose proof (product_bound _ _ Hw1 Hc1) as P1; pose proof (product_bound _ _ Hw2 Hc2) as P2.
-  pose proof (product_bound _ _ Hw1 Hc2) as P3; pose proof (product_bound _ _ Hw2 Hc1) as P4.
-  apply Z.abs_le in P1, P2, P3, P4; clear Hw1 Hw2 Hc1 Hc2.
-  unfold rotate_int, rotate_rounded; cbn [fst snd].
-  rewrite !shift_is_division; change phase_scale with (2 ^ 22).
-  assert (E1 : zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c)))
-               = zv (fst w) * zv (fst c) - zv (snd w) * zv (snd c)).
-  { rewrite sub_exact; rewrite !mul_exact; lia. }
-  assert (E2 : zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))
-               = zv (fst w) * zv (snd c) + zv (snd w) * zv (fst c)).
-  { rewrite add_exact; rewrite !mul_exact; lia. }
-  assert (R1 : - 2 ^ 61 <= zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))) < 2 ^ 61)
-    by (rewrite E1; lia).
-  assert (R2 : - 2 ^ 61 <= zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c))) < 2 ^ 61)
-    by (rewrite E2; lia).
-  rewrite (shift_floor_spec _ R1), (shift_floor_spec _ R2), E1, E2; reflexivity.
+  intros Hw Hc; rewrite rotate_rounded_floor.
+  exact (rotate_int_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl w c Hw Hc).
 Qed.
 
-Fixpoint power_int_from (w0 c : int * int) (D : nat) : int * int :=
-  match D with
-  | O => w0
-  | S D' => rotate_int (power_int_from w0 c D') c
-  end.
+Definition power_int_from (w0 c : int * int) (D : nat) : int * int := power_int_at bias_shifted bits_int w0 c D.
 
 Definition power_int (c : int * int) (D : nat) : int * int :=
   power_int_from (Uint63.of_Z phase_scale, Uint63.of_Z 0) c D.
@@ -507,10 +423,9 @@ Lemma power_int_from_spec (w0 c : int * int) (D : nat) :
   (forall D', (D' <= D)%nat -> bounded (2 ^ 23) (power_from (zvp w0) (zvp c) D')) ->
   zvp (power_int_from w0 c D) = power_from (zvp w0) (zvp c) D.
 Proof.
-  intros Hc; induction D as [|D IH]; intros Hb; [reflexivity|].
-  cbn [power_int_from power_from]; rewrite rotate_int_spec; [rewrite IH; [reflexivity|]| |exact Hc].
-  - intros D' HD'; apply Hb; lia.
-  - rewrite IH by (intros D' HD'; apply Hb; lia); apply Hb; lia.
+  intros Hc Hb; rewrite power_from_floor.
+  apply (power_int_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl w0 c D Hc).
+  intros D' HD'; pose proof (Hb D' HD') as B; rewrite power_from_floor in B; exact B.
 Qed.
 
 Lemma power_int_spec (c : int * int) (D : nat) :

@@ -185,74 +185,24 @@ Qed.
 
 Local Open Scope Z_scope.
 
-(* Floor division by 2^28 of a value below 2^61: shift it up by 2^61, shift right, take 2^33 off. *)
-Definition mbias : int := Eval vm_compute in Uint63.of_Z (2 ^ 61).
+(* Floor division by 2^28 (RoundedRotation.shift_floor_at): 2^33 = 2^(61 - 28) and 28 as machine integers. *)
 Definition mbias_shifted : int := Eval vm_compute in Uint63.of_Z (2 ^ 33).
 Definition mbits : int := Eval vm_compute in Uint63.of_Z 28.
 
-Definition mshift_floor (x : int) : int :=
-  PrimInt63.sub (PrimInt63.lsr (PrimInt63.add x mbias) mbits) mbias_shifted.
-
-Lemma mshift_floor_spec (x : int) : - 2 ^ 61 <= zv x < 2 ^ 61 -> zv (mshift_floor x) = zv x / 2 ^ 28.
-Proof.
-  intros H; unfold mshift_floor.
-  assert (Hy : zv (PrimInt63.add x mbias) = zv x + 2 ^ 61) by (rewrite add_exact; change (zv mbias) with (2 ^ 61); lia).
-  pose proof (zv_nonneg (PrimInt63.add x mbias) ltac:(lia)) as Hu.
-  assert (Hl : Uint63.to_Z (PrimInt63.lsr (PrimInt63.add x mbias) mbits) = (zv x + 2 ^ 61) / 2 ^ 28).
-  { rewrite Uint63.lsr_spec, Hu, Hy; reflexivity. }
-  assert (Hq : (zv x + 2 ^ 61) / 2 ^ 28 = zv x / 2 ^ 28 + 2 ^ 33).
-  { replace (zv x + 2 ^ 61) with (zv x + 2 ^ 33 * 2 ^ 28) by reflexivity.
-    rewrite Z.div_add by lia; reflexivity. }
-  assert (Hr : 0 <= zv x / 2 ^ 28 + 2 ^ 33 < 2 ^ 62).
-  { split.
-    - assert (- 2 ^ 33 <= zv x / 2 ^ 28) by (apply Z.div_le_lower_bound; lia); lia.
-    - assert (zv x / 2 ^ 28 < 2 ^ 33) by (apply Z.div_lt_upper_bound; lia); lia. }
-  rewrite sub_exact; rewrite zv_small by lia; rewrite Hl, Hq; change (zv mbias_shifted) with (2 ^ 33); lia.
-Qed.
-
-Definition mrot_int (w c : int * int) : int * int :=
-  (mshift_floor (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))),
-   mshift_floor (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))).
-
-Lemma mproduct_bound (a b : Z) : Z.abs a <= 2 ^ 29 -> Z.abs b <= 2 ^ 28 -> Z.abs (a * b) <= 2 ^ 57.
-Proof. intros Ha Hb; rewrite Z.abs_mul; change (2 ^ 57) with (2 ^ 29 * 2 ^ 28); apply Z.mul_le_mono_nonneg; lia. Qed.
+Definition mrot_int (w c : int * int) : int * int := rotate_int_at mbias_shifted mbits w c.
 
 Lemma mrot_int_spec (w c : int * int) :
   bounded (2 ^ 29) (zvp w) -> bounded (2 ^ 28) (zvp c) -> zvp (mrot_int w c) = mrot (zvp w) (zvp c).
-Proof.
-  intros [Hw1 Hw2] [Hc1 Hc2]; unfold zvp in *; cbn [fst snd] in *.
-  pose proof (mproduct_bound _ _ Hw1 Hc1) as P1; pose proof (mproduct_bound _ _ Hw2 Hc2) as P2.
-  pose proof (mproduct_bound _ _ Hw1 Hc2) as P3; pose proof (mproduct_bound _ _ Hw2 Hc1) as P4.
-  apply Z.abs_le in P1, P2, P3, P4; clear Hw1 Hw2 Hc1 Hc2.
-  unfold mrot_int, mrot, rotate_floor; cbn [fst snd]; change mscale with (2 ^ 28).
-  assert (E1 : zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c)))
-               = zv (fst w) * zv (fst c) - zv (snd w) * zv (snd c)).
-  { rewrite sub_exact; rewrite !mul_exact; lia. }
-  assert (E2 : zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))
-               = zv (fst w) * zv (snd c) + zv (snd w) * zv (fst c)).
-  { rewrite add_exact; rewrite !mul_exact; lia. }
-  rewrite !mshift_floor_spec; rewrite ?E1, ?E2; try reflexivity; lia.
-Qed.
+Proof. exact (rotate_int_at_spec 28 ltac:(lia) mbias_shifted mbits eq_refl eq_refl w c). Qed.
 
 Definition mone_int : int * int := (Uint63.of_Z mscale, Uint63.of_Z 0).
 
-Fixpoint mpow_int (c : int * int) (n : nat) : int * int :=
-  match n with
-  | O => mone_int
-  | S n' => mrot_int (mpow_int c n') c
-  end.
+Definition mpow_int (c : int * int) (n : nat) : int * int := power_int_at mbias_shifted mbits mone_int c n.
 
 Lemma mpow_int_spec (c : int * int) (n : nat) :
   bounded (2 ^ 28) (zvp c) -> (forall n', (n' <= n)%nat -> bounded (2 ^ 29) (mpow (zvp c) n')) ->
   zvp (mpow_int c n) = mpow (zvp c) n.
-Proof.
-  intros Hc; induction n as [|n IH]; intros Hb; [reflexivity|].
-  assert (E : zvp (mpow_int c n) = mpow (zvp c) n) by (apply IH; intros n' Hn'; apply Hb; lia).
-  change (mpow_int c (S n)) with (mrot_int (mpow_int c n) c).
-  change (mpow (zvp c) (S n)) with (mrot (mpow (zvp c) n) (zvp c)).
-  rewrite mrot_int_spec, E; [reflexivity| |exact Hc].
-  rewrite E; apply Hb; lia.
-Qed.
+Proof. exact (power_int_at_spec 28 ltac:(lia) mbias_shifted mbits eq_refl eq_refl mone_int c n). Qed.
 
 Definition sum_fst (ws : list (int * int)) : int :=
   fold_right (fun w a => PrimInt63.add (fst w) a) (Uint63.of_Z 0) ws.
@@ -278,13 +228,13 @@ Qed.
 Definition err_step : int := Eval vm_compute in Uint63.of_Z 384.
 
 (* k <= x for x below 2^61, with the unsigned comparisons (their specifications are Uint63's). *)
-Definition ge_int (k x : int) : bool := PrimInt63.leb k x && PrimInt63.ltb x mbias.
+Definition ge_int (k x : int) : bool := PrimInt63.leb k x && PrimInt63.ltb x bias.
 
 Lemma ge_int_spec (k x : int) : ge_int k x = true -> zv k <= zv x.
 Proof.
   unfold ge_int; intros H; apply andb_true_iff in H as [H1 H2].
   apply Uint63.leb_spec in H1; apply Uint63.ltb_spec in H2.
-  change (Uint63.to_Z mbias) with (2 ^ 61) in H2.
+  change (Uint63.to_Z bias) with (2 ^ 61) in H2.
   pose proof (Uint63.to_Z_bounded k); pose proof (Uint63.to_Z_bounded x).
   rewrite !zv_small by lia; exact H1.
 Qed.

@@ -1,10 +1,12 @@
 (* RoundedRotation.v -- points with integer coordinates over a scale s, rotated with each coordinate
    rounded down, and the error that this rounding and an enclosed rotation leave after D steps.  One
    Section over the scale and the enclosure radius, used at s = 2^22 by Decay128Trend.v (and through it
-   InterpolationSizes.v) and at s = 2^28 by MenTable2Lower.v; the machine-integer checkers of those files
-   compute the same rotations. *)
+   InterpolationSizes.v) and at s = 2^28 by MenTable2Lower.v.  The second part is the same rotation on
+   Coq's primitive 63-bit integers, for s = 2^bits, bits <= 28: what those files' checkers compute under
+   `vm_compute`, with its specification (rotate_int_at_spec, power_int_at_spec). *)
 
 From Coq Require Import ZArith Reals Lra Lia.
+From Coq Require Uint63 Sint63.
 From Coquelicot Require Import Complex.
 From Ropecheck Require Import DefsDecay.
 Local Open Scope R_scope.
@@ -194,3 +196,141 @@ Proof.
 Qed.
 
 End Scale.
+
+(* ------------------------------------------------------------------ on 63-bit machine integers *)
+
+Local Open Scope Z_scope.
+
+(* The checker runs on Coq's primitive 63-bit integers: coqchk re-checks a `vm_compute` step by
+   its own reduction, where one primitive operation is one step and one binary Z operation
+   hundreds.  Every value stays below 2^60 in absolute value, so nothing wraps around. *)
+
+Notation int := PrimInt63.int.
+
+(* The integer a machine integer stands for (two's complement). *)
+Definition zv (x : int) : Z := Sint63.to_Z x.
+Definition zvp (p : int * int) : Z * Z := (zv (fst p), zv (snd p)).
+
+
+Lemma zv_cmod (x : int) : zv x = (Uint63.to_Z x + 2 ^ 62) mod 2 ^ 63 - 2 ^ 62.
+Proof. unfold zv; rewrite Sint63.to_Z_cmodwB; reflexivity. Qed.
+
+Lemma cmod_exact (z : Z) : - 2 ^ 62 <= z < 2 ^ 62 -> Sint63.cmod z Uint63.wB = z.
+Proof. intros H; apply Sint63.cmod_small; change (Uint63.wB / 2) with (2 ^ 62); lia. Qed.
+
+Lemma add_exact (x y : int) : - 2 ^ 62 <= zv x + zv y < 2 ^ 62 -> zv (PrimInt63.add x y) = zv x + zv y.
+Proof. intros H; unfold zv; rewrite Sint63.add_spec; apply cmod_exact; exact H. Qed.
+
+Lemma sub_exact (x y : int) : - 2 ^ 62 <= zv x - zv y < 2 ^ 62 -> zv (PrimInt63.sub x y) = zv x - zv y.
+Proof. intros H; unfold zv; rewrite Sint63.sub_spec; apply cmod_exact; exact H. Qed.
+
+Lemma mul_exact (x y : int) : - 2 ^ 62 <= zv x * zv y < 2 ^ 62 -> zv (PrimInt63.mul x y) = zv x * zv y.
+Proof. intros H; unfold zv; rewrite Sint63.mul_spec; apply cmod_exact; exact H. Qed.
+
+(* A non-negative value is its unsigned reading. *)
+Lemma zv_nonneg (x : int) : 0 <= zv x -> Uint63.to_Z x = zv x.
+Proof.
+  intros H; rewrite zv_cmod in *; pose proof (Uint63.to_Z_bounded x) as B; change Uint63.wB with (2 ^ 63) in B.
+  destruct (Z_lt_le_dec (Uint63.to_Z x) (2 ^ 62)) as [Hl|Hl].
+  - rewrite Z.mod_small by lia; lia.
+  - assert (E : (Uint63.to_Z x + 2 ^ 62) mod 2 ^ 63 = Uint63.to_Z x - 2 ^ 62)
+      by (symmetry; apply Z.mod_unique with 1; lia).
+    rewrite E in H; lia.
+Qed.
+
+Lemma zv_small (x : int) : Uint63.to_Z x < 2 ^ 62 -> zv x = Uint63.to_Z x.
+Proof.
+  intros H; rewrite zv_cmod; pose proof (Uint63.to_Z_bounded x).
+  rewrite Z.mod_small by lia; lia.
+Qed.
+
+(* 2^61: a value below it in absolute value, shifted up by it, is non-negative. *)
+Definition bias : int := Eval vm_compute in Uint63.of_Z (2 ^ 61).
+
+Section IntScale.
+
+(* s = 2^bits; the instance hands over 2^(61 - bits) and bits as machine integers it computed once. *)
+Variable bits : Z.
+Hypothesis bits_range : 0 <= bits <= 28.
+Variables bias_shifted bits_int : int.
+Hypothesis bias_shifted_is : zv bias_shifted = 2 ^ (61 - bits).
+Hypothesis bits_int_is : Uint63.to_Z bits_int = bits.
+
+(* Floor division by 2^bits of a value below 2^61: shift it up by 2^61 (a multiple of 2^bits),
+   shift right (logical), take 2^(61 - bits) off. *)
+Definition shift_floor_at (x : int) : int :=
+  PrimInt63.sub (PrimInt63.lsr (PrimInt63.add x bias) bits_int) bias_shifted.
+
+Lemma shift_floor_at_spec (x : int) : - 2 ^ 61 <= zv x < 2 ^ 61 -> zv (shift_floor_at x) = zv x / 2 ^ bits.
+Proof.
+  intros H; unfold shift_floor_at.
+  assert (Hb : zv bias = 2 ^ 61) by reflexivity.
+  assert (Hp : 0 < 2 ^ bits) by (apply Z.pow_pos_nonneg; lia).
+  assert (Hq1 : 2 ^ (61 - bits) <= 2 ^ 61) by (apply Z.pow_le_mono_r; lia).
+  assert (Hs : 2 ^ 61 = 2 ^ (61 - bits) * 2 ^ bits) by (rewrite <- Z.pow_add_r by lia; f_equal; lia).
+  assert (Hy : zv (PrimInt63.add x bias) = zv x + 2 ^ 61) by (rewrite add_exact; lia).
+  pose proof (zv_nonneg (PrimInt63.add x bias) ltac:(lia)) as Hu.
+  assert (Hl : Uint63.to_Z (PrimInt63.lsr (PrimInt63.add x bias) bits_int) = (zv x + 2 ^ 61) / 2 ^ bits).
+  { rewrite Uint63.lsr_spec, Hu, Hy, bits_int_is; reflexivity. }
+  assert (Hq : (zv x + 2 ^ 61) / 2 ^ bits = zv x / 2 ^ bits + 2 ^ (61 - bits)).
+  { rewrite Hs, Z.div_add by lia; reflexivity. }
+  assert (Hr : 0 <= zv x / 2 ^ bits + 2 ^ (61 - bits) < 2 ^ 62).
+  { split.
+    - assert (- 2 ^ (61 - bits) <= zv x / 2 ^ bits) by (apply Z.div_le_lower_bound; lia); lia.
+    - assert (zv x / 2 ^ bits < 2 ^ (61 - bits)) by (apply Z.div_lt_upper_bound; lia); lia. }
+  rewrite sub_exact; rewrite zv_small by lia; rewrite Hl, Hq; lia.
+Qed.
+
+(* w * c over 2^bits, each coordinate rounded down. *)
+Definition rotate_int_at (w c : int * int) : int * int :=
+  (shift_floor_at (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))),
+   shift_floor_at (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))).
+
+Lemma product_bound_at (a b : Z) : Z.abs a <= 2 ^ (bits + 1) -> Z.abs b <= 2 ^ bits -> Z.abs (a * b) <= 2 ^ 57.
+Proof.
+  intros Ha Hb; rewrite Z.abs_mul.
+  assert (E : 2 ^ (bits + 1) * 2 ^ bits <= 2 ^ 57) by (rewrite <- Z.pow_add_r by lia; apply Z.pow_le_mono_r; lia).
+  eapply Z.le_trans; [apply Z.mul_le_mono_nonneg; try apply Z.abs_nonneg; eassumption|exact E].
+Qed.
+
+Lemma rotate_int_at_spec (w c : int * int) :
+  bounded (2 ^ (bits + 1)) (zvp w) -> bounded (2 ^ bits) (zvp c) ->
+  zvp (rotate_int_at w c) = rotate_floor (2 ^ bits) (zvp w) (zvp c).
+Proof.
+  intros [Hw1 Hw2] [Hc1 Hc2]; unfold zvp in *; cbn [fst snd] in *.
+  pose proof (product_bound_at _ _ Hw1 Hc1) as P1; pose proof (product_bound_at _ _ Hw2 Hc2) as P2.
+  pose proof (product_bound_at _ _ Hw1 Hc2) as P3; pose proof (product_bound_at _ _ Hw2 Hc1) as P4.
+  apply Z.abs_le in P1, P2, P3, P4; clear Hw1 Hw2 Hc1 Hc2.
+  unfold rotate_int_at, rotate_floor; cbn [fst snd].
+  assert (E1 : zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c)))
+               = zv (fst w) * zv (fst c) - zv (snd w) * zv (snd c)).
+  { rewrite sub_exact; rewrite !mul_exact; lia. }
+  assert (E2 : zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c)))
+               = zv (fst w) * zv (snd c) + zv (snd w) * zv (fst c)).
+  { rewrite add_exact; rewrite !mul_exact; lia. }
+  assert (R1 : - 2 ^ 61 <= zv (PrimInt63.sub (PrimInt63.mul (fst w) (fst c)) (PrimInt63.mul (snd w) (snd c))) < 2 ^ 61)
+    by (rewrite E1; lia).
+  assert (R2 : - 2 ^ 61 <= zv (PrimInt63.add (PrimInt63.mul (fst w) (snd c)) (PrimInt63.mul (snd w) (fst c))) < 2 ^ 61)
+    by (rewrite E2; lia).
+  rewrite (shift_floor_at_spec _ R1), (shift_floor_at_spec _ R2), E1, E2; reflexivity.
+Qed.
+
+(* w0 c^D, one rounded rotation at a time. *)
+Fixpoint power_int_at (w0 c : int * int) (D : nat) : int * int :=
+  match D with
+  | O => w0
+  | S D' => rotate_int_at (power_int_at w0 c D') c
+  end.
+
+Lemma power_int_at_spec (w0 c : int * int) (D : nat) :
+  bounded (2 ^ bits) (zvp c) ->
+  (forall D', (D' <= D)%nat -> bounded (2 ^ (bits + 1)) (power_floor (2 ^ bits) (zvp w0) (zvp c) D')) ->
+  zvp (power_int_at w0 c D) = power_floor (2 ^ bits) (zvp w0) (zvp c) D.
+Proof.
+  intros Hc; induction D as [|D IH]; intros Hb; [reflexivity|].
+  cbn [power_int_at power_floor]; rewrite rotate_int_at_spec; [rewrite IH; [reflexivity|]| |exact Hc].
+  - intros D' HD'; apply Hb; lia.
+  - rewrite IH by (intros D' HD'; apply Hb; lia); apply Hb; lia.
+Qed.
+
+End IntScale.
