@@ -19,8 +19,9 @@ from typing import Any
 __all__ = ["BUILTIN_CONFIGS", "ConfigError", "layer_kinds", "load_config", "shrink_config"]
 
 VOCABULARY = 48
-# Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
-KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
+# Vision-language model types built whole (their text model takes 3-D M-RoPE positions; transformers has no
+# causal-LM class for their text configs, e.g. `qwen3_vl_moe_text`).
+KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"}
 
 #: Model types transformers does not register whose released `architectures` is one of its classes, built as that
 #: class (Kimi-K2: `DeepseekV3ForCausalLM` through remote code; MLX-LM remaps it the same way, mlx_lm/utils.py:54).
@@ -228,9 +229,9 @@ def _shrink_experts(out: dict[str, Any]) -> None:
     8 does), at most 2 experts per token — the kept groups hold at least the experts picked, so the routing runs.
     """
     for key in ("n_routed_experts", "num_local_experts", "num_experts"):
-        if key in out:
+        if out.get(key) is not None:
             out[key] = min(int(out[key]), 4)
-    if "num_experts_per_tok" in out:
+    if out.get("num_experts_per_tok") is not None:  # null is kept: the config says so (transformers refuses it)
         out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
     groups = out.get("n_group")
     if isinstance(groups, int) and groups > 1 and "n_routed_experts" in out:

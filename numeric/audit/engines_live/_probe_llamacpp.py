@@ -34,8 +34,9 @@ _F32 = 0  # GGML_TYPE_F32
 #: path: gpt-oss; Qwen3-MoE, whose converter class inherits Qwen2-MoE's `_set_vocab_gpt2`, conversion/base.py:1403-1404,
 #: conversion/qwen.py:268-274, where dense Qwen2/Qwen3 try SentencePiece first, qwen.py:60-64; DeepSeek-V3, whose
 #: GGUF gets a gpt2 vocabulary that llama.cpp refuses without merges — "cannot find tokenizer merges in model file" —
-#: and the merges are read from a tokenizer.json); they get a tokenizer.json made from the same SentencePiece model.
-FAST_TOKENIZER_ONLY = {"gpt_oss", "qwen3_moe", "deepseek_v3"}
+#: and the merges are read from a tokenizer.json; DeepSeek-V2 the same; Qwen3-VL-MoE, whose text converter is
+#: Qwen3-MoE's); they get a tokenizer.json made from the same SentencePiece model.
+FAST_TOKENIZER_ONLY = {"gpt_oss", "qwen3_moe", "deepseek_v3", "deepseek_v2", "qwen3_vl_moe"}
 
 
 def _tokenizer(directory: Path, vocabulary: int) -> None:
