@@ -336,6 +336,57 @@ def test_a_misreading_shared_by_every_layer_type_is_one_suspect() -> None:
     assert all(new.inv_freq != old.inv_freq for new, old in zip(switched, rules, strict=True))
 
 
+#: llama.cpp 0c1e5709 on Kimi-K2's tiny model, positions 0–11 (docs/engines-runs/kimi-k2-llamacpp-vllm.json): the
+#: largest |Δ log p| / bound, and the same with the reference's YaRN betas switched to 32/1 (the engine's residual).
+KIMI_LLAMACPP_RATIO, KIMI_LLAMACPP_RESIDUAL = 139.0, 0.00452
+
+
+def _engine_on_recorded_numbers(table: object, engine_rules: list) -> object:
+    """A stand-in for an engine's `ratio_of` from the numbers recorded above: the ratio scales with the largest
+    angle error over positions 0–11 against the engine's rules (139 at the config's own rules), plus the residual."""
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+
+    positions = np.arange(12.0)[:, None]
+
+    def error(rules: list) -> float:
+        return max(float(np.abs(positions * (np.asarray(a.inv_freq) - np.asarray(b.inv_freq))).max())
+                   for a, b in zip(rules, engine_rules, strict=True))
+
+    unswitched = error(layer_rules(table, 12, 2))
+    return lambda switch: KIMI_LLAMACPP_RATIO * error(switch(layer_rules(table, 12, 2), 12)) / unswitched \
+        + KIMI_LLAMACPP_RESIDUAL
+
+
+def _kimi(base_times: float = 1.0, **rope: float) -> object:
+    from ropecheck.numeric.audit.model_config import parse_config
+
+    raw = json.loads((ROOT / "tests/model_configs/kimi-k2/config.json").read_text())
+    raw["rope_scaling"].update(rope)
+    raw["rope_theta"] *= base_times
+    return parse_config(raw)
+
+
+def test_yarn_betas_llama_cpp_ignores_are_named_only_where_the_config_sets_others() -> None:
+    # llama.cpp's DeepSeek-V2/V3 loader reads no YaRN betas and runs 32/1 (src/llama-hparams.h:161-162); Kimi-K2 sets
+    # 1/1. Live: tests/test_audit_engines_live.py. Seen failing without the `beta_fast` misreading (closest suspect
+    # then: rope_theta, not explained), and with it applied whatever the betas (a suspect for a 32/1 config).
+    from ropecheck.numeric.audit.engines_live._attribution import attribute, suspects
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+
+    def attributed(table: object, engine: object) -> object:
+        ratio_of = _engine_on_recorded_numbers(table, layer_rules(engine, 12, 2))
+        return attribute(table, 2, lambda end: layer_rules(table, end, 2), ratio_of, KIMI_LLAMACPP_RATIO)
+
+    kimi, as_llama_cpp = _kimi(), _kimi(beta_fast=32.0, beta_slow=1.0)
+    found = attributed(kimi, as_llama_cpp)
+    assert found.key == "beta_fast" and found.explained and found.layers == (0, 1), found
+    # Mechanism absent: a config whose betas are llama.cpp's own 32/1 has no such suspect, and an engine that
+    # differs from it, or from Kimi-K2, in its base alone is not blamed on the betas.
+    assert not [s for s in suspects(as_llama_cpp, 2) if s.key == "beta_fast"]
+    assert attributed(as_llama_cpp, _kimi(2.0, beta_fast=32.0, beta_slow=1.0)).key == "rope_theta"
+    assert attributed(kimi, _kimi(2.0)).key == "rope_theta"
+
+
 def test_an_engine_quote_already_in_code_stays_one_code_span() -> None:
     """The page puts identifiers and paths in code spans so a phone wraps them; a quote already in backticks is kept
     whole. Seen failing when every identifier inside it became its own span (`` `void `f_g`(`` …): the pieces,

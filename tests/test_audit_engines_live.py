@@ -158,3 +158,29 @@ def test_qwen2_vl_on_llama_cpp_is_attributed_to_the_rms_norm_eps_it_never_reads(
     assert broken.verdict == "differs"
     assert broken.attribution.key == "rms_norm_eps" and broken.attribution.explained, broken.attribution
 
+
+def test_kimi_k2_on_llama_cpp_is_attributed_to_the_yarn_betas_it_never_reads(work: Path) -> None:
+    # llama.cpp 0c1e5709's DeepSeek-V2/V3 loader reads no YaRN betas and runs 32/1 (src/llama-hparams.h:161-162;
+    # llama-cpp-python passes 32/1 too, llama_cpp/llama.py:89-90); Kimi-K2 sets 1/1: ratio 139 → 0.00452 with the
+    # reference's betas switched. The same config with betas 32/1 conforms (ratio 0.0077), so nothing is blamed.
+    # Seen failing before the `beta_fast` misreading: "not explained; closest: rope_theta × 1.134 (ratio 75.5)".
+    import json
+
+    from ropecheck.numeric.audit.engines_live._audit import run_engines
+    from ropecheck.numeric.audit.engines_live._engines import ENGINES as TABLE
+
+    if not TABLE["llama.cpp"].python().exists():
+        pytest.skip("llama.cpp is not installed (bash .ci/bootstrap engines)")
+    kimi = ROOT / "tests/model_configs/kimi-k2"
+    same_betas = work / "kimi-k2-betas-32-1"
+    same_betas.mkdir(exist_ok=True)
+    config = json.loads((kimi / "config.json").read_text())
+    config["rope_scaling"].update(beta_fast=32.0, beta_slow=1.0)
+    (same_betas / "config.json").write_text(json.dumps(config))
+    released, control = (_prepared(path, work) for path in (kimi, same_betas))
+    (engine,), (unblamed,) = (run.engines for run in run_engines([released, control], ["llama.cpp"]))
+    assert engine.verdict == "differs" and engine.attribution.explained, (engine.reason, engine.attribution)
+    assert engine.attribution.key == "beta_fast" and engine.attribution.layers == (0, 1), engine.attribution
+    assert engine.source.startswith(
+        "llama.cpp ignores rope_scaling.beta_fast/beta_slow for this architecture and uses 32/1"), engine.source
+    assert unblamed.verdict == "conforms" and unblamed.attribution is None, (unblamed.verdict, unblamed.attribution)

@@ -65,6 +65,15 @@ ENGINE_SOURCES = {
         "(conversion/base.py:1477-1478), but only Grok reads that key (src/models/grok.cpp:25); for every model "
         "with YaRN the context sets `cparams.yarn_attn_factor = get_mscale(factor, 1.0f);` — the default "
         "0.1·ln s + 1 (src/llama-context.cpp:203, ahead of the cancellation of rope_yarn's own factor at :211)"),
+    ("llama.cpp", "beta_fast"): (
+        "llama.cpp ignores rope_scaling.beta_fast/beta_slow for this architecture and uses 32/1: the converter writes "
+        "them as rope.scaling.yarn_beta_fast/yarn_beta_slow (conversion/base.py:1479-1482), but only Grok and "
+        "Mistral 3 read those keys (src/models/grok.cpp:26-27, src/models/mistral3.cpp:7-8); every other loader, "
+        "DeepSeek-V2/V3's among them (src/models/deepseek2.cpp:3-53), leaves `float yarn_beta_fast = 32.0f;` and "
+        "`float yarn_beta_slow = 1.0f;` (src/llama-hparams.h:161-162), which the context hands to every rope unless "
+        "the caller gives its own (src/llama-context.cpp:116-117); llama-cpp-python, which the audit drives, gives "
+        "its own 32.0 and 1.0 for every model (`yarn_beta_fast: float = 32.0`, `yarn_beta_slow: float = 1.0`, "
+        "llama_cpp/llama.py:89-90, set at :344-349)"),
     ("llama.cpp", "rope_type"): (
         "llama.cpp's converter writes no scaling for HF dynamic NTK: `elif rope_type == \"dynamic\": # HunYuan, "
         "handled in model class` / `pass` (conversion/base.py:1487-1489), so the GGUF declares no rope scaling and "
