@@ -304,6 +304,42 @@ def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) 
     assert engine.verdict == "ropecheck error" and "no layer without RoPE" in engine.reason
 
 
+def test_a_layout_vllm_s_cpu_rotary_kernel_misreads_is_recognised() -> None:
+    # The kernel takes numel / size(-1) rows, one per token, stride(-2) apart (csrc/cpu/pos_encoding.cpp:173-178).
+    # MLA's views (GLM-4.7-Flash's tiny model, 12 tokens, 2 heads): q[..., 192:] and k_pe.unsqueeze(1) of the fused
+    # projection. Seen failing with the stride condition dropped (MLA's key passed).
+    import runpy
+
+    misreads = runpy.run_path(str(ROOT / "numeric/audit/engines_live/_probe_vllm.py"))["kernel_misreads"]
+    assert misreads(12, (12, 2, 64), (512, 256, 1))  # MLA's query: 24 rows for 12 positions
+    assert misreads(12, (12, 1, 64), (1344, 64, 1))  # MLA's key: one row per token, but 64 apart, not 1344
+    assert not misreads(12, (12, 256), (256, 1))  # Llama's flattened heads
+    assert not misreads(12, (12, 1, 64), (64, 64, 1))  # one head, contiguous
+    assert not misreads(12, (12, 128), (384, 1))  # a slice of a fused qkv, still one row per token
+
+
+def test_a_difference_the_native_rotation_removes_is_the_rotary_kernel_s(prepared: list) -> None:
+    # vLLM's probe decodes again with forward_native where the kernel was handed a layout it misreads; when those
+    # answers conform and the kernel's do not, the kernel explains the difference (GLM-4.7-Flash live: 3.43e+03 →
+    # 0.0573, tests/test_audit_engines_live.py). Seen failing with the native answers ignored (rope_theta, 647 → 647).
+    from ropecheck.numeric.audit.engines_live._audit import ROTARY_KERNEL, EngineRun, _judge, _rotary_kernel_attribution
+
+    run = prepared[0]
+    windows = run.files.windows[:1]
+    exact = run.reference.logprobs(run.reference.window(windows[0], None).logits)
+    shifted = exact.copy()
+    shifted[1:, 3] += 0.5  # a wrong log-probability at every position past the first, as the kernel's
+    engine = EngineRun("vllm")
+    _judge(engine, run.reference, [{"logprobs": shifted.tolist(), "logprobs_native_rotary": exact.tolist()}],
+           windows, False)
+    assert engine.verdict == "differs" and engine.attribution.key == ROTARY_KERNEL, engine.attribution
+    assert engine.attribution.explained and engine.attribution.ratio < 1e-6 < 1 < engine.attribution.ratio_before
+    assert "csrc/cpu/pos_encoding.cpp:173-178" in engine.source
+    # Native answers that differ as much explain nothing: the usual suspects are left to try.
+    assert _rotary_kernel_attribution(run.reference, [{"logprobs_native_rotary": shifted.tolist()}], windows,
+                                      engine.attribution.ratio_before, False) is None
+
+
 def test_a_missing_engine_is_not_available(prepared: list, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ROPECHECK_VLLM_PYTHON", "/nonexistent/python")
     (run,) = run_engines(prepared[:1], ["vllm"])

@@ -184,3 +184,22 @@ def test_kimi_k2_on_llama_cpp_is_attributed_to_the_yarn_betas_it_never_reads(wor
     assert engine.source.startswith(
         "llama.cpp ignores rope_scaling.beta_fast/beta_slow for this architecture and uses 32/1"), engine.source
     assert unblamed.verdict == "conforms" and unblamed.attribution is None, (unblamed.verdict, unblamed.attribution)
+
+
+def test_glm_4_7_flash_on_vllm_is_attributed_to_the_cpu_rotary_kernel(work: Path) -> None:
+    # vLLM's CPU kernel reads a query as rows of its last dimension, one per token (csrc/cpu/pos_encoding.cpp:173-178);
+    # MLA hands it (tokens, heads, rope dim) views (vllm/model_executor/layers/mla.py:227-230). GLM-4.7-Flash is MLA
+    # with plain RoPE, so it reaches the kernel: ratio 3.43e+03; the same engine rotating through forward_native
+    # conforms (0.0573). Kimi-K2 (YaRN: DeepseekScalingRotaryEmbedding, torch code) is not re-run and conforms.
+    # Seen failing before the probe's native re-run: "not explained; closest: layer 0 applies no rotation (3.05e+03)".
+    from ropecheck.numeric.audit.engines_live._audit import ROTARY_KERNEL, run_engines
+    from ropecheck.numeric.audit.engines_live._engines import ENGINES as TABLE
+
+    if not TABLE["vllm"].python().exists():
+        pytest.skip("vLLM is not installed (bash .ci/bootstrap engines)")
+    runs = [_prepared(ROOT / "tests/model_configs" / name, work) for name in ("glm4.7-flash", "kimi-k2")]
+    (glm,), (kimi,) = (run.engines for run in run_engines(runs, ["vllm"]))
+    assert glm.verdict == "differs" and glm.attribution.explained, (glm.reason, glm.attribution)
+    assert glm.attribution.key == ROTARY_KERNEL and glm.attribution.ratio_before > 1e3, glm.attribution
+    assert "csrc/cpu/pos_encoding.cpp:173-178" in glm.source and "mla.py:219, 227-230" in glm.source
+    assert kimi.verdict == "conforms" and not any("misreads" in note for note in kimi.notes), kimi.notes

@@ -105,6 +105,18 @@ ENGINE_SOURCES = {
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),
+    ("vllm", "rotary kernel"): (
+        "vLLM's CPU build rotates through its C++ kernel, `RotaryEmbedding.forward_cpu` → `ops.rotary_embedding` "
+        "(vllm/model_executor/layers/rotary_embedding/base.py:298-318), which takes `int num_tokens = "
+        "query.numel() / query.size(-1);`, `int num_heads = query.size(-1) / head_size;` and the token strides "
+        "`key.stride(-2)`, `query.stride(-2)` (csrc/cpu/pos_encoding.cpp:173-178 at vllm-project/vllm 282a7038; the "
+        "wheel ships no C++ source) and reads `positions[token_idx]` for every row (:116, :144). MLA hands it 3-D "
+        "views, `q[..., self.qk_nope_head_dim :]` (tokens, heads, rope dim) and `k_pe.unsqueeze(1)` "
+        "(vllm/model_executor/layers/mla.py:219, 227-230): head h of token t is rotated at positions[t·heads + h] "
+        "(past the prompt's own entries for the later rows), and k_pe's rows are taken 64 elements apart instead of "
+        "a token apart. YaRN MLA models (DeepSeek-V3, Kimi-K2) rotate through DeepseekScalingRotaryEmbedding, a "
+        "RotaryEmbeddingBase whose forward_cpu is CustomOp's forward_native (vllm/model_executor/custom_op.py:"
+        "156-159), and conform; an MLA model with plain RoPE (GLM-4.7-Flash) reaches the kernel"),
     # Keyed (engine, "rotary cache", class): the cos/sin cache a live run's non-finite answers began at the end of.
     ("vllm", "rotary cache", "DynamicNTKScalingRotaryEmbedding"): (
         "vLLM's DynamicNTKScalingRotaryEmbedding fills its cos/sin cache for max_position_embeddings positions only, "
