@@ -203,3 +203,16 @@ def test_glm_4_7_flash_on_vllm_is_attributed_to_the_cpu_rotary_kernel(work: Path
     assert glm.attribution.key == ROTARY_KERNEL and glm.attribution.ratio_before > 1e3, glm.attribution
     assert "csrc/cpu/pos_encoding.cpp:173-178" in glm.source and "mla.py:219, 227-230" in glm.source
     assert kimi.verdict == "conforms" and not any("misreads" in note for note in kimi.notes), kimi.notes
+
+
+def test_deepseek_v2_lite_on_transformers_is_attributed_to_its_softmax_scale(work: Path) -> None:
+    # The case runs now that the builder fills its routing fields: transformers 5.3.0's DeepSeek-V2 omits YaRN's
+    # g(s, mscale_all_dim)² softmax factor (modeling_deepseek_v2.py:335; the audit-config finding of the same
+    # defect); vLLM conforms on the same weights (ratio 0.0113 here).
+    from ropecheck.numeric.audit.engines_live._audit import run_engines
+
+    case = _prepared(ROOT / "tests/model_configs/cases/deepseek-v2-lite-mscale", work)
+    ((engine,),) = (run.engines for run in run_engines([case], ["transformers"]))
+    assert engine.verdict == "differs" and engine.attribution.explained, (engine.reason, engine.attribution)
+    assert engine.attribution.key == "softmax scale", engine.attribution
+    assert "modeling_deepseek_v2.py:335" in engine.source, engine.source

@@ -105,6 +105,10 @@ ENGINE_SOURCES = {
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),
+    ("transformers", "softmax scale", "deepseek_v2"): (
+        "transformers 5.3.0's DeepSeek-V2 attention scales scores by `self.scaling = self.qk_head_dim ** (-0.5)` "
+        "alone (transformers/models/deepseek_v2/modeling_deepseek_v2.py:335), without YaRN's g(s, mscale_all_dim)², "
+        "which DeepSeek-V3's applies (modeling_deepseek_v3.py:408-414)"),
     ("vllm", "rotary kernel"): (
         "vLLM's CPU build rotates through its C++ kernel, `RotaryEmbedding.forward_cpu` → `ops.rotary_embedding` "
         "(vllm/model_executor/layers/rotary_embedding/base.py:298-318), which takes `int num_tokens = "
