@@ -216,3 +216,17 @@ def test_deepseek_v2_lite_on_transformers_is_attributed_to_its_softmax_scale(wor
     assert engine.verdict == "differs" and engine.attribution.explained, (engine.reason, engine.attribution)
     assert engine.attribution.key == "softmax scale", engine.attribution
     assert "modeling_deepseek_v2.py:335" in engine.source, engine.source
+
+
+def test_qwen3_vl_moe_is_saved_in_its_released_expert_packing(work: Path) -> None:
+    # transformers 5.3.0 saves Qwen3-VL-MoE's fused experts transposed from the release and reads either packing;
+    # llama.cpp's converter (conversion/qwen3vl.py:323-349) and MLX-LM read only the released one. Seen failing
+    # with the model as transformers saves it: llama.cpp "check_tensor_dims: tensor 'blk.0.ffn_gate_exps.weight' has
+    # wrong shape", MLX-LM "Expected shape (4, 768, 64) but received shape (4, 32, 1536)": both could not run.
+    from ropecheck.numeric.audit.engines_live._audit import run_engines
+    from ropecheck.numeric.audit.engines_live._engines import ENGINES as TABLE
+
+    engines = [name for name in ("transformers", "mlx-lm", "llama.cpp") if TABLE[name].python().exists()]
+    vision_moe = _prepared(ROOT / "tests/model_configs/qwen3-vl-30b-a3b", work)
+    for engine in run_engines([vision_moe], engines)[0].engines:
+        assert engine.verdict == "conforms", (engine.engine, engine.verdict, engine.reason)
