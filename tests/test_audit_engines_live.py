@@ -2,6 +2,11 @@
 (CPU) and llama.cpp live on every config in tests/model_configs, the conformance page regenerated from the runs, and
 each of the two adapters seen failing on a deliberately broken engine (vLLM's `RotaryEmbedding` with its base
 doubled; llama.cpp's converter writing `rope.freq_base` doubled). Time: docs/reference.md, "Engines".
+
+Each config's tiny model and reference is its own test (`-k hunyuan` prepares that config only), and a config
+transformers refuses is listed in `REFUSED` with its one-line reason, asserted as a refusal. The engine-specific
+findings (Kimi-K2's YaRN betas in llama.cpp, GLM-4.7-Flash in vLLM's CPU rotary kernel, DeepSeek-V2's softmax scale
+in transformers, Qwen3-VL-MoE's expert packing) each run only their own configs.
 """
 
 from __future__ import annotations
