@@ -215,12 +215,20 @@ def test_deepseek_v2_lite_on_transformers_is_attributed_to_its_softmax_scale(wor
     # g(s, mscale_all_dim)² softmax factor (modeling_deepseek_v2.py:335; the audit-config finding of the same
     # defect); vLLM conforms on the same weights (ratio 0.0113 here).
     from ropecheck.numeric.audit.engines_live._audit import run_engines
+    from ropecheck.numeric.audit.engines_live._engines import ENGINES as TABLE
 
     case = _prepared(ROOT / "tests/model_configs/cases/deepseek-v2-lite-mscale", work)
-    ((engine,),) = (run.engines for run in run_engines([case], ["transformers"]))
+    engines = ["transformers", *(["llama.cpp"] if TABLE["llama.cpp"].python().exists() else [])]
+    engine, *llama_cpp = run_engines([case], engines)[0].engines
     assert engine.verdict == "differs" and engine.attribution.explained, (engine.reason, engine.attribution)
     assert engine.attribution.key == "softmax scale", engine.attribution
     assert "modeling_deepseek_v2.py:335" in engine.source, engine.source
+    # llama.cpp takes "lite" (no q_lora_rank) from n_layer 26/27 only (src/models/deepseek2.cpp:8, 12-14): the tiny
+    # 2-layer model does not load, and the reason is its loader's words, not llama-cpp-python's "Failed to load
+    # model from file" alone (seen failing so before the probe kept llama.cpp's error log lines).
+    for refused in llama_cpp:
+        assert refused.verdict == "could not run", (refused.verdict, refused.reason)
+        assert "key not found in model: deepseek2.attention.q_lora_rank" in refused.reason, refused.reason
 
 
 def test_qwen3_vl_moe_is_saved_in_its_released_expert_packing(work: Path) -> None:
