@@ -29,11 +29,10 @@ ROPECHECK = shutil.which("ropecheck", path=str(Path(sys.executable).parent)) or 
 #: Released configs transformers refuses to build, and the line `audit-engines` says for each (exit 2). Each is
 #: asserted as refused: a refusal that stops happening (a transformers upgrade, a builder change) fails the test, so
 #: the list stays true. Not refusals of transformers (our builder's, fixed): Qwen3-VL-MoE's text config has no
-#: causal-LM class (built whole, as Qwen3-VL), and DeepSeek-V2 without routing fields (filled, `_complete_routing`).
+#: causal-LM class (built whole, as Qwen3-VL), DeepSeek-V2 without routing fields (filled, `_complete_routing`), and
+#: Hunyuan-A13B's remote-code model_type `hunyuan`, whose released `architectures` is transformers'
+#: HunYuanMoEV1ForCausalLM (built as `hunyuan_v1_moe`, as Kimi-K2 is as `deepseek_v3`).
 REFUSED = {
-    # model_type `hunyuan` is Tencent's remote code (`auto_map`), which is never run; transformers registers only
-    # `hunyuan_v1_moe`/`hunyuan_v1_dense`.
-    "hunyuan-a13b": "transformers cannot build 'hunyuan' from this config: Unrecognized model identifier: hunyuan",
     # transformers 5.3.0 validates a per-layer-type (nested) YaRN by reading `original_max_position_embeddings` from
     # the top-level `rope_parameters` (KeyError, transformers/modeling_rope_utils.py:797); docs/config-conformance.md
     "gemma3-nested-yarn": "transformers cannot build 'gemma3_text' from this config: "
