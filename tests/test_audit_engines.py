@@ -304,6 +304,42 @@ def test_a_failure_of_the_adapter_is_ropecheck_s_error(transformers_runs: list) 
     assert engine.verdict == "ropecheck error" and "no layer without RoPE" in engine.reason
 
 
+def test_a_layout_vllm_s_cpu_rotary_kernel_misreads_is_recognised() -> None:
+    # The kernel takes numel / size(-1) rows, one per token, stride(-2) apart (csrc/cpu/pos_encoding.cpp:173-178).
+    # MLA's views (GLM-4.7-Flash's tiny model, 12 tokens, 2 heads): q[..., 192:] and k_pe.unsqueeze(1) of the fused
+    # projection. Seen failing with the stride condition dropped (MLA's key passed).
+    import runpy
+
+    misreads = runpy.run_path(str(ROOT / "numeric/audit/engines_live/_probe_vllm.py"))["kernel_misreads"]
+    assert misreads(12, (12, 2, 64), (512, 256, 1))  # MLA's query: 24 rows for 12 positions
+    assert misreads(12, (12, 1, 64), (1344, 64, 1))  # MLA's key: one row per token, but 64 apart, not 1344
+    assert not misreads(12, (12, 256), (256, 1))  # Llama's flattened heads
+    assert not misreads(12, (12, 1, 64), (64, 64, 1))  # one head, contiguous
+    assert not misreads(12, (12, 128), (384, 1))  # a slice of a fused qkv, still one row per token
+
+
+def test_a_difference_the_native_rotation_removes_is_the_rotary_kernel_s(prepared: list) -> None:
+    # vLLM's probe decodes again with forward_native where the kernel was handed a layout it misreads; when those
+    # answers conform and the kernel's do not, the kernel explains the difference (GLM-4.7-Flash live: 3.43e+03 →
+    # 0.0573, tests/test_audit_engines_live.py). Seen failing with the native answers ignored (rope_theta, 647 → 647).
+    from ropecheck.numeric.audit.engines_live._audit import ROTARY_KERNEL, EngineRun, _judge, _rotary_kernel_attribution
+
+    run = prepared[0]
+    windows = run.files.windows[:1]
+    exact = run.reference.logprobs(run.reference.window(windows[0], None).logits)
+    shifted = exact.copy()
+    shifted[1:, 3] += 0.5  # a wrong log-probability at every position past the first, as the kernel's
+    engine = EngineRun("vllm")
+    _judge(engine, run.reference, [{"logprobs": shifted.tolist(), "logprobs_native_rotary": exact.tolist()}],
+           windows, False)
+    assert engine.verdict == "differs" and engine.attribution.key == ROTARY_KERNEL, engine.attribution
+    assert engine.attribution.explained and engine.attribution.ratio < 1e-6 < 1 < engine.attribution.ratio_before
+    assert "csrc/cpu/pos_encoding.cpp:173-178" in engine.source
+    # Native answers that differ as much explain nothing: the usual suspects are left to try.
+    assert _rotary_kernel_attribution(run.reference, [{"logprobs_native_rotary": shifted.tolist()}], windows,
+                                      engine.attribution.ratio_before, False) is None
+
+
 def test_a_missing_engine_is_not_available(prepared: list, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ROPECHECK_VLLM_PYTHON", "/nonexistent/python")
     (run,) = run_engines(prepared[:1], ["vllm"])
@@ -334,6 +370,57 @@ def test_a_misreading_shared_by_every_layer_type_is_one_suspect() -> None:
     rules = layer_rules(table, 12, 2)
     switched = both.switch(rules, 12)
     assert all(new.inv_freq != old.inv_freq for new, old in zip(switched, rules, strict=True))
+
+
+#: llama.cpp 0c1e5709 on Kimi-K2's tiny model, positions 0–11 (docs/engines-runs/kimi-k2-llamacpp-vllm.json): the
+#: largest |Δ log p| / bound, and the same with the reference's YaRN betas switched to 32/1 (the engine's residual).
+KIMI_LLAMACPP_RATIO, KIMI_LLAMACPP_RESIDUAL = 139.0, 0.00452
+
+
+def _engine_on_recorded_numbers(table: object, engine_rules: list) -> object:
+    """A stand-in for an engine's `ratio_of` from the numbers recorded above: the ratio scales with the largest
+    angle error over positions 0–11 against the engine's rules (139 at the config's own rules), plus the residual."""
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+
+    positions = np.arange(12.0)[:, None]
+
+    def error(rules: list) -> float:
+        return max(float(np.abs(positions * (np.asarray(a.inv_freq) - np.asarray(b.inv_freq))).max())
+                   for a, b in zip(rules, engine_rules, strict=True))
+
+    unswitched = error(layer_rules(table, 12, 2))
+    return lambda switch: KIMI_LLAMACPP_RATIO * error(switch(layer_rules(table, 12, 2), 12)) / unswitched \
+        + KIMI_LLAMACPP_RESIDUAL
+
+
+def _kimi(base_times: float = 1.0, **rope: float) -> object:
+    from ropecheck.numeric.audit.model_config import parse_config
+
+    raw = json.loads((ROOT / "tests/model_configs/kimi-k2/config.json").read_text())
+    raw["rope_scaling"].update(rope)
+    raw["rope_theta"] *= base_times
+    return parse_config(raw)
+
+
+def test_yarn_betas_llama_cpp_ignores_are_named_only_where_the_config_sets_others() -> None:
+    # llama.cpp's DeepSeek-V2/V3 loader reads no YaRN betas and runs 32/1 (src/llama-hparams.h:161-162); Kimi-K2 sets
+    # 1/1. Live: tests/test_audit_engines_live.py. Seen failing without the `beta_fast` misreading (closest suspect
+    # then: rope_theta, not explained), and with it applied whatever the betas (a suspect for a 32/1 config).
+    from ropecheck.numeric.audit.engines_live._attribution import attribute, suspects
+    from ropecheck.numeric.audit.engines_live._reference import layer_rules
+
+    def attributed(table: object, engine: object) -> object:
+        ratio_of = _engine_on_recorded_numbers(table, layer_rules(engine, 12, 2))
+        return attribute(table, 2, lambda end: layer_rules(table, end, 2), ratio_of, KIMI_LLAMACPP_RATIO)
+
+    kimi, as_llama_cpp = _kimi(), _kimi(beta_fast=32.0, beta_slow=1.0)
+    found = attributed(kimi, as_llama_cpp)
+    assert found.key == "beta_fast" and found.explained and found.layers == (0, 1), found
+    # Mechanism absent: a config whose betas are llama.cpp's own 32/1 has no such suspect, and an engine that
+    # differs from it, or from Kimi-K2, in its base alone is not blamed on the betas.
+    assert not [s for s in suspects(as_llama_cpp, 2) if s.key == "beta_fast"]
+    assert attributed(as_llama_cpp, _kimi(2.0, beta_fast=32.0, beta_slow=1.0)).key == "rope_theta"
+    assert attributed(kimi, _kimi(2.0)).key == "rope_theta"
 
 
 def test_an_engine_quote_already_in_code_stays_one_code_span() -> None:

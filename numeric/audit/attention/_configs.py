@@ -19,12 +19,15 @@ from typing import Any
 __all__ = ["BUILTIN_CONFIGS", "ConfigError", "layer_kinds", "load_config", "shrink_config"]
 
 VOCABULARY = 48
-# Vision-language model types built whole (their text model takes 3-D M-RoPE positions).
-KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
+# Vision-language model types built whole (their text model takes 3-D M-RoPE positions; transformers has no
+# causal-LM class for their text configs, e.g. `qwen3_vl_moe_text`).
+KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"}
 
 #: Model types transformers does not register whose released `architectures` is one of its classes, built as that
-#: class (Kimi-K2: `DeepseekV3ForCausalLM` through remote code; MLX-LM remaps it the same way, mlx_lm/utils.py:54).
-SAME_ARCHITECTURE = {"kimi_k2": "deepseek_v3"}
+#: class (Kimi-K2: `DeepseekV3ForCausalLM` through remote code; MLX-LM remaps it the same way, mlx_lm/utils.py:54.
+#: Hunyuan-A13B: `HunYuanMoEV1ForCausalLM`, whose transformers config reads the release's keys: `num_experts`,
+#: per-layer `moe_topk`, NTK `alpha`, configuration_hunyuan_v1_moe.py:103-142, modeling_hunyuan_v1_moe.py:419-421).
+SAME_ARCHITECTURE = {"kimi_k2": "deepseek_v3", "hunyuan": "hunyuan_v1_moe"}
 HIDDEN = 64
 INTERMEDIATE = 96
 
@@ -191,7 +194,7 @@ def shrink_config(config: dict[str, Any]) -> dict[str, Any]:
     for key, value in _class_defaults(out).items():  # e.g. Gemma 3's released text_config omits head_dim, heads
         out.setdefault(key, value)
     heads = int(out.get("num_attention_heads") or 1)
-    if "head_dim" not in out and out.get("hidden_size") and "qk_rope_head_dim" not in out:
+    if "head_dim" not in out and out.get("hidden_size") and out.get("qk_rope_head_dim") is None:
         out["head_dim"] = int(out["hidden_size"]) // heads
     kv_heads = int(out.get("num_key_value_heads") or heads)
     out["num_attention_heads"] = min(heads, 2)
@@ -228,10 +231,13 @@ def _shrink_experts(out: dict[str, Any]) -> None:
     8 does), at most 2 experts per token — the kept groups hold at least the experts picked, so the routing runs.
     """
     for key in ("n_routed_experts", "num_local_experts", "num_experts"):
-        if key in out:
+        if out.get(key) is not None:
             out[key] = min(int(out[key]), 4)
-    if "num_experts_per_tok" in out:
+    if out.get("num_experts_per_tok") is not None:  # null is kept: the config says so (transformers refuses it)
         out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
+    if isinstance(out.get("moe_topk"), (int, list)):  # Hunyuan's experts per token, one per layer or for all
+        topk = out["moe_topk"]
+        out["moe_topk"] = [min(int(k), 2) for k in topk] if isinstance(topk, list) else min(int(topk), 2)
     groups = out.get("n_group")
     if isinstance(groups, int) and groups > 1 and "n_routed_experts" in out:
         kept = int(out.get("topk_group") or groups)

@@ -17,13 +17,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._configs import SAME_ARCHITECTURE, ConfigError, load_config, shrink_config
+from ._configs import KEEP_VISION, SAME_ARCHITECTURE, ConfigError, load_config, shrink_config
 
 __all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer", "load_model_factory"]
 
 # Model types whose attention derives head_dim from hidden_size // heads (the width must follow the head).
 _HEAD_DIM_FROM_WIDTH = {"qwen2_vl", "qwen2_5_vl", "phi3"}
-_VLM = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"}
 # Length-dependent spectra are shrunk so that their switch point is reachable by a tiny model.
 SWITCH_LENGTH = 32
 # Token ids of the vision markers in the tiny vocabulary.
@@ -154,7 +153,7 @@ def _hf_config(config: dict[str, Any]) -> Any:
     settings.pop("architectures", None)
     settings.pop("torch_dtype", None)
     settings.pop("dtype", None)
-    if model_type in _VLM:
+    if model_type in KEEP_VISION:
         vision = settings.pop("vision_config", {}) or {}
         vision = {**vision, "depth": 1, "hidden_size": 32, "intermediate_size": 32, "num_heads": 2,
                   "out_hidden_size": settings["hidden_size"], "fullatt_block_indexes": [0]}
@@ -170,6 +169,39 @@ def _hf_config(config: dict[str, Any]) -> Any:
     made._experts_implementation = "eager"  # grouped_mm has no float64 kernel
     made.tie_word_embeddings = False
     return made
+
+
+#: The routing fields filled when a MoE config lacks them, and the expert counts shrunk with them.
+_ROUTING = {"num_experts_per_tok": 2, "moe_intermediate_size": 32, "n_group": 1, "topk_group": 1}
+_EXPERT_COUNTS = ("n_routed_experts", "num_local_experts", "num_experts")
+
+
+def _complete_routing(made: Any, given: dict[str, Any]) -> str:
+    """Fill the routing fields a MoE config omits where its transformers class defaults leave the model unable to
+    run: DeepSeek-V2's class builds 64 routed experts by default but routes `num_experts_per_tok` = None of them
+    (`topk(k=None)` in its forward; transformers 5.3.0 `configuration_deepseek_v2.py`), so a config with the rope
+    keys and no routing fields (the case `deepseek-v2-lite-mscale`) builds a model that cannot run. The routing
+    decides no position: the fields are filled as the builder shrinks them (`_shrink_experts`): 2 experts per
+    token, at most 4 experts, one expert group (DeepSeek-V2-Lite's released `n_group` = `topk_group` = 1; vLLM's
+    CPU router asserts both are set, vllm/model_executor/layers/fused_moe/router/cpu_router.py:211-212). A field
+    the config sets, even to null, is kept as given.
+
+    **Arguments:** `made` (the transformers config, changed in place), `given` (the shrunk config dict).
+
+    **Returns:** a note saying what was filled, or "" when nothing was.
+    """
+    text = made.get_text_config()
+    if getattr(text, "num_experts_per_tok", 0) is not None or "num_experts_per_tok" in given:
+        return ""
+    counts = [key for key in _EXPERT_COUNTS if getattr(text, key, None)]
+    if not counts:
+        return ""
+    filled = {key: min(int(getattr(text, key)), 4) for key in counts if key not in given}
+    filled.update({key: value for key, value in _ROUTING.items() if hasattr(text, key) and key not in given})
+    for key, value in filled.items():
+        setattr(text, key, value)
+    return "routing fields the config lacks filled (its class would route None experts): " + ", ".join(
+        f"{key} {value}" for key, value in filled.items())
 
 
 def expected_per_layer(config: dict[str, Any], count: int) -> tuple[list[Any], str]:
@@ -240,11 +272,14 @@ def build_tiny_model(source: str | dict[str, Any], seed: int = 0, factory: Calla
         notes.append(f"{kind}: switch length shrunk to {SWITCH_LENGTH} so a tiny model reaches it")
     try:
         hf_config = _hf_config(config)
+        filled = _complete_routing(hf_config, config)
+        if filled:
+            notes.append(filled)
         from transformers import AutoModelForCausalLM, AutoModelForImageTextToText
 
         torch.manual_seed(seed)
         dtype = "float64"
-        builder = AutoModelForImageTextToText if config["model_type"] in _VLM else AutoModelForCausalLM
+        builder = AutoModelForImageTextToText if config["model_type"] in KEEP_VISION else AutoModelForCausalLM
         if factory is not None:
             builder = _FactoryBuilder(factory)
         try:

@@ -24,7 +24,7 @@ from ._engines import ENGINES, AdapterError, EngineUnavailable, engine_version, 
 from ._model_files import ModelFiles, Window, _tokens, save_tiny_model
 from ._reference import ReferenceError, decoder_layers, float64_model, layer_rules, reference_pass, sliding_layers
 
-__all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ConfigRun", "EngineRun", "WindowResult", "audit_engines",
+__all__ = ["DESIGN_CHOICES", "PROMPT_REACH", "ROTARY_KERNEL", "ConfigRun", "EngineRun", "WindowResult", "audit_engines",
            "nonfinite_cause", "prepare", "run_engines"]
 
 #: Longest prompt given to an engine that takes no positions (vLLM): its windows start at 0, and the reference's
@@ -225,7 +225,10 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
             worst = max(worst, float(before_until(result, difference).max()))
         return worst
 
-    if before > 1.0:
+    kernel = _rotary_kernel_attribution(reference, answers, windows, before, float16)
+    if kernel is not None:
+        run.attribution = kernel
+    elif before > 1.0:
         run.attribution = attribute(reference.files.table, reference.layers, reference.rules_at, ratio_of, before,
                                     reference.sliding, reference.window_size, reference.norm_eps)
     sources = []
@@ -240,6 +243,27 @@ def _judge(run: EngineRun, reference: _Reference, answers: list[dict[str, Any]],
     if run.nonfinite and run.nonfinite["cache"]:
         sources.append(ENGINE_SOURCES.get((run.engine, "rotary cache", run.nonfinite["cache"]["class"]), ""))
     run.source = "; ".join(source for source in sources if source)
+
+
+#: The key of an attribution to vLLM's CPU rotary kernel (`ENGINE_SOURCES`): an engine defect no config key explains.
+ROTARY_KERNEL = "rotary kernel"
+
+
+def _rotary_kernel_attribution(reference: _Reference, answers: list[dict[str, Any]], windows: list[Window],
+                               before: float, float16: bool) -> Attribution | None:
+    """The difference explained by the engine's rotary kernel alone: when the probe saw vLLM's CPU kernel handed a
+    layout it misreads and decoded the windows again with `forward_native` (`logprobs_native_rotary`), and those
+    answers are within the bound everywhere while the kernel's are not, the kernel explains it. None otherwise."""
+    if before <= 1.0 or not answers or any("logprobs_native_rotary" not in a for a in answers):
+        return None
+    ratio = 0.0
+    for window, answer in zip(windows, answers, strict=True):
+        ratio = max(ratio, _compare(reference, window, answer["logprobs_native_rotary"], float16, None).ratio)
+    if ratio > 1.0:
+        return None
+    words = ("the CPU rotary kernel misreads the query/key layout it is handed (each row of the last dimension taken "
+             "for a token): the same engine, rotating through forward_native instead, conforms")
+    return Attribution(ROTARY_KERNEL, words, tuple(range(reference.layers)), ratio, True, before)
 
 
 def nonfinite_cause(results: list[WindowResult], caches: list[dict[str, Any]]) -> dict[str, Any] | None:

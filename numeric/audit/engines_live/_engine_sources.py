@@ -65,6 +65,15 @@ ENGINE_SOURCES = {
         "(conversion/base.py:1477-1478), but only Grok reads that key (src/models/grok.cpp:25); for every model "
         "with YaRN the context sets `cparams.yarn_attn_factor = get_mscale(factor, 1.0f);` — the default "
         "0.1·ln s + 1 (src/llama-context.cpp:203, ahead of the cancellation of rope_yarn's own factor at :211)"),
+    ("llama.cpp", "beta_fast"): (
+        "llama.cpp ignores rope_scaling.beta_fast/beta_slow for this architecture and uses 32/1: the converter writes "
+        "them as rope.scaling.yarn_beta_fast/yarn_beta_slow (conversion/base.py:1479-1482), but only Grok and "
+        "Mistral 3 read those keys (src/models/grok.cpp:26-27, src/models/mistral3.cpp:7-8); every other loader, "
+        "DeepSeek-V2/V3's among them (src/models/deepseek2.cpp:3-53), leaves `float yarn_beta_fast = 32.0f;` and "
+        "`float yarn_beta_slow = 1.0f;` (src/llama-hparams.h:161-162), which the context hands to every rope unless "
+        "the caller gives its own (src/llama-context.cpp:116-117); llama-cpp-python, which the audit drives, gives "
+        "its own 32.0 and 1.0 for every model (`yarn_beta_fast: float = 32.0`, `yarn_beta_slow: float = 1.0`, "
+        "llama_cpp/llama.py:89-90, set at :344-349)"),
     ("llama.cpp", "rope_type"): (
         "llama.cpp's converter writes no scaling for HF dynamic NTK: `elif rope_type == \"dynamic\": # HunYuan, "
         "handled in model class` / `pass` (conversion/base.py:1487-1489), so the GGUF declares no rope scaling and "
@@ -96,6 +105,22 @@ ENGINE_SOURCES = {
         "MLX-LM's Phi-3 has no sliding window: ModelArgs reads no `sliding_window` (mlx_lm/models/phi3.py:15-31) "
         "and the model builds one causal mask for every layer, `mask = create_attention_mask(h, cache[0])` "
         "(phi3.py:182)"),
+    ("transformers", "softmax scale", "deepseek_v2"): (
+        "transformers 5.3.0's DeepSeek-V2 attention scales scores by `self.scaling = self.qk_head_dim ** (-0.5)` "
+        "alone (transformers/models/deepseek_v2/modeling_deepseek_v2.py:335), without YaRN's g(s, mscale_all_dim)², "
+        "which DeepSeek-V3's applies (modeling_deepseek_v3.py:408-414)"),
+    ("vllm", "rotary kernel"): (
+        "vLLM's CPU build rotates through its C++ kernel, `RotaryEmbedding.forward_cpu` → `ops.rotary_embedding` "
+        "(vllm/model_executor/layers/rotary_embedding/base.py:298-318), which takes `int num_tokens = "
+        "query.numel() / query.size(-1);`, `int num_heads = query.size(-1) / head_size;` and the token strides "
+        "`key.stride(-2)`, `query.stride(-2)` (csrc/cpu/pos_encoding.cpp:173-178 at vllm-project/vllm 282a7038; the "
+        "wheel ships no C++ source) and reads `positions[token_idx]` for every row (:116, :144). MLA hands it 3-D "
+        "views, `q[..., self.qk_nope_head_dim :]` (tokens, heads, rope dim) and `k_pe.unsqueeze(1)` "
+        "(vllm/model_executor/layers/mla.py:219, 227-230): head h of token t is rotated at positions[t·heads + h] "
+        "(past the prompt's own entries for the later rows), and k_pe's rows are taken 64 elements apart instead of "
+        "a token apart. YaRN MLA models (DeepSeek-V3, Kimi-K2) rotate through DeepseekScalingRotaryEmbedding, a "
+        "RotaryEmbeddingBase whose forward_cpu is CustomOp's forward_native (vllm/model_executor/custom_op.py:"
+        "156-159), and conform; an MLA model with plain RoPE (GLM-4.7-Flash) reaches the kernel"),
     # Keyed (engine, "rotary cache", class): the cos/sin cache a live run's non-finite answers began at the end of.
     ("vllm", "rotary cache", "DynamicNTKScalingRotaryEmbedding"): (
         "vLLM's DynamicNTKScalingRotaryEmbedding fills its cos/sin cache for max_position_embeddings positions only, "

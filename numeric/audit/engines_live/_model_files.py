@@ -234,6 +234,31 @@ def _write_mlx_layout(directory: Path, model: Any, config: dict[str, Any]) -> st
             "(mlx_lm/models/gpt_oss.py:220-256)")
 
 
+#: Model types released with fused experts in another packing than transformers 5.3.0 saves: Qwen3-VL-MoE's
+#: `experts.gate_up_proj` is experts × hidden × 2·intermediate and `experts.down_proj` experts × intermediate ×
+#: hidden as released, transposed in transformers (modeling_qwen3_vl_moe.py:83), which reads either packing
+#: (`Transpose(1, 2, check_dims=True)`, transformers/conversion_mapping.py:151-162) but saves its own.
+_RELEASED_EXPERT_PACKING = {"qwen3_vl_moe": ("mlp.experts.gate_up_proj", "mlp.experts.down_proj")}
+
+
+def _write_released_expert_packing(directory: Path, config: dict[str, Any]) -> str | None:
+    """Rewrite the saved fused experts in the packing the model was released in (`_RELEASED_EXPERT_PACKING`), the
+    one MLX-LM and llama.cpp read (llama.cpp: conversion/qwen3vl.py:323-349, "Qwen3VL has transposed packed
+    tensors"); returns a note, or None for a model type released as saved."""
+    suffixes = _RELEASED_EXPERT_PACKING.get(str(config.get("model_type")))
+    if suffixes is None:
+        return None
+    from safetensors.torch import load_file, save_file
+
+    path = directory / "model.safetensors"
+    weights = load_file(str(path))
+    for name in [n for n in weights if n.endswith(suffixes)]:
+        weights[name] = weights[name].transpose(1, 2).contiguous()
+    save_file(weights, str(path), metadata={"format": "pt"})
+    return ("fused experts written in the released packing (experts × hidden × 2·intermediate, experts × "
+            "intermediate × hidden; transformers 5.3.0 saves them transposed and reads either)")
+
+
 def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> ModelFiles:
     """Build the tiny model of `config`, save it in float32 under `directory`, and plan its windows.
 
@@ -277,9 +302,9 @@ def save_tiny_model(config: str | Path, directory: Path, seed: int = 0) -> Model
     _legacy_rope_keys(written)
     _released_aliases(written, given)
     (directory / "config.json").write_text(json.dumps(written, indent=2))
-    mlx_note = _write_mlx_layout(directory, model, written)
-    if mlx_note:
-        notes.append(mlx_note)
+    for note in (_write_released_expert_packing(directory, written), _write_mlx_layout(directory, model, written)):
+        if note:
+            notes.append(note)
     table = load_config(directory / "config.json")
     vocabulary = int(tiny.config.vocab_size)
     name = source.name if source.is_dir() else (source.parent.name if source.name == "config.json" else str(config))

@@ -34,8 +34,9 @@ _F32 = 0  # GGML_TYPE_F32
 #: path: gpt-oss; Qwen3-MoE, whose converter class inherits Qwen2-MoE's `_set_vocab_gpt2`, conversion/base.py:1403-1404,
 #: conversion/qwen.py:268-274, where dense Qwen2/Qwen3 try SentencePiece first, qwen.py:60-64; DeepSeek-V3, whose
 #: GGUF gets a gpt2 vocabulary that llama.cpp refuses without merges — "cannot find tokenizer merges in model file" —
-#: and the merges are read from a tokenizer.json); they get a tokenizer.json made from the same SentencePiece model.
-FAST_TOKENIZER_ONLY = {"gpt_oss", "qwen3_moe", "deepseek_v3"}
+#: and the merges are read from a tokenizer.json; DeepSeek-V2 the same; Qwen3-VL-MoE, whose text converter is
+#: Qwen3-MoE's); they get a tokenizer.json made from the same SentencePiece model.
+FAST_TOKENIZER_ONLY = {"gpt_oss", "qwen3_moe", "deepseek_v3", "deepseek_v2", "qwen3_vl_moe"}
 
 
 def _tokenizer(directory: Path, vocabulary: int) -> None:
@@ -83,6 +84,42 @@ def _convert(model_dir: str, work: Path, fault: str | None) -> Path:
     return out
 
 
+#: llama.cpp's error-level log lines since the last model load began (`_log_errors`): its loader says why a model
+#: does not load there, while llama-cpp-python raises only "Failed to load model from file".
+_LOADER_ERRORS: list[str] = []
+
+
+def _log_errors() -> None:
+    """Route llama.cpp's log through a callback that keeps its error lines (and, as llama-cpp-python's own callback
+    does when not verbose, prints them to stderr)."""
+    import ctypes
+
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def keep(level: int, text: bytes, user_data: Any) -> None:
+        if level == 4:  # GGML_LOG_LEVEL_ERROR (ggml/include/ggml.h:657; llama-cpp-python's _logger maps it as DEBUG)
+            line = text.decode("utf-8", "replace").strip()
+            _LOADER_ERRORS.append(line)
+            print(line, file=sys.stderr)
+
+    _log_errors.callback = keep  # type: ignore[attr-defined]  # ctypes keeps no reference of its own
+    llama_cpp.llama_log_set(keep, ctypes.c_void_p(0))
+
+
+def _load(path: Path, **settings: Any) -> Any:
+    """`llama_cpp.Llama` on the GGUF; a model llama.cpp refuses is the engine's failure, with its loader's words."""
+    from llama_cpp import Llama
+
+    _LOADER_ERRORS.clear()
+    try:
+        return Llama(model_path=str(path), **settings)
+    except ValueError as error:
+        said = next((line for line in _LOADER_ERRORS if "error loading model" in line), None) or \
+            next(iter(_LOADER_ERRORS), "")
+        raise common["EngineFailure"](f"{error}: llama.cpp: {said}" if said else str(error)) from error
+
+
 def _decode(llm: Any, tokens: list[int], start: int) -> list[list[float]]:
     import llama_cpp
 
@@ -112,8 +149,6 @@ def _decode(llm: Any, tokens: list[int], start: int) -> list[list[float]]:
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
-    from llama_cpp import Llama
-
     began = time.perf_counter()
     work = Path(tempfile.mkdtemp(prefix="ropecheck-gguf-"))
     try:
@@ -124,8 +159,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
         models = {}
         for label, kv in (("default", None), ("float32_cache", _F32)):
             settings = {"type_k": kv, "type_v": kv} if kv is not None else {}
-            models[label] = Llama(model_path=str(gguf), n_ctx=n_ctx, n_batch=64, n_ubatch=64, n_threads=1,
-                                  logits_all=True, verbose=False, **settings)
+            models[label] = _load(gguf, n_ctx=n_ctx, n_batch=64, n_ubatch=64, n_threads=1, logits_all=True,
+                                  verbose=False, **settings)
         loaded = time.perf_counter() - began
         windows = []
         for window in job["windows"]:
@@ -143,6 +178,7 @@ def main() -> None:
     import llama_cpp
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    _log_errors()
     common["serve"]("llama.cpp", llama_cpp.__version__, run_job)
 
 

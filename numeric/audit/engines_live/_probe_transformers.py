@@ -38,6 +38,10 @@ def _inject_yarn_truncate() -> None:
     rope_utils.ROPE_INIT_FUNCTIONS["yarn"] = inverted
 
 
+def _vision_kept(config: Any) -> bool:
+    return getattr(config, "vision_config", None) is not None
+
+
 def _load(model_dir: str, fault: str | None) -> Any:
     import torch
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
@@ -50,8 +54,9 @@ def _load(model_dir: str, fault: str | None) -> Any:
         for holder in [params, *[v for v in params.values() if isinstance(v, dict)]]:
             if "rope_theta" in holder:
                 holder["rope_theta"] = 2 * holder["rope_theta"]
-    builder = AutoModelForImageTextToText if config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl") \
-        else AutoModelForCausalLM
+    # The builder keeps the vision tower only for M-RoPE VLMs (attention/_configs.py, `KEEP_VISION`), whose text
+    # model no causal-LM class holds: a saved `vision_config` says which.
+    builder = AutoModelForImageTextToText if _vision_kept(config) else AutoModelForCausalLM
     # A model that caps its attention logits (Gemma 2's `attn_logit_softcapping`) runs eager attention, as the
     # reference does: transformers' SDPA path takes the cap as a keyword and drops it (5.3.0).
     capped = getattr(config.get_text_config(), "attn_logit_softcapping", None)
@@ -114,7 +119,7 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
     for window in job["windows"]:
         tokens = window["tokens"]
         positions = torch.arange(window["start"], window["start"] + len(tokens))[None]
-        if model.config.model_type in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl"):
+        if _vision_kept(model.config):
             positions = positions.expand(3, 1, len(tokens))
         with torch.no_grad():
             logits = model(input_ids=torch.tensor([tokens]), position_ids=positions, use_cache=False).logits[0]

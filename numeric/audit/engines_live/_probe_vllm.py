@@ -14,6 +14,12 @@ qwen2_vl.py:43` → `transformers/models/qwen2_vl/image_processing_qwen2_vl.py:2
 removes torchvision, as the only build reachable here (0.28.0 from PyPI) is a CUDA one that does not load with torch
 2.13.0+cpu (`_C.so` needs libc10_cuda.so) — a limit of this environment, not vLLM's defect.
 
+The rotary kernel vLLM's CPU build runs (`RotaryEmbedding.forward_cpu` → `ops.rotary_embedding`) takes each row of
+the last dimension for a token, at the tensor's stride(-2) (csrc/cpu/pos_encoding.cpp:170-178): the probe records the
+layout of every query and key it is handed, and where one breaks that contract (MLA's 3-D views, vllm/model_executor/
+layers/mla.py:219, 227-230) the windows are decoded a second time, in the same engine, with the rotation computed by
+`forward_native` (`logprobs_native_rotary`), so the audit can measure what the kernel alone changes.
+
 Faults (only the broken-engine tests set one): `base` (vLLM's `RotaryEmbedding` built with the base doubled).
 """
 
@@ -50,23 +56,55 @@ def _rows(output: Any, tokens: list[int], vocabulary: int) -> list[list[float]]:
     return rows
 
 
+def kernel_misreads(tokens: int, shape: tuple[int, ...], stride: tuple[int, ...]) -> bool:
+    """Whether vLLM's CPU rotary kernel misreads a query or key of this layout for `tokens` positions: it takes
+    numel / size(-1) rows, one per token, each stride(-2) apart (csrc/cpu/pos_encoding.cpp:173, 177-178), so a
+    tensor is read right only when it has one row per token at the token stride (2-D, or 3-D with one head)."""
+    rows = 1
+    for size in shape[:-1]:
+        rows *= size
+    return rows != tokens or (len(shape) > 2 and stride[-2] != stride[0])
+
+
+def _record_kernel_layouts(base: Any, state: dict[str, Any]) -> None:
+    """Wrap `RotaryEmbedding.forward_cpu` (before the model is built: vLLM binds the method at construction) to
+    record the layouts that break the kernel's contract, and to rotate with `forward_native` when `state["native"]`."""
+    import functools
+
+    original = base.RotaryEmbedding.forward_cpu
+
+    @functools.wraps(original)  # its name stays what `_rotary_caches` reports
+    def recorded(self: Any, positions: Any, query: Any, key: Any = None) -> Any:
+        tokens = int(positions.numel())
+        for name, tensor in (("query", query), ("key", key)):
+            if tensor is not None and kernel_misreads(tokens, tuple(tensor.shape), tuple(tensor.stride())):
+                state["misread"].setdefault(
+                    f"{type(self).__name__} {name} {tuple(tensor.shape)}, strides {tuple(tensor.stride())}", None)
+        if state["native"]:
+            return self.forward_native(positions, query, key)
+        return original(self, positions, query, key)
+    base.RotaryEmbedding.forward_cpu = recorded
+
+
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
     from vllm.model_executor.layers.rotary_embedding import base
 
-    saved = base.RotaryEmbedding._compute_inv_freq
+    saved = base.RotaryEmbedding._compute_inv_freq, base.RotaryEmbedding.forward_cpu
     try:
-        return _run(job)
+        return _run(job, base)
     finally:  # a fault never leaks into the next job
-        base.RotaryEmbedding._compute_inv_freq = saved
+        base.RotaryEmbedding._compute_inv_freq, base.RotaryEmbedding.forward_cpu = saved
 
 
-def _run(job: dict[str, Any]) -> dict[str, Any]:
+def _run(job: dict[str, Any], base: Any) -> dict[str, Any]:
     from vllm import LLM, SamplingParams
     from vllm.inputs import TokensPrompt
 
     began = time.perf_counter()
     if job.get("fault") == "base":
         _double_base()
+    kernel: dict[str, Any] = {"misread": {}, "native": False}
+    _record_kernel_layouts(base, kernel)
     config = json.loads((Path(job["model_dir"]) / "config.json").read_text())
     vocabulary = int(config.get("vocab_size") or config.get("text_config", {}).get("vocab_size"))
     served, notes = _served_length(config, job)
@@ -83,12 +121,19 @@ def _run(job: dict[str, Any]) -> dict[str, Any]:
                             detokenize=False)
     prompts = [TokensPrompt(prompt_token_ids=list(w["tokens"])) for w in job["windows"]]
     outputs = llm.generate(prompts, params, use_tqdm=False)
+    windows = [{"logprobs": _rows(out, w["tokens"], vocabulary)} for out, w in zip(outputs, job["windows"],
+                                                                                      strict=True)]
+    if kernel["misread"]:
+        kernel["native"] = True
+        again = llm.generate(prompts, params, use_tqdm=False)
+        for window, out, w in zip(windows, again, job["windows"], strict=True):
+            window["logprobs_native_rotary"] = _rows(out, w["tokens"], vocabulary)
+        notes.append("the CPU rotary kernel was handed " + "; ".join(kernel["misread"]) + ", a layout it misreads "
+                     "(csrc/cpu/pos_encoding.cpp:173-178): the windows were decoded again with forward_native")
     del llm  # the next job builds its own engine in this process
     import gc
 
     gc.collect()
-    windows = [{"logprobs": _rows(out, w["tokens"], vocabulary)} for out, w in zip(outputs, job["windows"],
-                                                                                      strict=True)]
     return {"load_s": loaded, "run_s": time.perf_counter() - began - loaded, "windows": windows,
             "rotary_caches": caches,
             "notes": [f"float32, enforce_eager; max_model_len {served}; log-probabilities as vLLM returns them "

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..attention._configs import KEEP_VISION
 from ..model_config import Expected, ModelConfig, expected_values
 
 __all__ = ["LayerRule", "ReferenceError", "ReferencePass", "layer_rules", "longrope_entry", "reference_pass",
@@ -372,7 +373,7 @@ def reference_pass(model64: Any, rules: list[LayerRule], tokens: list[int], star
     positions = list(range(start, start + len(tokens)))
     ids = torch.tensor([tokens])
     position_ids = torch.tensor([positions])
-    if getattr(model64.config, "model_type", "") in ("qwen2_vl", "qwen2_5_vl", "qwen3_vl"):
+    if getattr(model64.config, "model_type", "") in KEEP_VISION:
         position_ids = position_ids.expand(3, 1, len(tokens))
     kwargs = {"input_ids": ids, "position_ids": position_ids, "use_cache": False}
     with _patched(model64, rules, positions, sensitivities) as state:

@@ -107,8 +107,8 @@ def layer_scaling(layer: RopeLayer) -> Scaling | None:
     attention = float(attention_factor(layer))
     if kind == "yarn":
         return Scaling(
-            "yarn", factor, original=layer.original, beta_fast=float(p.get("beta_fast") or 32),
-            beta_slow=float(p.get("beta_slow") or 1), truncate=bool(p.get("truncate", True)), attention=attention,
+            "yarn", factor, original=layer.original, beta_fast=layer.yarn_betas[0], beta_slow=layer.yarn_betas[1],
+            truncate=bool(p.get("truncate", True)), attention=attention,
         )
     if kind == "llama3":
         return Scaling(

@@ -67,8 +67,7 @@ def _critical(layer: RopeLayer, f: Any, pairs: int, length: int) -> dict[str, An
 
 
 def _yarn(layer: RopeLayer, f: Any, pairs: int, length: int) -> dict[str, Any]:
-    fast = float(layer.parameters.get("beta_fast") or 32)
-    slow = float(layer.parameters.get("beta_slow") or 1)
+    fast, slow = layer.yarn_betas
     edges = {f.half: pairs, f.base: layer.base, f.length: length}
     low = max(0, math.floor(_value(f.correction_dim(sp.Float(fast)), edges)))
     high = min(2 * pairs - 1, math.ceil(_value(f.correction_dim(sp.Float(slow)), edges)))

@@ -40,7 +40,7 @@ from ._defaults import ClassDefaults, class_defaults
 from ._errors import ConfigError
 from ._layer_rules import NO_ROPE, derived_layer_types, rotating_layers
 
-__all__ = ["ROPE_TYPES", "ConfigError", "ModelConfig", "RopeLayer", "load_config", "parse_config"]
+__all__ = ["ROPE_TYPES", "YARN_DEFAULT_BETAS", "ConfigError", "ModelConfig", "RopeLayer", "load_config", "parse_config"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "llama3", "longrope", "proportional")
 _ALIASES = {"mrope": "default", "su": "longrope", "deepseek_yarn": "yarn"}
@@ -57,6 +57,11 @@ _KNOWN_KEYS = {
 _FAMILY_KEYS = {"hunyuan": {"alpha"}}
 # Text config keys the family softmax rules read (`_softmax`).
 _ATTENTION_KEYS = ("query_pre_attn_scalar", "attn_temperature_tuning", "floor_scale", "attn_scale")
+
+
+#: YaRN's (β_fast, β_slow) where a config gives none: the YaRN paper's, and the default of transformers, vLLM, MLX-LM
+#: and llama.cpp (`yarn_beta_fast = 32.0f`, `yarn_beta_slow = 1.0f`: src/llama-hparams.h:161-162).
+YARN_DEFAULT_BETAS = (32.0, 1.0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,6 +94,13 @@ class RopeLayer:
     readings: tuple[str, ...] = ()
     model_type: str = ""
     attention: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def yarn_betas(self) -> tuple[float, float]:
+        """YaRN's (β_fast, β_slow) as every formula here reads them: the config's, or `YARN_DEFAULT_BETAS` where
+        absent (or 0)."""
+        fast, slow = YARN_DEFAULT_BETAS
+        return (float(self.parameters.get("beta_fast") or fast), float(self.parameters.get("beta_slow") or slow))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 
 from ._layer_rules import NO_ROPE
-from ._parse import RopeLayer
+from ._parse import YARN_DEFAULT_BETAS, RopeLayer
 
 __all__ = ["MISREADINGS", "Misreading", "misreadings_for"]
 
@@ -57,6 +57,11 @@ MISREADINGS: tuple[Misreading, ...] = (
     Misreading(
         "truncate", "YaRN correction range left fractional although `truncate` is true or absent",
         lambda la: _yarn(la) and la.parameters.get("truncate", True) is not False, lambda la: _with(la, truncate=False),
+    ),
+    Misreading(
+        "beta_fast", "`beta_fast`/`beta_slow` ignored: YaRN's correction range from the defaults 32/1",
+        lambda la: _yarn(la) and la.yarn_betas != YARN_DEFAULT_BETAS,
+        lambda la: _with(la, beta_fast=YARN_DEFAULT_BETAS[0], beta_slow=YARN_DEFAULT_BETAS[1]),
     ),
     Misreading(
         "attention_factor", "explicit `attention_factor` ignored: the default 0.1·ln s + 1 is used",
