@@ -571,9 +571,9 @@ CLAIMS = [
         "≥ 0 on all of [0, L] (Eq. 10), at d = 128. Refuted for the 16k entry: B(12223) < 0 with b = 3.1·10⁵ "
         "(≈ −0.32). Numerically (mirror, not kernel-checked) the 1k, 2k and 8k entries hold at d = 128 and the 4k "
         "entry holds up to 4078 (so for 4k = 4000 but not 4096). The 16k and 32k entries first reach B = 0 at "
-        "real m ≈ 12222.627 and ≈ 22465.547, which the correction pins in the kernel to one hundredth. At integer m the 32k entry fails only at 27685 (B ≈ −0.73; every "
-        "integer below keeps B ≥ 0.058): its dip below zero on (22465.55, 22465.89), depth −0.035, falls between "
-        "two integers.",
+        "real m ≈ 12222.627 and ≈ 22465.547, which the correction pins in the kernel to one hundredth. At integer "
+        "m the 32k entry fails only at 27685 (B ≈ −0.73; every integer below keeps B ≥ 0.058): its dip below zero "
+        "on (22465.55, 22465.89), depth −0.035, falls between two integers.",
         correction=Correction(
             latex=r"B_m(3.1\cdot10^5) \ge 0\ \forall m \in [0, 12222.62],\ "
             r"B_m(6.4\cdot10^5) \ge 0\ \forall m \in [0, 22465.54];\ "
