@@ -30,6 +30,11 @@ KEEP_VISION = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"}
 SAME_ARCHITECTURE = {"kimi_k2": "deepseek_v3", "hunyuan": "hunyuan_v1_moe"}
 HIDDEN = 64
 INTERMEDIATE = 96
+#: A tiny MoE model's expert counts: at most this many experts, each token routed to at most `TINY_EXPERTS_PER_TOKEN`.
+TINY_EXPERTS = 4
+TINY_EXPERTS_PER_TOKEN = 2
+#: The keys a MoE config counts its (routed) experts under, by family.
+EXPERT_COUNT_KEYS = ("n_routed_experts", "num_local_experts", "num_experts")
 
 
 class ConfigError(ValueError):
@@ -230,19 +235,20 @@ def _shrink_experts(out: dict[str, Any]) -> None:
     Shrunk here: 2 groups of 2 experts, 1 group kept when the released config drops groups (as DeepSeek-R1's 4 of
     8 does), at most 2 experts per token — the kept groups hold at least the experts picked, so the routing runs.
     """
-    for key in ("n_routed_experts", "num_local_experts", "num_experts"):
+    per_token = TINY_EXPERTS_PER_TOKEN
+    for key in EXPERT_COUNT_KEYS:
         if out.get(key) is not None:
-            out[key] = min(int(out[key]), 4)
+            out[key] = min(int(out[key]), TINY_EXPERTS)
     if out.get("num_experts_per_tok") is not None:  # null is kept: the config says so (transformers refuses it)
-        out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), 2)
+        out["num_experts_per_tok"] = min(int(out["num_experts_per_tok"]), per_token)
     if isinstance(out.get("moe_topk"), (int, list)):  # Hunyuan's experts per token, one per layer or for all
         topk = out["moe_topk"]
-        out["moe_topk"] = [min(int(k), 2) for k in topk] if isinstance(topk, list) else min(int(topk), 2)
+        out["moe_topk"] = [min(int(k), per_token) for k in topk] if isinstance(topk, list) else min(topk, per_token)
     groups = out.get("n_group")
     if isinstance(groups, int) and groups > 1 and "n_routed_experts" in out:
         kept = int(out.get("topk_group") or groups)
-        out.update(n_group=2, n_routed_experts=4, topk_group=1 if kept < groups else 2)
-        out["num_experts_per_tok"] = min(int(out.get("num_experts_per_tok") or 2), 2 * out["topk_group"])
+        out.update(n_group=2, n_routed_experts=TINY_EXPERTS, topk_group=1 if kept < groups else 2)
+        out["num_experts_per_tok"] = min(int(out.get("num_experts_per_tok") or per_token), 2 * out["topk_group"])
 
 
 # Families whose config says per layer whether it rotates (`no_rope_layers[i]` = 1 rotates); the shrunk config

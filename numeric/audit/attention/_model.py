@@ -17,7 +17,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._configs import KEEP_VISION, SAME_ARCHITECTURE, ConfigError, load_config, shrink_config
+from ._configs import (
+    EXPERT_COUNT_KEYS,
+    KEEP_VISION,
+    SAME_ARCHITECTURE,
+    TINY_EXPERTS,
+    TINY_EXPERTS_PER_TOKEN,
+    ConfigError,
+    load_config,
+    shrink_config,
+)
 
 __all__ = ["ModelFactoryError", "TinyModel", "build_tiny_model", "expected_per_layer", "load_model_factory"]
 
@@ -172,8 +181,7 @@ def _hf_config(config: dict[str, Any]) -> Any:
 
 
 #: The routing fields filled when a MoE config lacks them, and the expert counts shrunk with them.
-_ROUTING = {"num_experts_per_tok": 2, "moe_intermediate_size": 32, "n_group": 1, "topk_group": 1}
-_EXPERT_COUNTS = ("n_routed_experts", "num_local_experts", "num_experts")
+_ROUTING = {"num_experts_per_tok": TINY_EXPERTS_PER_TOKEN, "moe_intermediate_size": 32, "n_group": 1, "topk_group": 1}
 
 
 def _complete_routing(made: Any, given: dict[str, Any]) -> str:
@@ -193,10 +201,10 @@ def _complete_routing(made: Any, given: dict[str, Any]) -> str:
     text = made.get_text_config()
     if getattr(text, "num_experts_per_tok", 0) is not None or "num_experts_per_tok" in given:
         return ""
-    counts = [key for key in _EXPERT_COUNTS if getattr(text, key, None)]
+    counts = [key for key in EXPERT_COUNT_KEYS if getattr(text, key, None)]
     if not counts:
         return ""
-    filled = {key: min(int(getattr(text, key)), 4) for key in counts if key not in given}
+    filled = {key: min(int(getattr(text, key)), TINY_EXPERTS) for key in counts if key not in given}
     filled.update({key: value for key, value in _ROUTING.items() if hasattr(text, key) and key not in given})
     for key, value in filled.items():
         setattr(text, key, value)
