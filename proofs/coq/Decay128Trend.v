@@ -48,42 +48,18 @@ Qed.
 
 (* ------------------------------------------------------------------ rotation in integers *)
 
-(* w * c over 2^22, each coordinate rounded down (a shift: a division would cost ten times more). *)
-Definition rotate_rounded (w c : Z * Z) : Z * Z :=
-  (Z.shiftr (fst w * fst c - snd w * snd c) phase_scale_bits,
-   Z.shiftr (fst w * snd c + snd w * fst c) phase_scale_bits).
-
-Lemma shift_is_division (n : Z) : Z.shiftr n phase_scale_bits = (n / phase_scale)%Z.
-Proof. rewrite Z.shiftr_div_pow2 by (unfold phase_scale_bits; lia); reflexivity. Qed.
-
-(* w0 c^D, one rounded rotation at a time. *)
-Fixpoint power_from (w0 c : Z * Z) (D : nat) : Z * Z :=
-  match D with
-  | O => w0
-  | S D' => rotate_rounded (power_from w0 c D') c
-  end.
+(* w0 c^D over 2^22, one rotation rounded down at a time (RoundedRotation.power_floor); the checker below
+   computes the same on machine integers. *)
+Definition power_from (w0 c : Z * Z) (D : nat) : Z * Z := power_floor phase_scale w0 c D.
 
 (* c^D, starting from 1 = (2^22, 0) / 2^22. *)
 Definition power_rounded (c : Z * Z) (D : nat) : Z * Z := power_from (phase_scale, 0%Z) c D.
 
-(* Rounding n / 2^44 down to a multiple of 2^-22 loses less than 2^-22. *)
 Lemma scale_Z_pos : (0 < phase_scale)%Z.
 Proof. unfold phase_scale; lia. Qed.
 
 Lemma radius_nonneg : (0 <= phase_radius)%Z.
 Proof. unfold phase_radius; lia. Qed.
-
-Lemma floor_error (n : Z) :
-  Rabs (IZR n / (IZR phase_scale * IZR phase_scale) - IZR (n / phase_scale) / IZR phase_scale)
-  <= 1 / IZR phase_scale.
-Proof. exact (scaled_floor_error phase_scale scale_Z_pos n). Qed.
-
-Lemma rotate_rounded_floor (w c : Z * Z) : rotate_rounded w c = rotate_floor phase_scale w c.
-Proof. unfold rotate_rounded, rotate_floor; rewrite !shift_is_division; reflexivity. Qed.
-
-Lemma rotate_rounded_error (w c : Z * Z) :
-  Cmod (to_point w * to_point c - to_point (rotate_rounded w c))%C <= 2 * (1 / IZR phase_scale).
-Proof. rewrite rotate_rounded_floor; exact (rotate_floor_error phase_scale scale_Z_pos w c). Qed.
 
 (* The growth of the error per rotation: 2 eta + 2^-21, eta = 2 phase_radius / 2^22 the
    error of a unit phase (a point), 2^-21 the rounding of one rotation. *)
@@ -95,19 +71,13 @@ Proof. exact (rotation_slack_pos phase_scale scale_Z_pos phase_radius radius_non
 (* D rounded rotations by a centre within eta of e^(i t), from a start within e0 of e^(i s), stay
    within e0 + D step_slack of e^(i (s + D t)), as long as that is at most 1.  Starting from an
    enclosed anchor instead of 1 keeps the error of far distances small (InterpolationSizes.v). *)
-Lemma power_from_floor (w0 c : Z * Z) (D : nat) : power_from w0 c D = power_floor phase_scale w0 c D.
-Proof.
-  induction D as [|D IH]; [reflexivity|].
-  cbn [power_from power_floor]; rewrite IH, rotate_rounded_floor; reflexivity.
-Qed.
-
 Lemma power_from_error (s t e0 : R) (w0 c : Z * Z) :
   Cmod (phase t - to_point c)%C <= 2 * (IZR phase_radius / IZR phase_scale) ->
   Cmod (phase s - to_point w0)%C <= e0 ->
   forall D : nat, e0 + INR D * step_slack <= 1 ->
     Cmod (phase (s + INR D * t) - to_point (power_from w0 c D))%C <= e0 + INR D * step_slack.
 Proof.
-  intros Hc H0 D HD; rewrite power_from_floor.
+  intros Hc H0 D HD.
   exact (power_floor_error phase_scale scale_Z_pos phase_radius radius_nonneg s t e0 w0 c Hc H0 D HD).
 Qed.
 
@@ -288,12 +258,6 @@ Qed.
 
 (* ------------------------------------------------------------------ the powers stay small *)
 
-Lemma coordinate_bound (x : Z) : Rabs (IZR x / IZR phase_scale) <= 2 -> (Z.abs x <= 2 ^ 23)%Z.
-Proof.
-  intros H; pose proof (scaled_coordinate_bound phase_scale scale_Z_pos x H).
-  change (2 ^ 23)%Z with (2 * phase_scale)%Z; assumption.
-Qed.
-
 (* A point within 1 of a phase has coordinates at most 2 = 2^23 / 2^22. *)
 Lemma near_phase_bounded (x : R) (W : Z * Z) :
   Cmod (phase x - to_point W)%C <= 1 -> bounded (2 ^ 23) W.
@@ -392,26 +356,13 @@ Qed.
 Local Open Scope Z_scope.
 
 
-(* Floor division by 2^22 of a value below 2^61: shift it up by 2^61 (a multiple of 2^22),
-   shift right (logical), take 2^39 off. *)
+(* Floor division by 2^22 (RoundedRotation.shift_floor_at): 2^39 = 2^(61 - 22) and 22 as machine integers. *)
 Definition bias_shifted : int := Eval vm_compute in Uint63.of_Z (2 ^ 39).
 Definition bits_int : int := Eval vm_compute in Uint63.of_Z 22.
-
-Definition shift_floor (x : int) : int := shift_floor_at bias_shifted bits_int x.
-
-Lemma shift_floor_spec (x : int) : - 2 ^ 61 <= zv x < 2 ^ 61 -> zv (shift_floor x) = zv x / 2 ^ 22.
-Proof. exact (shift_floor_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl x). Qed.
 
 (* ------------------------------------------------------------------ the rotation *)
 
 Definition rotate_int (w c : int * int) : int * int := rotate_int_at bias_shifted bits_int w c.
-
-Lemma rotate_int_spec (w c : int * int) :
-  bounded (2 ^ 23) (zvp w) -> bounded (2 ^ 22) (zvp c) -> zvp (rotate_int w c) = rotate_rounded (zvp w) (zvp c).
-Proof.
-  intros Hw Hc; rewrite rotate_rounded_floor.
-  exact (rotate_int_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl w c Hw Hc).
-Qed.
 
 Definition power_int_from (w0 c : int * int) (D : nat) : int * int := power_int_at bias_shifted bits_int w0 c D.
 
@@ -423,9 +374,7 @@ Lemma power_int_from_spec (w0 c : int * int) (D : nat) :
   (forall D', (D' <= D)%nat -> bounded (2 ^ 23) (power_from (zvp w0) (zvp c) D')) ->
   zvp (power_int_from w0 c D) = power_from (zvp w0) (zvp c) D.
 Proof.
-  intros Hc Hb; rewrite power_from_floor.
-  apply (power_int_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl w0 c D Hc).
-  intros D' HD'; pose proof (Hb D' HD') as B; rewrite power_from_floor in B; exact B.
+  exact (power_int_at_spec 22 ltac:(lia) bias_shifted bits_int eq_refl eq_refl w0 c D).
 Qed.
 
 Lemma power_int_spec (c : int * int) (D : nat) :

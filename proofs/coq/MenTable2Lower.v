@@ -149,7 +149,6 @@ Lemma mscale_pos : 0 < IZR mscale.
 Proof. apply IZR_lt; exact mscale_Z_pos. Qed.
 
 Definition mpoint (w : Z * Z) : C := scaled_point mscale w.
-Definition mrot (w c : Z * Z) : Z * Z := rotate_floor mscale w c.
 
 (* A rotation by a centre within 2 / 2^28 of its phase adds at most 6 / 2^28 to the error. *)
 Definition mslack : R := 6 / IZR mscale.
@@ -190,10 +189,6 @@ Definition mbias_shifted : int := Eval vm_compute in Uint63.of_Z (2 ^ 33).
 Definition mbits : int := Eval vm_compute in Uint63.of_Z 28.
 
 Definition mrot_int (w c : int * int) : int * int := rotate_int_at mbias_shifted mbits w c.
-
-Lemma mrot_int_spec (w c : int * int) :
-  bounded (2 ^ 29) (zvp w) -> bounded (2 ^ 28) (zvp c) -> zvp (mrot_int w c) = mrot (zvp w) (zvp c).
-Proof. exact (rotate_int_at_spec 28 ltac:(lia) mbias_shifted mbits eq_refl eq_refl w c). Qed.
 
 Definition mone_int : int * int := (Uint63.of_Z mscale, Uint63.of_Z 0).
 
